@@ -1,0 +1,139 @@
+"""Rendering of live fragments and their delivery to the channels groups, after commit.
+
+The public fragment is rendered once per change and language and the same text goes to every
+phone of the table; private fragments are rendered per seat and go only to that seat's group.
+Every fragment's root carries `data-version` (the table version it shows) and, when a tap caused
+it, `data-action` (the tap's action id), so any delivery can be matched to its tap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from companion.models import Seat, Table
+from companion.state import PublicState, private_state, public_state
+
+if TYPE_CHECKING:
+    from companion.actions import Change
+
+LANGS = [code for code, _name in settings.LANGUAGES]
+# Counts renders of the public fragment; the tests use it to prove one render per change.
+RENDER_COUNTS = {"public": 0}
+
+
+def fingerprint(token: str) -> str:
+    """A short hash naming a token inside the server without carrying it."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+def lang_of(code: str | None) -> str:
+    """A supported language code, defaulting to Simplified Chinese."""
+    if code in LANGS:
+        return str(code)
+    if code and code.lower().startswith("en"):
+        return "en"
+    return settings.LANGUAGE_CODE
+
+
+def table_group(code: str, lang: str) -> str:
+    return f"table.{code}.{lang}"
+
+
+def host_group(code: str, lang: str) -> str:
+    return f"host.{code}.{lang}"
+
+
+def seat_group(seat_id: int, lang: str) -> str:
+    return f"seat.{seat_id}.{lang}"
+
+
+def render_public(state: PublicState, lang: str, action_id: str | None = None) -> str:
+    """The table's public fragment, the same for the display and every phone."""
+    RENDER_COUNTS["public"] += 1
+    with translation.override(lang):
+        return render_to_string(
+            "companion/live.html#public", {"state": state, "action_id": action_id, "oob": True}
+        )
+
+
+def render_host(state: PublicState, lang: str, action_id: str | None = None) -> str:
+    """The host's controls; public information only, sent only to whoever is host."""
+    with translation.override(lang):
+        return render_to_string(
+            "companion/live.html#host", {"state": state, "action_id": action_id, "oob": True}
+        )
+
+
+def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
+    """One seat's private fragment: its identity and its own events."""
+    with translation.override(lang):
+        return render_to_string(
+            "companion/live.html#private",
+            {"me": private_state(seat), "action_id": action_id, "oob": True},
+        )
+
+
+def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> str:
+    """Everything a screen shows, for a (re)connecting socket."""
+    state = public_state(table)
+    parts = [render_public(state, lang)]
+    if is_host:
+        parts.append(render_host(state, lang))
+    if seat is not None:
+        parts.append(render_private(seat, lang))
+    return "".join(parts)
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, message)
+
+
+def table_changed(change: Change) -> None:
+    """Deliver one committed change to every screen that may see it."""
+    table = Table.objects.get(pk=change.table_id)
+    seats = list(table.seats.order_by("position", "slot"))
+    state = public_state(table, seats)
+    for lang in LANGS:
+        public = render_public(state, lang, change.action_id)
+        host = render_host(state, lang, change.action_id)
+        _send(
+            table_group(table.code, lang),
+            {"type": "table.fragment", "html": public, "version": state.version},
+        )
+        _send(
+            host_group(table.code, lang),
+            {"type": "table.fragment", "html": host, "version": state.version},
+        )
+    by_id = {s.pk: s for s in seats}
+    for seat_id in sorted(change.private_seats):
+        seat = by_id.get(seat_id)
+        if seat is None:
+            continue
+        for lang in LANGS:
+            _send(
+                seat_group(seat_id, lang),
+                {
+                    "type": "table.fragment",
+                    "html": render_private(seat, lang, change.action_id),
+                    "version": state.version,
+                },
+            )
+    for seat_id, token in change.revoked:
+        for lang in LANGS:
+            _send(
+                seat_group(seat_id, lang),
+                {"type": "seat.revoked", "fingerprint": fingerprint(token)},
+            )
+    if change.access_changed:
+        groups: Iterable[str] = [host_group(table.code, lang) for lang in LANGS]
+        groups = [*groups, *(seat_group(s.pk, lang) for s in seats if s.is_host for lang in LANGS)]
+        for group in groups:
+            _send(group, {"type": "access.changed"})

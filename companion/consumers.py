@@ -1,0 +1,200 @@
+"""The websocket only pushes. Phones change state through HTTP POSTs; this consumer finds who is
+connected (from the URL's token, never from a message), joins that screen's groups, sends the
+current state at once and relays fragments. It keeps no game state and touches the database only
+on connect and when a phone asks to resynchronise.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from typing import Any
+from urllib.parse import urlsplit
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.http.request import split_domain_port, validate_host
+
+from companion import broadcast
+from companion.actions import NotFound, actor_for
+from companion.models import Table
+
+# Close codes the phone's script understands: 4404 = this link no longer works (do not retry),
+# 1008 = policy (too many messages), 1009 = message too big, 1012 = reconnect now.
+CLOSE_GONE = 4404
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_RECONNECT = 1012
+
+# Sockets per seat in this process (THREATS.md 16: one seat token cannot open fifty sockets).
+OPEN_PER_SEAT: Counter[int] = Counter()
+
+
+def origin_allowed(headers: dict[bytes, bytes]) -> bool:
+    """Only a page of this very site may open the socket: the Origin must match the Host."""
+    origin = headers.get(b"origin", b"").decode("latin1")
+    host = headers.get(b"host", b"").decode("latin1")
+    if not origin or not host:
+        return False
+    parsed = urlsplit(origin)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        return False
+    if parsed.netloc.lower() != host.lower():
+        return False
+    domain, _port = split_domain_port(host)
+    try:
+        return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
+    except DisallowedHost:
+        return False
+
+
+def _lang_from_scope(scope: dict[str, Any]) -> str:
+    headers = dict(scope.get("headers", []))
+    cookies = headers.get(b"cookie", b"").decode("latin1")
+    for part in cookies.split(";"):
+        key, _sep, value = part.strip().partition("=")
+        if key == settings.LANGUAGE_COOKIE_NAME:
+            return broadcast.lang_of(value)
+    accept = headers.get(b"accept-language", b"").decode("latin1").lower()
+    first = accept.split(",")[0].strip() if accept else ""
+    if first.startswith("en"):
+        return "en"
+    return broadcast.lang_of(None)
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One screen: the public display, the host console, or a seat's phone."""
+
+    groups: list[str]
+
+    async def connect(self) -> None:
+        self.groups = []
+        self.seat_id: int | None = None
+        self.fingerprint = ""
+        self.counted = False
+        self.window_start = time.monotonic()
+        self.window_count = 0
+        if not origin_allowed(dict(self.scope.get("headers", []))):
+            await self.close(code=CLOSE_POLICY)
+            return
+        self.lang = _lang_from_scope(self.scope)
+        kwargs = self.scope["url_route"]["kwargs"]
+        try:
+            found = await self._resolve(kwargs.get("token"), kwargs.get("code"))
+        except NotFound:
+            await self.accept()
+            await self.close(code=CLOSE_GONE)
+            return
+        code, seat_id, is_host, token = found
+        if seat_id is not None:
+            if OPEN_PER_SEAT[seat_id] >= settings.WS_MAX_CONNECTIONS_PER_SEAT:
+                await self.accept()
+                await self.close(code=CLOSE_POLICY)
+                return
+            OPEN_PER_SEAT[seat_id] += 1
+            self.counted = True
+            self.seat_id = seat_id
+            self.fingerprint = broadcast.fingerprint(token)
+        self.code = code
+        self.is_host = is_host
+        self.token = kwargs.get("token")
+        wanted = [broadcast.table_group(code, self.lang)]
+        if is_host:
+            wanted.append(broadcast.host_group(code, self.lang))
+        if seat_id is not None:
+            wanted.append(broadcast.seat_group(seat_id, self.lang))
+        for group in wanted:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups.append(group)
+        await self.accept()
+        # Join first, then read: a change committed in between reaches us twice, never zero times.
+        await self._send_snapshot()
+
+    @database_sync_to_async
+    def _resolve(self, token: str | None, code: str | None) -> tuple[str, int | None, bool, str]:
+        if token:
+            actor = actor_for(token)
+            seat_id = actor.seat.pk if actor.seat else None
+            return actor.table.code, seat_id, actor.is_host, token
+        table = Table.objects.filter(code=code or "").first()
+        if table is None:
+            raise NotFound()
+        return table.code, None, False, ""
+
+    @database_sync_to_async
+    def _snapshot(self) -> str | None:
+        try:
+            if self.token:
+                actor = actor_for(self.token)
+                if actor.table.code != self.code:
+                    return None
+                return broadcast.snapshot(
+                    actor.table, seat=actor.seat, is_host=actor.is_host, lang=self.lang
+                )
+            table = Table.objects.get(code=self.code)
+            return broadcast.snapshot(table, seat=None, is_host=False, lang=self.lang)
+        except (NotFound, Table.DoesNotExist):
+            return None
+
+    async def _send_snapshot(self) -> None:
+        html = await self._snapshot()
+        if html is None:
+            await self.close(code=CLOSE_GONE)
+            return
+        await self.send(text_data=html)
+
+    async def disconnect(self, code: int) -> None:
+        if self.counted and self.seat_id is not None:
+            OPEN_PER_SEAT[self.seat_id] -= 1
+            if OPEN_PER_SEAT[self.seat_id] <= 0:
+                del OPEN_PER_SEAT[self.seat_id]
+            self.counted = False
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups = []
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > settings.WS_MAX_MESSAGE_BYTES:
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        now = time.monotonic()
+        if now - self.window_start > 10:
+            self.window_start, self.window_count = now, 0
+        self.window_count += 1
+        if self.window_count > settings.WS_MAX_MESSAGES_PER_10S:
+            await self.close(code=CLOSE_POLICY)
+            return
+        try:
+            message = json.loads(text_data or "")
+        except (TypeError, ValueError):
+            await self._error("malformed")
+            return
+        if not isinstance(message, dict):
+            await self._error("malformed")
+            return
+        kind = message.get("type")
+        if kind == "sync":
+            await self._send_snapshot()
+        elif kind == "ping":
+            await self.send(text_data=json.dumps({"type": "pong"}))
+        else:
+            # Changes go through HTTP, where the seat comes from the URL's token and the CSRF
+            # check; nothing a socket sends can act, for its own seat or another.
+            await self._error("unsupported")
+
+    async def _error(self, code: str) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "error": code}))
+
+    async def table_fragment(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+    async def seat_revoked(self, event: dict[str, Any]) -> None:
+        if event.get("fingerprint") == self.fingerprint:
+            await self.close(code=CLOSE_GONE)
+
+    async def access_changed(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_RECONNECT)

@@ -1,0 +1,62 @@
+"""Run the app for a table: print the addresses phones can reach and a QR code, then serve."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+from companion.netinfo import local_addresses
+from companion.qr import qr_text
+
+
+def join_addresses(port: int, addresses: list[str] | None = None) -> list[str]:
+    """The start-page addresses to print, LAN addresses first."""
+    found = [
+        a for a in (addresses if addresses is not None else local_addresses()) if a[0].isdigit()
+    ]
+    urls = [f"http://{address}:{port}/" for address in found]
+    return urls or [f"http://127.0.0.1:{port}/"]
+
+
+class Command(BaseCommand):
+    help = "Serve the companion on this machine's network and print a QR code to join."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="0.0.0.0")  # noqa: S104 - phones must reach it
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--no-migrate", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        import uvicorn
+
+        if not options["no_migrate"]:
+            call_command("migrate", verbosity=0)
+        if "Manifest" in settings.STORAGES["staticfiles"]["BACKEND"]:
+            call_command("collectstatic", interactive=False, verbosity=0)
+        port = options["port"]
+        urls = join_addresses(port)
+        out = self.stdout
+        out.write("")
+        out.write(self.style.SUCCESS("三国杀 companion is running. Phones on this network open:"))
+        for url in urls:
+            out.write(f"  {url}")
+        out.write(f"  (on this laptop: http://127.0.0.1:{port}/)")
+        out.write("")
+        out.write(qr_text(urls[0]))
+        out.write("Scan the code with a phone on the same Wi-Fi. Press Ctrl+C to stop.")
+        sys.stdout.flush()
+        uvicorn.run(
+            "companion.asgi:application",
+            host=options["host"],
+            port=port,
+            workers=options["workers"],
+            access_log=False,
+            ws_max_size=settings.WS_MAX_MESSAGE_BYTES * 2,
+            log_config=None,
+            proxy_headers=False,
+        )

@@ -1,0 +1,158 @@
+"""The stored truth of a table. Every change goes through companion.actions."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+MAX_SEATS = 10
+MIN_PLAYERS = 4
+NAME_MAX_LENGTH = 16
+# No 0/O, 1/I/L: the code is read aloud across a table.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+
+
+def new_token() -> str:
+    """An unguessable credential: 192 bits from secrets, 32 url-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+def new_code() -> str:
+    """A short table code that is easy to read aloud."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        DEALT = "dealt"
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    code = models.CharField(max_length=8, unique=True)
+    host_token = models.CharField(max_length=64, unique=True, default=new_token)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LOBBY)
+    locked = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+    game_number = models.PositiveIntegerField(default=0)
+    six_two_renegades = models.BooleanField(default=False)
+    eight_two_renegades = models.BooleanField(default=False)
+    first_game_mode = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["lobby", "dealt", "playing", "finished"]),
+                name="table_status_valid",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def group(self) -> str:
+        """The channels group every screen of this table listens on."""
+        return f"table.{self.code}"
+
+    @property
+    def host_group(self) -> str:
+        """The channels group of whoever holds host rights."""
+        return f"host.{self.code}"
+
+
+class Seat(models.Model):
+    class Identity(models.TextChoices):
+        NONE = ""
+        LORD = "lord"
+        LOYALIST = "loyalist"
+        REBEL = "rebel"
+        RENEGADE = "renegade"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # slot: a capacity ticket, 0..9 and unique per table, so the database itself refuses an 11th
+    # seat; position: the play order, which the host rearranges to match the physical seating.
+    slot = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    device = models.CharField(max_length=64, blank=True, default="")
+    is_host = models.BooleanField(default=False)
+    identity = models.CharField(max_length=16, choices=Identity.choices, blank=True, default="")
+    alive = models.BooleanField(default=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position", "slot"]
+        constraints = [
+            models.CheckConstraint(condition=Q(slot__lt=MAX_SEATS), name="seat_slot_range"),
+            models.UniqueConstraint(fields=["table", "slot"], name="seat_slot_unique"),
+            models.UniqueConstraint("table", Lower("name"), name="seat_name_unique"),
+            models.UniqueConstraint(
+                fields=["table", "device"], condition=~Q(device=""), name="seat_device_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(is_host=True), name="seat_one_host"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code}:{self.position}:{self.name}"
+
+    @property
+    def group(self) -> str:
+        """The channels group of this seat's own phone(s)."""
+        return f"seat.{self.pk}"
+
+
+class Event(models.Model):
+    """One change of a table: who, what, before and after. Append-only.
+
+    `before`/`after` are the full record for audit and undo and may hold secrets; screens are
+    only ever given `public` (shown to all, or only to `private_to` when that is set).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    game_number = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=32)
+    actor = models.CharField(max_length=32)
+    actor_seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    subject_seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    private_to = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="private_events"
+    )
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    public = models.JSONField(default=dict)
+    action_id = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version", "pk"]
+        indexes = [models.Index(fields=["table", "version"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "action_id"],
+                condition=~Q(action_id="") & Q(private_to__isnull=True),
+                name="event_action_once",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "version"],
+                condition=Q(private_to__isnull=True),
+                name="event_version_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}@{self.version}:{self.kind}"

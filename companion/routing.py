@@ -1,0 +1,8 @@
+from django.urls import re_path
+
+from companion.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    re_path(r"^ws/t/(?P<code>[A-Z0-9]{1,8})/$", TableConsumer.as_asgi()),
+    re_path(r"^ws/(?P<token>[A-Za-z0-9_-]{1,64})/$", TableConsumer.as_asgi()),
+]

@@ -1,0 +1,247 @@
+"""Game cards of the real deck: suits, ranks, the card lists and the equipment catalogue."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+STANDARD_FILE = "standard_deck.csv"
+EX_FILE = "ex_cards.csv"
+MANEUVERING_FILE = "maneuvering_deck.csv"
+
+MIN_RANK = 1
+MAX_RANK = 13
+
+
+class Suit(StrEnum):
+    """The four suits of the game cards."""
+
+    SPADE = "spade"
+    HEART = "heart"
+    CLUB = "club"
+    DIAMOND = "diamond"
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self in (Suit.HEART, Suit.DIAMOND)
+
+    @property
+    def is_black(self) -> bool:
+        """True for spades and clubs."""
+        return not self.is_red
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol (♠ ♥ ♣ ♦)."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def name_zh(self) -> str:
+        """The Chinese suit name (黑桃 红桃 梅花 方块)."""
+        return _SUIT_NAMES_ZH[self]
+
+
+_SUIT_SYMBOLS: dict[Suit, str] = {
+    Suit.SPADE: "♠",
+    Suit.HEART: "♥",
+    Suit.CLUB: "♣",
+    Suit.DIAMOND: "♦",
+}
+
+_SUIT_NAMES_ZH: dict[Suit, str] = {
+    Suit.SPADE: "黑桃",
+    Suit.HEART: "红桃",
+    Suit.CLUB: "梅花",
+    Suit.DIAMOND: "方块",
+}
+
+# Every spelling a player may type or a form may post, lower-cased.
+_SUIT_ALIASES: dict[str, Suit] = {
+    **{suit.value: suit for suit in Suit},
+    **{suit.value + "s": suit for suit in Suit},
+    **{symbol: suit for suit, symbol in _SUIT_SYMBOLS.items()},
+    **{name: suit for suit, name in _SUIT_NAMES_ZH.items()},
+    "♤": Suit.SPADE,
+    "♡": Suit.HEART,
+    "♧": Suit.CLUB,
+    "♢": Suit.DIAMOND,
+    "s": Suit.SPADE,
+    "h": Suit.HEART,
+    "c": Suit.CLUB,
+    "d": Suit.DIAMOND,
+    "红心": Suit.HEART,
+    "草花": Suit.CLUB,
+    "方片": Suit.DIAMOND,
+}
+
+_FACE_RANKS: dict[str, int] = {"A": 1, "J": 11, "Q": 12, "K": 13}
+_RANK_LABELS: dict[int, str] = {rank: label for label, rank in _FACE_RANKS.items()}
+
+
+def parse_suit(value: str | Suit) -> Suit:
+    """Read a suit from its code, plural, symbol, one-letter or Chinese name."""
+    if isinstance(value, Suit):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"unknown suit: {value!r}")
+    suit = _SUIT_ALIASES.get(value.strip().lower())
+    if suit is None:
+        raise ValueError(f"unknown suit: {value!r}")
+    return suit
+
+
+def parse_rank(value: str | int) -> int:
+    """Read a rank 1..13 from an int, a digit string or A/J/Q/K."""
+    if isinstance(value, bool):
+        raise ValueError(f"invalid rank: {value!r}")
+    if isinstance(value, int):
+        rank = value
+    elif isinstance(value, str):
+        text = value.strip().upper()
+        if text in _FACE_RANKS:
+            return _FACE_RANKS[text]
+        if not text.isascii() or not text.isdigit():
+            raise ValueError(f"invalid rank: {value!r}")
+        rank = int(text)
+    else:
+        raise ValueError(f"invalid rank: {value!r}")
+    if not MIN_RANK <= rank <= MAX_RANK:
+        raise ValueError(f"rank out of range 1..13: {value!r}")
+    return rank
+
+
+def rank_label(rank: int) -> str:
+    """The printed rank: A, 2..10, J, Q, K."""
+    if isinstance(rank, bool) or not isinstance(rank, int) or not MIN_RANK <= rank <= MAX_RANK:
+        raise ValueError(f"rank out of range 1..13: {rank!r}")
+    return _RANK_LABELS.get(rank, str(rank))
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical game card."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    type: str
+    subtype: str
+    suit: Suit
+    rank: int
+    range: int | None
+
+    @property
+    def is_red(self) -> bool:
+        """True for a heart or diamond card."""
+        return self.suit.is_red
+
+    @property
+    def label(self) -> str:
+        """Suit symbol and rank, e.g. ♠A."""
+        return f"{self.suit.symbol}{rank_label(self.rank)}"
+
+
+def _read_cards(filename: str) -> tuple[Card, ...]:
+    """Parse one card CSV from the data directory."""
+    with (DATA_DIR / filename).open(encoding="utf-8", newline="") as handle:
+        return tuple(
+            Card(
+                id=row["id"],
+                name_zh=row["name_zh"],
+                name_en=row["name_en"],
+                type=row["type"],
+                subtype=row["subtype"] or "",
+                suit=parse_suit(row["suit"]),
+                rank=parse_rank(row["rank"]),
+                range=int(row["range"]) if row["range"] else None,
+            )
+            for row in csv.DictReader(handle)
+        )
+
+
+@cache
+def _cards_in(filename: str) -> tuple[Card, ...]:
+    """Cached cards of one CSV file."""
+    return _read_cards(filename)
+
+
+def load_deck(*, ex: bool = True, maneuvering: bool = False) -> tuple[Card, ...]:
+    """The real deck: 104 standard cards, plus the 4 EX cards and/or the 52 军争 cards."""
+    return _deck(bool(ex), bool(maneuvering))
+
+
+@cache
+def _deck(ex: bool, maneuvering: bool) -> tuple[Card, ...]:
+    """Cached deck for one combination of flags."""
+    cards = _cards_in(STANDARD_FILE)
+    if ex:
+        cards += _cards_in(EX_FILE)
+    if maneuvering:
+        cards += _cards_in(MANEUVERING_FILE)
+    return cards
+
+
+class EquipmentSlot(StrEnum):
+    """The four equipment slots; one card of each at most."""
+
+    WEAPON = "weapon"
+    ARMOR = "armor"
+    PLUS_HORSE = "defensive_horse"
+    MINUS_HORSE = "offensive_horse"
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """One distinct equipment card name, with its slot and (weapons only) attack range."""
+
+    name_zh: str
+    name_en: str
+    slot: EquipmentSlot
+    range: int | None
+    expansion: str
+
+
+_EXPANSION_FILES: tuple[tuple[str, str], ...] = (
+    ("standard", STANDARD_FILE),
+    ("ex", EX_FILE),
+    ("maneuvering", MANEUVERING_FILE),
+)
+
+
+def equipment_catalogue(*, maneuvering: bool = False) -> tuple[Equipment, ...]:
+    """Distinct equipment in the standard + EX deck (and 军争), in deck order."""
+    return _catalogue(bool(maneuvering))
+
+
+@cache
+def _catalogue(maneuvering: bool) -> tuple[Equipment, ...]:
+    """Cached equipment catalogue for one choice of expansion."""
+    seen: dict[str, Equipment] = {}
+    for expansion, filename in _EXPANSION_FILES:
+        if expansion == "maneuvering" and not maneuvering:
+            continue
+        for card in _cards_in(filename):
+            if card.type != "equipment" or card.name_zh in seen:
+                continue
+            seen[card.name_zh] = Equipment(
+                name_zh=card.name_zh,
+                name_en=card.name_en,
+                slot=EquipmentSlot(card.subtype),
+                range=card.range,
+                expansion=expansion,
+            )
+    return tuple(seen.values())
+
+
+def equipment_by_name(name_zh: str, *, maneuvering: bool = False) -> Equipment:
+    """Look up equipment by Chinese name; KeyError if unknown or not in the chosen deck."""
+    for equipment in equipment_catalogue(maneuvering=maneuvering):
+        if equipment.name_zh == name_zh:
+            return equipment
+    raise KeyError(name_zh)

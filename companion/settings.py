@@ -1,0 +1,226 @@
+"""Settings: an embedded default (SQLite, in-memory channel layer, one process) with no
+environment at all; environment variables switch to PostgreSQL and Redis for several processes.
+
+Variables (all optional):
+  DEBUG=1                  development mode
+  SECRET_KEY=...           otherwise one is made once and kept in var/secret_key
+  ALLOWED_HOSTS=a,b        otherwise localhost plus this machine's own addresses
+  DB=postgres              with DB_NAME, DB_USER, DB_PASSWORD, DB_HOST, DB_PORT
+  REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
+  HTTPS=1                  behind a TLS proxy: secure cookies, HSTS, SSL redirect
+  DATA_DIR=path            where the SQLite file and secret key live (default var/)
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from companion.netinfo import local_addresses
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envbool(name: str, default: bool = False) -> bool:
+    """Read a boolean variable; anything but the usual spellings is an error."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"{name} must be a boolean, not {value!r}")
+
+
+def envlist(name: str) -> list[str]:
+    """Read a comma-separated list."""
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "var"))
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+DEBUG = envbool("DEBUG")
+HTTPS = envbool("HTTPS")
+
+
+def _secret_key() -> str:
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    "testserver",
+    *local_addresses(),
+]
+
+INSTALLED_APPS = [
+    "django.contrib.staticfiles",
+    "template_partials",
+    "channels",
+    "companion",
+]
+
+MIDDLEWARE = [
+    "companion.middleware.SecurityHeadersMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "companion.middleware.RequestSizeMiddleware",
+]
+
+ROOT_URLCONF = "companion.urls"
+ASGI_APPLICATION = "companion.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.csrf",
+            ],
+        },
+    }
+]
+
+if os.environ.get("DB", "sqlite") == "postgres":
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": os.environ.get("DB_NAME", "sgs"),
+            "USER": os.environ.get("DB_USER", "postgres"),
+            "PASSWORD": os.environ.get("DB_PASSWORD", ""),
+            "HOST": os.environ.get("DB_HOST", "127.0.0.1"),
+            "PORT": os.environ.get("DB_PORT", "5432"),
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+            "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
+        }
+    }
+elif os.environ.get("DB", "sqlite") == "sqlite":
+    # WAL and immediate transactions: with the defaults, concurrent taps fail with
+    # "database is locked" (PERF_NOTES.md).
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", DATA_DIR / "db.sqlite3"),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", DATA_DIR / "test.sqlite3")},
+        }
+    }
+else:
+    raise ValueError("DB must be sqlite or postgres")
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "sgs")},
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "sgs"),
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "companion.layers.LeanInMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "companion" / "locale"]
+LANGUAGE_COOKIE_NAME = "sgs_lang"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG or envbool("STATIC_PLAIN")
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_MAX_AGE = 3600
+
+# Requests and websocket frames from phones are tiny; anything large is an attack or a bug.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
+WS_MAX_MESSAGE_BYTES = 4096
+WS_MAX_CONNECTIONS_PER_SEAT = 4
+WS_MAX_MESSAGES_PER_10S = 40
+BAD_TOKEN_LIMIT_PER_MINUTE = 30
+
+CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
+CSRF_COOKIE_NAME = "sgs_csrf"
+CSRF_COOKIE_HTTPONLY = False  # htmx reads it into the X-CSRFToken header
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host != "testserver"]
+
+# Seat tokens must never reach a log line (THREATS.md 5): every handler goes through a filter
+# that masks them, and the access log of the ASGI server is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"redact": {"()": "companion.logs.RedactSecrets"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact"], "formatter": "plain"}
+    },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "uvicorn": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "uvicorn.access": {"handlers": [], "level": "CRITICAL", "propagate": False},
+    },
+}

@@ -1,0 +1,24 @@
+from django.urls import path, re_path
+
+from companion import views
+
+TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
+CODE = r"(?P<code>[A-Z0-9]{1,8})"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/", views.table_new, name="table-new"),
+    path("join/", views.join_lookup, name="join-lookup"),
+    path("lang/", views.set_language, name="set-language"),
+    re_path(rf"^j/{CODE}/$", views.join, name="join"),
+    re_path(rf"^t/{CODE}/$", views.display, name="display"),
+    re_path(rf"^p/{TOKEN}/$", views.phone, name="phone"),
+    re_path(rf"^h/{TOKEN}/$", views.host, name="host"),
+    re_path(rf"^[ph]/{TOKEN}/act/(?P<name>[a-z]{{1,16}})$", views.act, name="act"),
+    # Only for reverse(): the websocket routes live in companion/routing.py.
+    re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),
+    re_path(rf"^ws/t/{CODE}/$", views.page_not_found, name="ws-display"),
+]
+
+handler404 = "companion.views.page_not_found"
+handler500 = "companion.views.server_error"

@@ -1,0 +1,364 @@
+"""Thin views: find who is asking, call one action, answer with a page or a fragment."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from companion import actions, broadcast, throttle
+from companion.actions import ActionError, Actor, NotFound, actor_for
+from companion.models import Table, new_token
+from companion.qr import qr_svg
+from companion.state import public_state
+
+DEVICE_COOKIE = "sgs_device"
+MINE_COOKIE = "sgs_mine"
+ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Headers every page or fragment reached by a token carries (THREATS.md 4 and 6)."""
+    response["Cache-Control"] = "no-store, private"
+    response["Referrer-Policy"] = "no-referrer"
+    patch_vary_headers(response, ("Cookie", "HX-Request"))
+    return response
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    throttle.failed(request)
+    response = render(request, "companion/not_found.html", status=404)
+    return _private(response)
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    response = render(request, "companion/not_found.html", {"throttled": True}, status=429)
+    response["Retry-After"] = str(throttle.WINDOW_SECONDS)
+    return _private(response)
+
+
+def with_actor(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the URL's token to an Actor, answering 404 (or 429 when guessing) otherwise."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if throttle.blocked(request):
+            return _too_many(request)
+        try:
+            actor = actor_for(token)
+        except NotFound:
+            return _not_found(request)
+        return view(request, actor, token, *args, **kwargs)
+
+    return wrapper
+
+
+def _device(request: HttpRequest) -> str:
+    value = request.COOKIES.get(DEVICE_COOKIE, "")
+    return value if re.fullmatch(r"[A-Za-z0-9_-]{32}", value) else ""
+
+
+def _remember(
+    response: HttpResponse, request: HttpRequest, code: str, kind: str, token: str
+) -> None:
+    """Keep this phone's links in a cookie so the start page can lead back to them."""
+    try:
+        mine = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
+        mine = [m for m in mine if isinstance(m, list) and len(m) == 3 and m[0] != code]
+    except ValueError:
+        mine = []
+    mine = [[code, kind, token], *mine][:5]
+    response.set_cookie(
+        MINE_COOKIE,
+        json.dumps(mine, separators=(",", ":")),
+        max_age=30 * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.HTTPS,
+    )
+
+
+def _join_url(request: HttpRequest, code: str) -> str:
+    return request.build_absolute_uri(reverse("join", args=[code]))
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The start page: open a new table, join one by its code, or go back to one."""
+    mine = []
+    try:
+        for code, kind, token in json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))[:5]:
+            try:
+                actor = actor_for(token)
+            except NotFound:
+                continue
+            url = (
+                reverse("host", args=[token]) if kind == "host" else reverse("phone", args=[token])
+            )
+            mine.append({"code": code, "url": url, "kind": kind, "seat": actor.seat})
+    except (ValueError, TypeError):
+        mine = []
+    response = render(request, "companion/home.html", {"mine": mine})
+    return _private(response)
+
+
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    """Open a new table; whoever opened it holds its host link."""
+    table = actions.table_create()
+    response = HttpResponseRedirect(reverse("host", args=[table.host_token]), status=303)
+    response.status_code = 303
+    _remember(response, request, table.code, "host", table.host_token)
+    return response
+
+
+@require_GET
+def join_lookup(request: HttpRequest) -> HttpResponse:
+    """The start page's "join by code" form."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    code = actions.clean_code(request.GET.get("code", ""))
+    if code and Table.objects.filter(code=code).exists():
+        return HttpResponseRedirect(reverse("join", args=[code]))
+    throttle.failed(request)
+    response = render(
+        request,
+        "companion/home.html",
+        {"error": _("No table has that code. Check it with the host."), "code": code},
+        status=404,
+    )
+    return _private(response)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """Where the table's QR code leads: pick a name and take a seat."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return _not_found(request)
+    device = _device(request) or new_token()
+    mine = table.seats.filter(device=device).first() if _device(request) else None
+    if mine is not None:
+        return HttpResponseRedirect(reverse("phone", args=[mine.token]))
+    error = None
+    name = ""
+    status = 200
+    if request.method == "POST":
+        name = request.POST.get("name", "")[:200]
+        try:
+            seat, _created = actions.seat_join(code=code, name=name, device=device)
+        except NotFound:
+            return _not_found(request)
+        except ActionError as exc:
+            error, status = exc.message, exc.status
+        else:
+            response = HttpResponseRedirect(reverse("phone", args=[seat.token]), status=303)
+            response.status_code = 303
+            _remember(response, request, table.code, "seat", seat.token)
+            return response
+    response = render(
+        request,
+        "companion/join.html",
+        {"table": table, "error": error, "name": name, "state": public_state(table)},
+        status=status,
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=365 * 86400,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.HTTPS,
+    )
+    return _private(response)
+
+
+@require_GET
+def display(request: HttpRequest, code: str) -> HttpResponse:
+    """The public table display: for a tablet or TV in the middle of the table."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return _not_found(request)
+    return _screen(request, table=table, actor=None, token=None)
+
+
+def _screen(
+    request: HttpRequest, *, table: Table, actor: Actor | None, token: str | None
+) -> HttpResponse:
+    state = public_state(table)
+    seat = actor.seat if actor else None
+    if seat is not None:
+        ws_url = reverse("ws-token", args=[token])
+        template = "companion/phone.html"
+    elif actor is not None:
+        ws_url = reverse("ws-token", args=[token])
+        template = "companion/display.html"
+    else:
+        ws_url = reverse("ws-display", args=[table.code])
+        template = "companion/display.html"
+    context = {
+        "state": state,
+        "table": table,
+        "me": broadcast.private_state(seat) if seat else None,
+        "is_host": bool(actor and actor.is_host),
+        "is_console": bool(actor and actor.seat is None),
+        "ws_url": ws_url,
+        "join_url": _join_url(request, table.code),
+        "join_qr": qr_svg(_join_url(request, table.code)),
+    }
+    if _is_htmx(request):
+        template += "#screen"
+    return _private(render(request, template, context))
+
+
+@require_GET
+@with_actor
+def phone(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+    """A seat's own private page."""
+    if actor.seat is None:
+        return HttpResponseRedirect(reverse("host", args=[token]))
+    return _screen(request, table=actor.table, actor=actor, token=token)
+
+
+@require_GET
+@with_actor
+def host(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+    """The host console: the table display plus the host's controls."""
+    if actor.seat is not None:
+        return HttpResponseRedirect(reverse("phone", args=[token]))
+    return _screen(request, table=actor.table, actor=actor, token=token)
+
+
+def _flag(request: HttpRequest, name: str) -> bool:
+    return request.POST.get(name, "") in {"1", "on", "true", "yes"}
+
+
+ACTIONS: dict[str, Callable[[HttpRequest, str, str | None], Any]] = {
+    "move": lambda r, t, a: actions.seat_move(
+        token=t, seat_id=r.POST.get("seat"), position=r.POST.get("position"), action_id=a
+    ),
+    "remove": lambda r, t, a: actions.seat_remove(token=t, seat_id=r.POST.get("seat"), action_id=a),
+    "lock": lambda r, t, a: actions.table_lock(token=t, locked=_flag(r, "locked"), action_id=a),
+    "options": lambda r, t, a: actions.table_set_options(
+        token=t,
+        options={name: _flag(r, name) for name in actions.OPTION_FIELDS},
+        action_id=a,
+    ),
+    "host": lambda r, t, a: actions.host_pass(token=t, seat_id=r.POST.get("seat"), action_id=a),
+    "deal": lambda r, t, a: actions.identities_deal(
+        token=t, confirm=_flag(r, "confirm"), action_id=a
+    ),
+    "start": lambda r, t, a: actions.game_start(token=t, action_id=a),
+}
+
+
+@require_POST
+@with_actor
+def act(request: HttpRequest, actor: Actor, token: str, name: str) -> HttpResponse:
+    """Every tap that changes the table. The new state reaches every screen by websocket."""
+    action_id = request.POST.get("action_id") or None
+    if action_id is not None and not ACTION_ID_RE.fullmatch(action_id):
+        return _answer_error(request, token, _("Malformed request."), 400)
+    try:
+        if name == "handover":
+            change, new = actions.seat_handover(
+                token=token, seat_id=request.POST.get("seat"), action_id=action_id
+            )
+            return _handover_answer(request, new)
+        handler = ACTIONS.get(name)
+        if handler is None:
+            raise Http404
+        handler(request, token, action_id)
+    except NotFound:
+        return _not_found(request)
+    except ActionError as exc:
+        return _answer_error(request, token, exc.message, exc.status)
+    if _is_htmx(request):
+        return _private(HttpResponse(status=204))
+    return HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
+
+
+def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -> HttpResponse:
+    if _is_htmx(request):
+        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+    else:
+        response = render(
+            request, "companion/error.html", {"message": message, "back": "../../"}, status=status
+        )
+    return _private(response)
+
+
+def _handover_answer(request: HttpRequest, new_token_value: str) -> HttpResponse:
+    url = request.build_absolute_uri(reverse("phone", args=[new_token_value]))
+    response = render(
+        request,
+        "companion/live.html#handover",
+        {"url": url, "qr": qr_svg(url), "full": not _is_htmx(request)},
+    )
+    return _private(response)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Switch the interface language and go back where the phone was."""
+    lang = broadcast.lang_of(request.POST.get("language"))
+    back = request.POST.get("next", "/")
+    if not back.startswith("/") or back.startswith("//"):
+        back = "/"
+    response = HttpResponseRedirect(back, status=303)
+    response.status_code = 303
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        lang,
+        max_age=365 * 86400,
+        samesite="Lax",
+        secure=settings.HTTPS,
+    )
+    return response
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A clear message instead of Django's debug page when a form has gone stale."""
+    message = _("This page was open too long or came from elsewhere. Reload it and try again.")
+    if _is_htmx(request):
+        response = render(request, "companion/live.html#toast", {"message": message}, status=403)
+    else:
+        response = render(
+            request, "companion/error.html", {"message": message, "back": "/"}, status=403
+        )
+    return _private(response)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """A generic 500 page that shows nothing of the request."""
+    return _private(
+        HttpResponse(
+            render(
+                request, "companion/error.html", {"message": _("Something went wrong.")}
+            ).content,
+            status=500,
+        )
+    )
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Every unknown address answers like a wrong token."""
+    return _not_found(request)

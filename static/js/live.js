@@ -1,0 +1,210 @@
+/* Live table: one websocket per screen that only receives state; taps are htmx POSTs.
+ *
+ * - Every fragment root carries data-version; an older fragment never replaces a newer one.
+ * - On (re)connect the server sends the whole current state; a gap in public versions, or the
+ *   phone waking up, asks for it again ({"type": "sync"}).
+ * - The socket reconnects by itself, except when the server says the link is gone (4404).
+ */
+(function () {
+  'use strict';
+
+  var body = document.body;
+  var wsPath = body.getAttribute('data-ws');
+  var mySeat = body.getAttribute('data-my-seat');
+  var socket = null;
+  var retry = 0;
+  var retryTimer = null;
+  var lastPublic = 0;
+  var lastAnnounce = null;
+  var gone = false;
+  var pongTimer = null;
+  var wakeLock = null;
+
+  function randomId() {
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ('0' + b.toString(16)).slice(-2);
+    }).join('');
+  }
+
+  function versionOf(el) {
+    var v = el && el.getAttribute && el.getAttribute('data-version');
+    return v ? parseInt(v, 10) : 0;
+  }
+
+  function setConn(state) {
+    var el = document.getElementById('conn');
+    if (el) el.setAttribute('data-state', state);
+  }
+
+  function toast(text) {
+    var el = document.getElementById('toast');
+    if (!el) return;
+    el.textContent = text;
+    el.classList.add('show');
+    clearTimeout(el._hide);
+    el._hide = setTimeout(function () { el.classList.remove('show'); }, 5000);
+  }
+
+  function send(obj) {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify(obj));
+  }
+
+  function afterSwap() {
+    var state = document.getElementById('table-state');
+    if (!state) return;
+    if (mySeat) {
+      var mine = state.querySelector('[data-seat="' + mySeat + '"]');
+      if (mine) mine.classList.add('me');
+    }
+    var announce = state.getAttribute('data-announce-version');
+    if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
+      toast(state.getAttribute('data-announce'));
+    }
+    if (announce) lastAnnounce = announce;
+    if (lastAnnounce === null) lastAnnounce = '';
+    keepAwake();
+  }
+
+  function handleFrame(text) {
+    if (text.charAt(0) === '{') {
+      var msg;
+      try { msg = JSON.parse(text); } catch (e) { return; }
+      if (msg.type === 'pong') { clearTimeout(pongTimer); }
+      return;
+    }
+    var holder = document.createElement('template');
+    holder.innerHTML = text;
+    var pub = holder.content.querySelector('#table-state');
+    var gap = false;
+    if (pub) {
+      var v = versionOf(pub);
+      gap = lastPublic && v > lastPublic + 1;
+      if (v > lastPublic) lastPublic = v;
+    }
+    htmx.swap(body, text, { swapStyle: 'none' });
+    afterSwap();
+    if (gap) send({ type: 'sync', version: lastPublic });
+  }
+
+  function connect() {
+    if (!wsPath || gone) return;
+    clearTimeout(retryTimer);
+    if (socket && (socket.readyState === 0 || socket.readyState === 1)) return;
+    var scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+    setConn('connecting');
+    lastPublic = 0;
+    try {
+      socket = new WebSocket(scheme + location.host + wsPath);
+    } catch (e) {
+      schedule();
+      return;
+    }
+    socket.onopen = function () { retry = 0; setConn('open'); };
+    socket.onmessage = function (ev) { handleFrame(String(ev.data)); };
+    socket.onclose = function (ev) {
+      socket = null;
+      if (ev.code === 4404) {
+        gone = true;
+        setConn('gone');
+        body.classList.add('link-gone');
+        return;
+      }
+      setConn('closed');
+      schedule(ev.code === 1008 ? 5000 : 0);
+    };
+  }
+
+  function schedule(minDelay) {
+    clearTimeout(retryTimer);
+    var delay = Math.min(5000, 250 * Math.pow(2, retry)) * (0.5 + Math.random() / 2);
+    retry += 1;
+    retryTimer = setTimeout(connect, Math.max(minDelay || 0, delay));
+  }
+
+  // A phone that wakes up may hold a socket that silently died: ask for the state, and
+  // reconnect if no answer comes.
+  function checkAlive() {
+    if (document.visibilityState !== 'visible' || gone) return;
+    if (!socket || socket.readyState > 1) { retry = 0; connect(); return; }
+    if (socket.readyState === 1) {
+      send({ type: 'sync', version: lastPublic });
+      clearTimeout(pongTimer);
+      send({ type: 'ping' });
+      pongTimer = setTimeout(function () { if (socket) socket.close(); }, 4000);
+    }
+  }
+
+  function keepAwake() {
+    var state = document.getElementById('table-state');
+    var status = state && state.getAttribute('data-status');
+    var wanted = status === 'dealt' || status === 'playing';
+    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
+    if (wanted && !wakeLock) {
+      navigator.wakeLock.request('screen').then(function (lock) {
+        wakeLock = lock;
+        lock.addEventListener('release', function () { wakeLock = null; });
+      }).catch(function () { wakeLock = null; });
+    } else if (!wanted && wakeLock) {
+      wakeLock.release();
+      wakeLock = null;
+    }
+  }
+
+  document.addEventListener('visibilitychange', checkAlive);
+  window.addEventListener('online', function () { retry = 0; checkAlive(); });
+  window.addEventListener('pageshow', function (ev) { if (ev.persisted) checkAlive(); });
+
+  // Never let an older fragment replace a newer one (a late frame, or a slow POST answer).
+  document.addEventListener('htmx:oobBeforeSwap', function (ev) {
+    var incoming = ev.detail.fragment && (ev.detail.fragment.firstElementChild || ev.detail.fragment);
+    var current = ev.detail.target;
+    if (versionOf(incoming) && versionOf(current) && versionOf(incoming) < versionOf(current)) {
+      ev.detail.shouldSwap = false;
+    }
+  });
+
+  // Every tap carries an id, so a double tap or a replay is applied once.
+  document.addEventListener('htmx:configRequest', function (ev) {
+    ev.detail.parameters['action_id'] = randomId();
+  });
+  document.addEventListener('htmx:afterRequest', function (ev) {
+    var xhr = ev.detail.xhr;
+    if (xhr && xhr.status === 0) toast(body.getAttribute('data-offline-text') || 'Offline');
+    if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
+  });
+  document.addEventListener('htmx:afterSwap', afterSwap);
+
+  // Press and hold to see one's identity; let go and it is covered again.
+  function hold(ev) {
+    var el = ev.target.closest && ev.target.closest('[data-hold]');
+    if (!el) return;
+    if (ev.type === 'keydown' && ev.key !== ' ' && ev.key !== 'Enter') return;
+    ev.preventDefault();
+    el.classList.add('holding');
+  }
+  function release() {
+    var held = document.querySelectorAll('[data-hold].holding');
+    for (var i = 0; i < held.length; i++) held[i].classList.remove('holding');
+  }
+  document.addEventListener('pointerdown', hold);
+  document.addEventListener('keydown', hold);
+  ['pointerup', 'pointercancel', 'keyup', 'blur'].forEach(function (type) {
+    (type === 'blur' ? window : document).addEventListener(type, release);
+  });
+  document.addEventListener('contextmenu', function (ev) {
+    if (ev.target.closest && ev.target.closest('[data-hold]')) ev.preventDefault();
+  });
+
+  document.addEventListener('click', function (ev) {
+    if (ev.target.closest && ev.target.closest('[data-close-dialog]')) {
+      document.getElementById('dialog').innerHTML = '';
+    }
+  });
+
+  afterSwap();
+  var initial = document.getElementById('table-state');
+  lastPublic = versionOf(initial);
+  connect();
+})();
