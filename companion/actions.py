@@ -8,12 +8,10 @@ notified only after the commit (companion.broadcast).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from companion import broadcast
@@ -280,13 +278,14 @@ def _locked_actor(token: str, action_id: str | None) -> tuple[Actor, bool]:
 
 
 def _seat_of(table: Table, seat_id: Any) -> Seat:
+    """A seat of this table; any other id answers exactly like a bad token."""
     try:
         seat_pk = int(seat_id)
     except (TypeError, ValueError):
-        raise ActionError(_("No such seat at this table."), status=404, code="no_seat") from None
+        raise NotFound() from None
     seat = table.seats.filter(pk=seat_pk).first()
     if seat is None:
-        raise ActionError(_("No such seat at this table."), status=404, code="no_seat")
+        raise NotFound()
     return seat
 
 
@@ -420,11 +419,15 @@ def table_set_options(
 
 @transaction.atomic
 def seat_handover(*, token: str, seat_id: Any, action_id: str | None = None) -> tuple[Change, str]:
-    """Give a seat a new token for another phone; the old one stops working at once (host)."""
+    """Give a seat a new token for another phone; the old one stops working at once.
+
+    The host may do it for any seat (a flat battery), a player for their own seat.
+    """
     actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    _require_host(actor)
     seat = _seat_of(table, seat_id)
+    if not actor.is_host and not (actor.seat and actor.seat.pk == seat.pk):
+        raise ActionError(_("Only the host can do that."), status=403, code="not_host")
     if seen:
         return _already(table, action_id), seat.token
     old = seat.token
@@ -543,20 +546,3 @@ def game_start(*, token: str, action_id: str | None = None) -> Change:
         raise ActionError(_("Deal identities first."), status=409)
     table.status = Table.Status.PLAYING
     return _record(actor, table, kind="game_started", public={}, action_id=action_id)
-
-
-def seats_reveal(table: Table, seats: Iterable[Seat], *, reason: str) -> None:
-    """Make identities public (a death, or the end of the game): they join the public state.
-
-    Called inside another action's transaction; the public fragment shows a dead seat's identity
-    and every identity once the table is finished, so a reveal is a state change, not a message.
-    """
-    for seat in seats:
-        if seat.alive and table.status != Table.Status.FINISHED:
-            raise ValueError("only dead seats or a finished game reveal identities")
-
-
-def next_position(table: Table) -> int:
-    """The position a newly joined seat takes."""
-    top = table.seats.aggregate(top=Max("position"))["top"]
-    return 0 if top is None else top + 1

@@ -1,12 +1,18 @@
-"""A logging filter that masks seat and host tokens wherever they appear."""
+"""Seat and host tokens must never reach a log line (THREATS.md 5).
+
+Every log record is redacted when it is created, whichever logger or handler it goes to
+(Django's "Not Found: /p/<token>/", the ASGI server's errors, tracebacks).
+"""
 
 from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 # Tokens are 32 url-safe characters (companion.models.new_token); mask any such run.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,}")
+_FORMATTER = logging.Formatter()
 
 
 def redact(text: str) -> str:
@@ -14,16 +20,41 @@ def redact(text: str) -> str:
     return TOKEN_RE.sub("[redacted]", text)
 
 
+def _redact_record(record: logging.LogRecord) -> None:
+    try:
+        message = record.getMessage()
+    except Exception:  # noqa: BLE001 - a broken format string must not hide the record
+        message = str(record.msg)
+    record.msg = redact(message)
+    record.args = None
+    if record.exc_info and not record.exc_text:
+        record.exc_text = redact(_FORMATTER.formatException(record.exc_info))
+        record.exc_info = None
+    elif record.exc_text:
+        record.exc_text = redact(record.exc_text)
+    for name in ("request", "scope"):
+        if hasattr(record, name):
+            setattr(record, name, None)
+
+
+def install() -> None:
+    """Redact every record at creation (idempotent)."""
+    current = logging.getLogRecordFactory()
+    if getattr(current, "redacting", False):
+        return
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = current(*args, **kwargs)
+        _redact_record(record)
+        return record
+
+    factory.redacting = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
+
+
 class RedactSecrets(logging.Filter):
-    """Rewrite the record's message with tokens masked; never drops a record."""
+    """Handler filter: the same redaction, for records made before install() ran."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a broken format string must not hide the record
-            message = str(record.msg)
-        record.msg = redact(message)
-        record.args = None
-        if record.exc_text:
-            record.exc_text = redact(record.exc_text)
+        _redact_record(record)
         return True

@@ -39,7 +39,10 @@ class Command(BaseCommand):
         if "Manifest" in settings.STORAGES["staticfiles"]["BACKEND"]:
             call_command("collectstatic", interactive=False, verbosity=0)
         port = options["port"]
-        urls = join_addresses(port)
+        if options["host"] in ("0.0.0.0", "::"):  # noqa: S104
+            urls = join_addresses(port)
+        else:
+            urls = [f"http://{options['host']}:{port}/"]
         out = self.stdout
         out.write("")
         out.write(self.style.SUCCESS("三国杀 companion is running. Phones on this network open:"))

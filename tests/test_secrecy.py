@@ -1,0 +1,263 @@
+"""Nobody sees another living player's identity early (THREATS.md 1 and 2).
+
+For dealt 4-, 6- and 10-seat tables, every screen is connected, every action type runs, and
+everything each phone can receive is collected: websocket frames, channel-layer messages, and
+every page and fragment with and without HX-Request. Each is checked against the identities
+that were secret at the version it shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import transaction
+from django.test import Client
+
+from companion import actions, broadcast
+from companion.models import Seat, Table
+from tests.factories import make_table
+from tests.test_consumers import drain, open_socket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+FORMS = {
+    "loyalist": ["loyalist", "Loyalist", "忠臣", ">忠<"],
+    "rebel": ["rebel", "Rebel", "反贼", ">反<"],
+    "renegade": ["renegade", "Renegade", "内奸", ">内<"],
+}
+
+
+def leaks(text: str, forbidden: set[str]) -> list[str]:
+    """Every form of a forbidden identity found in a text.
+
+    A dead seat's own entry shows its identity by right: it is cut out first, so a dead rebel's
+    label cannot hide a living rebel's.
+    """
+    text = re.sub(r'<li class="seat dead[^"]*".*?</li>', "", text, flags=re.S)
+    return [form for ident in forbidden for form in FORMS[ident] if form in text]
+
+
+def frame_version(text: str) -> int | None:
+    found = [int(v) for v in re.findall(r'data-version="(\d+)"', text)]
+    return max(found) if found else None
+
+
+class Timeline:
+    """Which identities were secret at each version of the table."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, dict[int, tuple[str, bool]]]] = []
+
+    def record(self, table: Table) -> None:
+        table.refresh_from_db()
+        seats = {
+            s.pk: (s.identity, s.alive) for s in Seat.objects.filter(table=table).order_by("pk")
+        }
+        self.points.append((table.version, seats))
+
+    def at(self, version: int) -> dict[int, tuple[str, bool]]:
+        current: dict[int, tuple[str, bool]] = {}
+        for v, seats in self.points:
+            if v <= version:
+                current = seats
+        return current
+
+    def forbidden(self, version: int, viewer: int | None, finished: bool = False) -> set[str]:
+        if finished:
+            return set()
+        seats = self.at(version)
+        mine = seats.get(viewer, ("", True))[0] if viewer else ""
+        secret = {
+            ident
+            for pk, (ident, alive) in seats.items()
+            if pk != viewer and alive and ident and ident != "lord"
+        }
+        return secret - {mine}
+
+
+def kill(table: Table, seat: Seat) -> None:
+    """Mark a seat dead the way the death action will (one change, one event)."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        Seat.objects.filter(pk=seat.pk).update(alive=False)
+        actions._record(None, locked, kind="seat_died", public={"seat": seat.pk, "name": seat.name})
+
+
+@pytest.mark.parametrize("players", [4, 6, 10])
+async def test_no_screen_ever_holds_another_living_players_identity(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[tuple[str, dict]] = []
+    real_send = broadcast._send
+
+    def spy(group: str, message: dict) -> None:
+        sent.append((group, message))
+        real_send(group, message)
+
+    monkeypatch.setattr(broadcast, "_send", spy)
+    timeline = Timeline()
+    table, seats = await database_sync_to_async(make_table)(players)
+    record = database_sync_to_async(timeline.record)
+    await record(table)
+
+    sockets = {}
+    for i, seat in enumerate(seats):
+        comm, first = await open_socket(f"/ws/{seat.token}/", lang="en" if i % 2 else "zh-hans")
+        sockets[seat.pk] = (comm, [first])
+    display, first = await open_socket(f"/ws/t/{table.code}/")
+    sockets[None] = (display, [first])
+    console, first = await open_socket(f"/ws/{table.host_token}/", lang="en")
+    console_frames = [first]
+
+    host = table.host_token
+    steps = [
+        lambda: actions.table_set_options(token=host, options={"first_game_mode": True}),
+        lambda: actions.table_lock(token=host, locked=True),
+        lambda: actions.table_lock(token=host, locked=False),
+        lambda: actions.seat_move(token=host, seat_id=seats[-1].pk, position=0),
+        lambda: actions.identities_deal(token=host),
+        lambda: actions.identities_deal(token=host, confirm=True),
+        lambda: actions.seat_move(token=host, seat_id=seats[0].pk, position=1),
+        lambda: actions.game_start(token=host),
+    ]
+    for step in steps:
+        await database_sync_to_async(step)()
+        await record(table)
+        for _pk, (comm, frames) in sockets.items():
+            frames.extend(await drain(comm, timeout=0.1))
+        console_frames.extend(await drain(console, timeout=0.05))
+
+    # The host role moves to a seat: the console is closed, that seat's phone gets host frames.
+    new_host = seats[1]
+    await database_sync_to_async(actions.host_pass)(token=host, seat_id=new_host.pk)
+    await record(table)
+    comm, frames = sockets[new_host.pk]
+    frames.extend(await drain(comm, timeout=0.1))
+    comm, first = await open_socket(f"/ws/{new_host.token}/", lang="en")
+    sockets[new_host.pk] = (comm, [*frames, first])
+    for _pk, (comm, frames) in sockets.items():
+        frames.extend(await drain(comm, timeout=0.1))
+
+    # HTTP: every page and fragment each phone may fetch, plus refused taps.
+    fresh = {s.pk: await database_sync_to_async(Seat.objects.get)(pk=s.pk) for s in seats}
+    pages: dict[int | None, list[str]] = defaultdict(list)
+
+    def fetch_all() -> None:
+        for pk, seat in fresh.items():
+            client = Client(enforce_csrf_checks=False)
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                for lang in ("zh-hans", "en"):
+                    client.cookies["sgs_lang"] = lang
+                    pages[pk].append(client.get(f"/p/{seat.token}/", **headers).content.decode())
+                    pages[pk].append(client.get(f"/t/{table.code}/", **headers).content.decode())
+                    pages[pk].append(client.get(f"/j/{table.code}/", **headers).content.decode())
+                    pages[pk].append(client.get("/", **headers).content.decode())
+            # Refused taps answer with messages; the host's own taps would succeed, so only
+            # the players' are collected here.
+            names = ["deal", "start", "move", "remove", "host", "lock", "options", "nope"]
+            for name in names if not seat.is_host else ["nope"]:
+                answer = client.post(
+                    f"/p/{seat.token}/act/{name}", {"seat": seats[0].pk}, HTTP_HX_REQUEST="true"
+                )
+                pages[pk].append(answer.content.decode())
+        pages[None].append(Client().get(f"/t/{table.code}/").content.decode())
+
+    await database_sync_to_async(fetch_all)()
+    final = table.version + 100  # pages show the current state
+
+    # Make sure a secret exists that could leak, and that the detector would see it.
+    current = timeline.at(final)
+    secrets_exist = 0
+    for pk, seat in fresh.items():
+        forbidden = timeline.forbidden(final, pk)
+        secrets_exist += len(forbidden)
+        if seat.identity not in ("lord", ""):
+            own = await database_sync_to_async(
+                lambda seat=seat: (
+                    broadcast.render_private(seat, "zh-hans") + broadcast.render_private(seat, "en")
+                )
+            )()
+            assert leaks(own, {seat.identity}), "the detector must see an identity when present"
+    assert secrets_exist > 0
+    assert any(ident == "lord" for ident, _ in current.values())
+
+    for pk, (_comm, frames) in sockets.items():
+        assert frames, "every screen must have received something"
+        for frame in frames:
+            version = frame_version(frame)
+            if version is None:
+                continue
+            found = leaks(frame, timeline.forbidden(version, pk))
+            assert not found, (pk, version, found)
+        for page in pages[pk]:
+            found = leaks(page, timeline.forbidden(final, pk))
+            assert not found, (pk, found)
+    for frame in console_frames:
+        version = frame_version(frame)
+        if version:
+            assert not leaks(frame, timeline.forbidden(version, None))
+
+    # Channel-layer messages: table and host groups carry nothing secret; a seat group only
+    # its own seat's identity.
+    assert sent
+    for group, message in sent:
+        html = message.get("html", "")
+        version = message.get("version") or 0
+        if group.startswith(("table.", "host.")):
+            assert not leaks(html, timeline.forbidden(version, None)), group
+        else:
+            seat_pk = int(group.split(".")[1])
+            assert not leaks(html, timeline.forbidden(version, seat_pk)), group
+
+    # A death reveals that seat's identity to every screen at once.
+    victim = next(s for s in fresh.values() if s.identity not in ("lord",))
+    await database_sync_to_async(kill)(table, victim)
+    await record(table)
+    label = {"loyalist": "idn-loyalist", "rebel": "idn-rebel", "renegade": "idn-renegade"}
+    for _pk, (comm, _frames) in sockets.items():
+        frames = await drain(comm, timeout=0.3)
+        public = [f for f in frames if 'id="table-state"' in f]
+        assert public
+        assert f'data-seat="{victim.pk}"' in public[-1]
+        seat_html = public[-1].split(f'data-seat="{victim.pk}"')[1].split("</li>")[0]
+        assert label[victim.identity] in seat_html
+        for frame in frames:
+            assert not leaks(frame, timeline.forbidden(frame_version(frame) or 0, _pk))
+    for comm, _frames in sockets.values():
+        await comm.disconnect()
+    await console.disconnect()
+
+
+async def test_living_non_lord_seats_have_identical_markup() -> None:
+    table, seats = await database_sync_to_async(make_table)(8, deal=True)
+    html = await database_sync_to_async(
+        lambda: broadcast.render_public(broadcast.public_state(table), "zh-hans")
+    )()
+    items = re.findall(r'<li class="seat[^"]*"[^>]*>.*?</li>', html, re.S)
+    assert len(items) == 8
+    lord = next(s for s in seats if s.identity == "lord")
+    shapes = set()
+    for seat, item in zip(seats, items, strict=True):
+        if seat.pk == lord.pk:
+            assert "idn-lord" in item
+            continue
+        shape = re.sub(r'data-(seat|i)="\d+"', "", item)
+        shape = re.sub(r'<span class="seat-(no|name)">[^<]*</span>', "", shape)
+        shapes.add(shape)
+    assert len(shapes) == 1, shapes
+
+
+async def test_game_over_reveals_everyone() -> None:
+    table, seats = await database_sync_to_async(make_table)(5, deal=True)
+
+    def finish() -> str:
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+        table.refresh_from_db()
+        return broadcast.render_public(broadcast.public_state(table), "en")
+
+    html = await database_sync_to_async(finish)()
+    for seat in seats:
+        assert f"idn-{seat.identity}" in html
