@@ -11,7 +11,9 @@ from companion.management.commands import play
 
 
 def test_join_addresses_prefer_lan_addresses() -> None:
-    assert play.join_addresses(8000, ["192.168.1.20", "host.local"]) == ["http://192.168.1.20:8000/"]
+    assert play.join_addresses(8000, ["192.168.1.20", "host.local"]) == [
+        "http://192.168.1.20:8000/"
+    ]
     assert play.join_addresses(8000, []) == ["http://127.0.0.1:8000/"]
 
 

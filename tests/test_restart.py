@@ -99,7 +99,9 @@ def test_restart_keeps_tables_tokens_identities_and_host(tmp_path: Path) -> None
                 )
                 assert answer.status == 204
             # The first seat becomes host, so host rights live on a seat token.
-            seat_id = re.search(r'data-my-seat="(\d+)"', (await Browser().get(f"{base}/p/{tokens[0]}/")).body)
+            seat_id = re.search(
+                r'data-my-seat="(\d+)"', (await Browser().get(f"{base}/p/{tokens[0]}/")).body
+            )
             answer = await host.post(
                 f"{base}/h/{host_token}/act/host",
                 {"seat": seat_id.group(1), "action_id": secrets.token_hex(8)},

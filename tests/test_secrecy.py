@@ -24,9 +24,9 @@ from tests.test_consumers import drain, open_socket
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 FORMS = {
-    "loyalist": ["loyalist", "Loyalist", "忠臣", ">忠<"],
-    "rebel": ["rebel", "Rebel", "反贼", ">反<"],
-    "renegade": ["renegade", "Renegade", "内奸", ">内<"],
+    "loyalist": ["loyalist", "Loyalist", "忠臣", ">忠<", ">Loy<"],
+    "rebel": ["rebel", "Rebel", "反贼", ">反<", ">Reb<"],
+    "renegade": ["renegade", "Renegade", "内奸", ">内<", ">Ren<"],
 }
 
 
