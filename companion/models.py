@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 
 MAX_SEATS = 10
@@ -30,8 +30,14 @@ class Table(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby"
         DEALT = "dealt"
+        HEROES = "heroes"
         PLAYING = "playing"
         FINISHED = "finished"
+
+    class HeroStage(models.TextChoices):
+        NONE = ""
+        LORD = "lord"
+        OTHERS = "others"
 
     code = models.CharField(max_length=8, unique=True)
     host_token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -42,13 +48,17 @@ class Table(models.Model):
     six_two_renegades = models.BooleanField(default=False)
     eight_two_renegades = models.BooleanField(default=False)
     first_game_mode = models.BooleanField(default=False)
+    referee_mode = models.BooleanField(default=False)
+    maneuvering = models.BooleanField(default=False)
+    hero_stage = models.CharField(max_length=8, choices=HeroStage.choices, blank=True, default="")
+    winner = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["lobby", "dealt", "playing", "finished"]),
+                condition=Q(status__in=["lobby", "dealt", "heroes", "playing", "finished"]),
                 name="table_status_valid",
             )
         ]
@@ -86,6 +96,24 @@ class Seat(models.Model):
     is_host = models.BooleanField(default=False)
     identity = models.CharField(max_length=16, choices=Identity.choices, blank=True, default="")
     alive = models.BooleanField(default=True)
+    # Heroes: candidates and an unrevealed pick are private to this seat until every pick is in.
+    hero = models.CharField(max_length=16, blank=True, default="")
+    hero_candidates = models.JSONField(default=list, blank=True)
+    hero_pick = models.CharField(max_length=16, blank=True, default="")
+    hp = models.SmallIntegerField(default=0)
+    max_hp = models.SmallIntegerField(default=0)
+    dying = models.BooleanField(default=False)
+    # The source of the damage that brought this seat to dying: the killer if it dies.
+    damage_source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    killer = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="kills"
+    )
+    died_version = models.PositiveIntegerField(null=True, blank=True)
+    final_duel = models.BooleanField(default=False)
+    equipment = models.JSONField(default=dict, blank=True)
+    judgement_zone = models.JSONField(default=list, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -100,6 +128,8 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["table"], condition=Q(is_host=True), name="seat_one_host"
             ),
+            models.CheckConstraint(condition=Q(hp__lte=F("max_hp")), name="seat_hp_at_most_max"),
+            models.CheckConstraint(condition=Q(max_hp__gte=0), name="seat_max_hp_not_negative"),
         ]
 
     def __str__(self) -> str:
@@ -156,3 +186,24 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}@{self.version}:{self.kind}"
+
+
+class Game(models.Model):
+    """One game at a table, from the deal to the end; its events share its number."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    winner = models.CharField(max_length=16, blank=True, default="")
+    # Filled at the end: one entry per seat (name, identity, hero, alive, killer, kills...).
+    results = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.number}"

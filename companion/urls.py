@@ -15,6 +15,12 @@ urlpatterns = [
     re_path(rf"^p/{TOKEN}/$", views.phone, name="phone"),
     re_path(rf"^h/{TOKEN}/$", views.host, name="host"),
     re_path(rf"^[ph]/{TOKEN}/act/(?P<name>[a-z]{{1,16}})$", views.act, name="act"),
+    re_path(rf"^[ph]/{TOKEN}/seat/(?P<seat_id>[0-9]{{1,12}})$", views.seat_dialog, name="seat"),
+    re_path(
+        rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
+        views.display_seat_dialog,
+        name="display-seat",
+    ),
     # Only for reverse(): the websocket routes live in companion/routing.py.
     re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),
     re_path(rf"^ws/t/{CODE}/$", views.page_not_found, name="ws-display"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import wraps
 from typing import Any
 
@@ -18,9 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions, broadcast, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
-from companion.models import Table, new_token
+from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
-from companion.state import public_state
+from companion.state import describe, public_state
 
 DEVICE_COOKIE = "sgs_device"
 MINE_COOKIE = "sgs_mine"
@@ -259,7 +260,11 @@ ACTIONS: dict[str, Callable[[HttpRequest, str, str | None], Any]] = {
     "lock": lambda r, t, a: actions.table_lock(token=t, locked=_flag(r, "locked"), action_id=a),
     "options": lambda r, t, a: actions.table_set_options(
         token=t,
-        options={name: _flag(r, name) for name in actions.OPTION_FIELDS},
+        options={
+            name: _flag(r, name)
+            for name in r.POST.getlist("fields") or actions.OPTION_FIELDS
+            if name in actions.OPTION_FIELDS
+        },
         action_id=a,
     ),
     "host": lambda r, t, a: actions.host_pass(token=t, seat_id=r.POST.get("seat"), action_id=a),
@@ -267,6 +272,30 @@ ACTIONS: dict[str, Callable[[HttpRequest, str, str | None], Any]] = {
         token=t, confirm=_flag(r, "confirm"), action_id=a
     ),
     "start": lambda r, t, a: actions.game_start(token=t, action_id=a),
+    "pick": lambda r, t, a: actions.hero_pick(token=t, hero_id=r.POST.get("hero", ""), action_id=a),
+    "heroredeal": lambda r, t, a: actions.heroes_redeal(
+        token=t, confirm=_flag(r, "confirm"), action_id=a
+    ),
+    "hp": lambda r, t, a: actions.seat_change_hp(
+        token=t,
+        seat_id=r.POST.get("seat"),
+        delta=r.POST.get("delta"),
+        source=r.POST.get("source", ""),
+        damage_type=r.POST.get("damage_type", "normal"),
+        action_id=a,
+    ),
+    "maxhp": lambda r, t, a: actions.seat_set_max_hp(
+        token=t, seat_id=r.POST.get("seat"), max_hp_value=r.POST.get("max_hp"), action_id=a
+    ),
+    "rescue": lambda r, t, a: actions.seat_rescue(
+        token=t,
+        seat_id=r.POST.get("seat"),
+        by=r.POST.get("by", ""),
+        kind=r.POST.get("kind", "peach"),
+        action_id=a,
+    ),
+    "die": lambda r, t, a: actions.seat_die(token=t, seat_id=r.POST.get("seat"), action_id=a),
+    "undo": lambda r, t, a: actions.event_undo(token=t, version=r.POST.get("version"), action_id=a),
 }
 
 
@@ -314,6 +343,72 @@ def _handover_answer(request: HttpRequest, new_token_value: str) -> HttpResponse
         {"url": url, "qr": qr_svg(url), "full": not _is_htmx(request)},
     )
     return _private(response)
+
+
+HP_KINDS = ("damage", "recover", "max_hp", "rescue", "died", "undo")
+
+
+def _seat_dialog(
+    request: HttpRequest, table: Table, actor: Actor | None, seat_id: int
+) -> HttpResponse:
+    """One seat: its hero card, HP and HP history; controls where the asker may act."""
+    state = public_state(table)
+    seat = next((s for s in state.seats if s.id == seat_id), None)
+    if seat is None:
+        return _not_found(request)
+    own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
+    if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
+        # A player sees their own unrevealed pick; nobody else does.
+        from companion.state import hero_card
+
+        seat = replace(seat, hero=hero_card(actor.seat.hero_pick))
+    playing = table.status == Table.Status.PLAYING and seat.alive
+    allowed = actor is not None and (
+        actor.is_host or own or (table.referee_mode and actor.seat is not None)
+    )
+    events = list(
+        Event.objects.filter(
+            table=table,
+            subject_seat_id=seat_id,
+            private_to__isnull=True,
+            kind__in=HP_KINDS,
+            game_number=table.game_number,
+        ).order_by("-version")
+    )
+    undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
+    history = [
+        describe(e.kind, e.public) | {"version": e.version, "undone": e.version in undone}
+        for e in events
+    ]
+    context = {
+        "seat": seat,
+        "alive": state.alive_seats,
+        "can_adjust": playing and allowed,
+        "can_rescue": playing and allowed and (actor.is_host or table.referee_mode),
+        "can_die": playing and allowed,
+        "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
+        "maneuvering": table.maneuvering,
+        "hp_history": history,
+    }
+    return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+@require_GET
+@with_actor
+def seat_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """A seat's details for a phone or the host console."""
+    return _seat_dialog(request, actor.table, actor, int(seat_id))
+
+
+@require_GET
+def display_seat_dialog(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
+    """A seat's details on the public display: hero card and HP history only."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return _not_found(request)
+    return _seat_dialog(request, table, None, int(seat_id))
 
 
 @require_POST

@@ -111,3 +111,49 @@ def test_simultaneous_host_taps_never_lose_an_update() -> None:
     )
     assert versions == list(range(1, table.version + 1))
     assert sorted(table.seats.values_list("position", flat=True)) == list(range(8))
+
+
+@pytest.mark.asyncio
+async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() -> None:
+    """THREATS.md 11: real transactions, the seat's phone and the host tapping at once."""
+    import asyncio
+    import re
+
+    from asgiref.sync import sync_to_async
+
+    from tests.test_consumers import drain, open_socket
+    from tests.test_game import picked_all
+
+    table, seats = await sync_to_async(picked_all)(4)
+    target = seats[0]
+    sockets = [(await open_socket(f"/ws/{s.token}/"))[0] for s in seats]
+    display, _ = await open_socket(f"/ws/t/{table.code}/")
+    sockets.append(display)
+    tokens = [target.token, table.host_token] * 10
+    taps = [
+        sync_to_async(actions.seat_change_hp, thread_sensitive=False)(
+            token=token, seat_id=target.pk, delta=-1, source=""
+        )
+        for token in tokens
+    ]
+    results = await asyncio.gather(*taps, return_exceptions=True)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    target_after = await sync_to_async(Seat.objects.get)(pk=target.pk)
+    assert target_after.hp == target.hp - 20
+    dying_events = await sync_to_async(
+        lambda: Event.objects.filter(table=table, kind="damage", public__dying=True).count()
+    )()
+    assert dying_events == 1
+    assert target_after.dying
+    final_version = table.version + 20
+    last_views = set()
+    for comm in sockets:
+        frames = [f for f in await drain(comm, timeout=0.5) if 'id="table-state"' in f]
+        last = max(frames, key=lambda f: int(re.search(r'data-version="(\d+)"', f).group(1)))
+        version = int(re.search(r'data-version="(\d+)"', last).group(1))
+        shown = re.search(
+            rf'data-seat="{target.pk}".*?class="hp-num">(-?\d+)/', last, re.S
+        ).group(1)
+        last_views.add((version, shown))
+        await comm.disconnect()
+    assert last_views == {(final_version, str(target.hp - 20))}

@@ -145,7 +145,7 @@ async def test_reconnect_gets_current_state_after_missed_changes() -> None:
     comm, first = await open_socket(f"/ws/{seats[0].token}/")
     assert version(first) == fresh.version
     assert version(first, "my-seat") == fresh.version
-    assert 'data-status="playing"' in first
+    assert 'data-status="heroes"' in first
     # Asking again after a suspected gap answers with the same full state.
     await comm.send_to(text_data=json.dumps({"type": "sync", "version": 3}))
     again = await comm.receive_from(timeout=5)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import websockets
 
+from tests.aio import run
 from tests.multiprocess.conftest import free_ports
 from tests.multiprocess.test_two_processes import Browser
 
@@ -64,7 +65,15 @@ def state_of(frame: str) -> dict[str, str]:
     version = re.search(r'id="table-state"[^>]*data-version="(\d+)"', frame)
     status = re.search(r'data-status="(\w+)"', frame)
     identity = re.search(r'identity-card[^"]*idn-(\w+)', frame)
+    hero = re.search(r'class="take-hero"', frame)
+    hp = re.search(r'class="hp-big">(\d+)<small>/(\d+)', frame)
     return {
+        "hero": str(bool(hero))
+        + (
+            re.findall(r'<article class="hero-card[^>]*>.*?lang="zh-CN">([^<]+)', frame, re.S)
+            or [""]
+        )[-1],
+        "hp": "/".join(hp.groups()) if hp else "",
         "version": version.group(1) if version else "",
         "status": status.group(1) if status else "",
         "identity": identity.group(1) if identity else "",
@@ -98,6 +107,39 @@ def test_restart_keeps_tables_tokens_identities_and_host(tmp_path: Path) -> None
                     htmx=True,
                 )
                 assert answer.status == 204
+            # Heroes: the lord picks first, then everyone else; the last pick reveals them all.
+            frames = {t: await first_frame(base, t) for t in tokens}
+            order = sorted(tokens, key=lambda t: state_of(frames[t])["identity"] != "lord")
+            for token in order:
+                page = (await Browser().get(f"{base}/p/{token}/")).body
+                hero = re.search(r'name="hero" value="(\w+)"', page).group(1)
+                phone = Browser()
+                await phone.get(f"{base}/p/{token}/")
+                picked = await phone.post(
+                    f"{base}/p/{token}/act/pick",
+                    {"hero": hero, "action_id": secrets.token_hex(8)},
+                    origin=base,
+                    htmx=True,
+                )
+                assert picked.status == 204, picked.body[:300]
+            seat_ids = [
+                re.search(
+                    r'data-my-seat="(\d+)"', (await Browser().get(f"{base}/p/{t}/")).body
+                ).group(1)
+                for t in tokens
+            ]
+            hit = await host.post(
+                f"{base}/h/{host_token}/act/hp",
+                {
+                    "seat": seat_ids[2],
+                    "delta": "-1",
+                    "source": seat_ids[1],
+                    "action_id": secrets.token_hex(8),
+                },
+                origin=base,
+                htmx=True,
+            )
+            assert hit.status == 204, hit.body[:300]
             # The first seat becomes host, so host rights live on a seat token.
             seat_id = re.search(
                 r'data-my-seat="(\d+)"', (await Browser().get(f"{base}/p/{tokens[0]}/")).body
@@ -112,10 +154,15 @@ def test_restart_keeps_tables_tokens_identities_and_host(tmp_path: Path) -> None
             states = {t: state_of(await first_frame(base, t)) for t in tokens}
             return states, host_token
 
-        states, old_console = asyncio.run(before())
+        states, old_console = run(before())
         assert {s["status"] for s in states.values()} == {"playing"}
         assert sorted(s["identity"] for s in states.values()).count("lord") == 1
         assert [s["host"] for s in states.values()].count("True") == 1
+        assert all(s["hero"].startswith("True") for s in states.values())
+        assert len({s["hero"] for s in states.values()}) == 5
+        assert sorted(
+            int(s["hp"].split("/")[0]) < int(s["hp"].split("/")[1]) for s in states.values()
+        ) == [False] * 4 + [True]
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -126,9 +173,9 @@ def test_restart_keeps_tables_tokens_identities_and_host(tmp_path: Path) -> None
         async def after() -> dict[str, dict[str, str]]:
             return {t: state_of(await first_frame(base, t)) for t in states}
 
-        again = asyncio.run(after())
+        again = run(after())
         assert again == states
-        console = asyncio.run(Browser().get(f"{base}/h/{old_console}/"))
+        console = run(Browser().get(f"{base}/h/{old_console}/"))
         assert console.status == 404
     finally:
         server.terminate()

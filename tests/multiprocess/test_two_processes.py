@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import websockets
 
+from tests.aio import run
+
 if TYPE_CHECKING:
     from tests.multiprocess.conftest import Cluster, Server
 
@@ -561,5 +563,5 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
 
 def test_changes_cross_processes_and_survive_a_dead_process(cluster: Cluster) -> None:
     started = time.monotonic()
-    stats = asyncio.run(asyncio.wait_for(scenario(cluster), SCENARIO_SECONDS))
+    stats = run(asyncio.wait_for(scenario(cluster), SCENARIO_SECONDS))
     print(f"multiprocess: {stats} in {time.monotonic() - started:.1f} s")

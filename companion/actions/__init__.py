@@ -1,0 +1,68 @@
+"""Service functions: every write to a table goes through here.
+
+Each action is one short transaction: lock the table row, check who is acting and whether the
+action fits the table's state, change rows, append one Event, bump the table's version. Phones are
+notified only after the commit (companion.broadcast).
+"""
+
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    NotFound,
+    actor_for,
+    clean_code,
+    clean_name,
+)
+from companion.actions.game import (
+    event_undo,
+    hero_pick,
+    heroes_redeal,
+    seat_change_hp,
+    seat_die,
+    seat_rescue,
+    seat_set_max_hp,
+)
+from companion.actions.table import (
+    OPTION_FIELDS,
+    game_start,
+    host_pass,
+    identities_deal,
+    identity_options,
+    seat_handover,
+    seat_join,
+    seat_move,
+    seat_remove,
+    table_create,
+    table_lock,
+    table_set_options,
+)
+
+__all__ = [
+    "OPTION_FIELDS",
+    "ActionError",
+    "Actor",
+    "Change",
+    "NotFound",
+    "actor_for",
+    "clean_code",
+    "clean_name",
+    "event_undo",
+    "hero_pick",
+    "heroes_redeal",
+    "seat_change_hp",
+    "seat_die",
+    "seat_rescue",
+    "seat_set_max_hp",
+    "game_start",
+    "host_pass",
+    "identities_deal",
+    "identity_options",
+    "seat_handover",
+    "seat_join",
+    "seat_move",
+    "seat_remove",
+    "table_create",
+    "table_lock",
+    "table_set_options",
+]

@@ -1,0 +1,198 @@
+"""The core of every action: errors, who is acting, and recording one change."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from companion import broadcast
+from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table
+
+
+class ActionError(Exception):
+    """A refused action: nothing changed. `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: Any, status: int = 400, code: str = "invalid") -> None:
+        super().__init__(str(message))
+        self.message = message
+        self.status = status
+        self.code = code
+
+
+class NotFound(ActionError):
+    """An unknown or stale token or table code; always the same answer."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Not found."), status=404, code="not_found")
+
+
+@dataclass
+class Actor:
+    """Who is acting: a seat's phone, or the host console (seat None)."""
+
+    table: Table
+    seat: Seat | None
+    is_host: bool
+
+    @property
+    def label(self) -> str:
+        """How the event log names the actor."""
+        return f"seat:{self.seat.pk}" if self.seat else "host"
+
+
+@dataclass
+class Change:
+    """What one committed action changed, for the broadcast after commit."""
+
+    table_id: int
+    version: int
+    action_id: str | None = None
+    private_seats: set[int] = field(default_factory=set)
+    revoked: list[tuple[int, str]] = field(default_factory=list)
+    access_changed: bool = False
+    applied: bool = True
+
+
+def clean_name(raw: str) -> str:
+    """Trim and normalise a display name, or refuse it."""
+    name = unicodedata.normalize("NFC", raw or "").strip()
+    name = " ".join(name.split())
+    if not name:
+        raise ActionError(_("Please enter a name."), code="name_empty")
+    if len(name) > NAME_MAX_LENGTH:
+        raise ActionError(
+            _("Names are at most %(n)d characters.") % {"n": NAME_MAX_LENGTH}, code="name_long"
+        )
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} for ch in name):
+        raise ActionError(_("That name has characters we cannot show."), code="name_chars")
+    return name
+
+
+def clean_code(raw: str) -> str:
+    """Normalise a typed table code (case, look-alike characters)."""
+    code = (raw or "").strip().upper().replace("0", "O").replace("1", "I")
+    return code if len(code) == CODE_LENGTH else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading credentials
+
+
+def actor_for(token: str, *, for_update: bool = False) -> Actor:
+    """Resolve a seat token or a host token to an Actor, or raise NotFound."""
+    if not token or len(token) > 64:
+        raise NotFound()
+    seat = Seat.objects.select_related("table").filter(token=token).first()
+    if seat is not None:
+        table = seat.table
+        if for_update:
+            table = Table.objects.select_for_update().get(pk=table.pk)
+            seat = Seat.objects.filter(pk=seat.pk, token=token).first()
+            if seat is None:
+                raise NotFound()
+            seat.table = table
+        return Actor(table=table, seat=seat, is_host=seat.is_host)
+    query = Table.objects.filter(host_token=token)
+    if for_update:
+        query = query.select_for_update()
+    table = query.first()
+    if table is None or table.seats.filter(is_host=True).exists():
+        raise NotFound()
+    return Actor(table=table, seat=None, is_host=True)
+
+
+def _require_host(actor: Actor) -> None:
+    if not actor.is_host:
+        raise ActionError(_("Only the host can do that."), status=403, code="not_host")
+
+
+def _record(
+    actor: Actor | None,
+    table: Table,
+    *,
+    kind: str,
+    public: dict[str, Any],
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    subject: Seat | None = None,
+    action_id: str | None = None,
+    change: Change | None = None,
+) -> Change:
+    """Bump the version, append the event and schedule the broadcast for after the commit."""
+    table.version += 1
+    table.save(update_fields=["version", "updated_at", *_dirty_table_fields(table)])
+    Event.objects.create(
+        table=table,
+        version=table.version,
+        game_number=table.game_number,
+        kind=kind,
+        actor=actor.label if actor else "system",
+        actor_seat=actor.seat if actor else None,
+        subject_seat=subject,
+        before=before or {},
+        after=after or {},
+        public=public,
+        action_id=action_id or "",
+    )
+    change = change or Change(table_id=table.pk, version=table.version)
+    change.version = table.version
+    change.action_id = action_id
+    transaction.on_commit(lambda: broadcast.table_changed(change))
+    return change
+
+
+_TABLE_FIELDS = (
+    "status",
+    "locked",
+    "game_number",
+    "six_two_renegades",
+    "eight_two_renegades",
+    "first_game_mode",
+    "host_token",
+    "referee_mode",
+    "maneuvering",
+    "hero_stage",
+    "winner",
+)
+
+
+def _dirty_table_fields(table: Table) -> list[str]:
+    # Tables are always saved whole-state under the row lock; listing the fields keeps the
+    # UPDATE explicit and cheap.
+    return list(_TABLE_FIELDS)
+
+
+def _seen(table: Table, action_id: str | None) -> bool:
+    """Whether this tap was applied already (a double tap, or a replay after reconnect)."""
+    if not action_id:
+        return False
+    return Event.objects.filter(table=table, action_id=action_id, private_to__isnull=True).exists()
+
+
+def _already(table: Table, action_id: str | None) -> Change:
+    return Change(table_id=table.pk, version=table.version, action_id=action_id, applied=False)
+
+
+def _seat_public(seat: Seat) -> dict[str, Any]:
+    return {"seat": seat.pk, "name": seat.name}
+
+
+def _locked_actor(token: str, action_id: str | None) -> tuple[Actor, bool]:
+    actor = actor_for(token, for_update=True)
+    return actor, _seen(actor.table, action_id)
+
+
+def _seat_of(table: Table, seat_id: Any) -> Seat:
+    """A seat of this table; any other id answers exactly like a bad token."""
+    try:
+        seat_pk = int(seat_id)
+    except (TypeError, ValueError):
+        raise NotFound() from None
+    seat = table.seats.filter(pk=seat_pk).first()
+    if seat is None:
+        raise NotFound()
+    return seat

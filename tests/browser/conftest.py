@@ -1,0 +1,343 @@
+"""Real-browser fixtures: the real server (`manage.py play`) in a subprocess, Debian's Chromium
+driven by Playwright, phone-sized contexts and a table-display context.
+
+These tests talk to the server over HTTP and websockets only: they never use pytest-django's
+database, and the server has its own data directory (embedded default) or its own PostgreSQL
+database and Redis prefix (when DB=postgres / REDIS_URL are set), removed at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+ARTIFACTS = BASE_DIR / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+STARTUP_SECONDS = 90
+EXPECT_TIMEOUT_MS = 10_000
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DISPLAY = {"viewport": {"width": 1280, "height": 800}}
+
+
+class AppBugWarning(UserWarning):
+    """An app bug these tests work around (see the message); it needs fixing in the app."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The real server
+
+
+@dataclass
+class AppServer:
+    base_url: str
+    proc: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log_tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGKILL if pytest dies (Linux, best effort)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _pg_admin():  # type: ignore[no-untyped-def]
+    import psycopg
+
+    return psycopg.connect(
+        host=os.environ.get("DB_HOST", "127.0.0.1"),
+        port=os.environ.get("DB_PORT", "5432"),
+        user=os.environ.get("DB_USER", "postgres"),
+        password=os.environ.get("DB_PASSWORD", "") or None,
+        dbname="postgres",
+        autocommit=True,
+        connect_timeout=10,
+    )
+
+
+def _delete_redis_keys(url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def _wait_ready(server: AppServer, deadline: float) -> None:
+    last = ""
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise RuntimeError(
+                f"server exited with {server.proc.returncode} before serving:\n{server.log_tail()}"
+            )
+        try:
+            with urllib.request.urlopen(server.base_url + "/", timeout=2) as response:  # noqa: S310
+                if response.status == 200:
+                    return
+                last = f"status {response.status}"
+        except (urllib.error.URLError, OSError) as exc:
+            last = repr(exc)
+        time.sleep(0.2)
+    raise RuntimeError(f"server not ready in {STARTUP_SECONDS} s ({last}):\n{server.log_tail()}")
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def app_server(
+    chromium_executable: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AppServer]:
+    """`manage.py play` on a free 127.0.0.1 port, with its own data; stopped at the end."""
+    data_dir = tmp_path_factory.mktemp("browser-server")
+    suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="companion.settings",
+        DATA_DIR=str(data_dir),
+        ALLOWED_HOSTS="127.0.0.1",
+        DEBUG="0",
+        HTTPS="0",
+        PYTHONUNBUFFERED="1",
+    )
+    env.pop("SQLITE_PATH", None)
+    db_name = ""
+    if env.get("DB") == "postgres":
+        db_name = f"sgs_browser_{suffix}"
+        env["DB_NAME"] = db_name
+        with _pg_admin() as conn:
+            conn.execute(f'CREATE DATABASE "{db_name}"')
+    redis_prefix = ""
+    if env.get("REDIS_URL"):
+        redis_prefix = f"sgsbrowser{suffix}"
+        env["REDIS_PREFIX"] = redis_prefix
+    server: AppServer | None = None
+    try:
+        for _attempt in range(3):
+            port = _free_port()
+            log_path = data_dir / f"server-{port}.log"
+            with log_path.open("wb") as log:
+                proc = subprocess.Popen(
+                    [
+                        *(sys.executable, "manage.py", "play"),
+                        *("--host", "127.0.0.1", "--port", str(port)),
+                    ],
+                    cwd=BASE_DIR,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent,
+                )
+            server = AppServer(f"http://127.0.0.1:{port}", proc, log_path)
+            try:
+                _wait_ready(server, time.monotonic() + STARTUP_SECONDS)
+                break
+            except RuntimeError:
+                server.stop()
+                if "address already in use" not in server.log_tail().lower():
+                    raise
+        else:
+            raise RuntimeError("no free port for the server after 3 attempts")
+        yield server
+    finally:
+        if server is not None:
+            server.stop()
+        if redis_prefix:
+            with contextlib.suppress(Exception):
+                _delete_redis_keys(env["REDIS_URL"], redis_prefix)
+        if db_name:
+            with _pg_admin() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> None:
+    """Overrides tests/conftest.py: these tests share nothing with the in-process cache (with
+    Redis, clearing it would flush the server's database too)."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """On a failure, show the end of the server's log next to the traceback."""
+    outcome = yield
+    report = outcome.get_result()
+    server = getattr(item, "funcargs", {}).get("app_server")
+    if report.failed and isinstance(server, AppServer):
+        report.sections.append(("server log (tail)", server.log_tail()))
+
+
+# ---------------------------------------------------------------------------------------------
+# App bug workaround: Referrer-Policy "no-referrer" makes Chromium send `Origin: null` on every
+# POST, which Django's CSRF check refuses (403) - no form or tap works in a real browser.
+
+REFERRER_FIX_SCRIPT = """
+document.addEventListener('DOMContentLoaded', function () {
+  var metas = document.querySelectorAll('meta[name="referrer"]');
+  if (!metas.length) {
+    var m = document.createElement('meta');
+    m.name = 'referrer';
+    document.head.appendChild(m);
+    metas = [m];
+  }
+  for (var i = 0; i < metas.length; i++) metas[i].content = 'same-origin';
+});
+"""
+
+
+def referrer_bug(base_url: str) -> str:
+    """A description of the no-referrer bug if the start page still has it, else ""."""
+    with urllib.request.urlopen(base_url + "/", timeout=10) as response:  # noqa: S310
+        header = (response.headers.get("Referrer-Policy") or "").strip().lower()
+        html = response.read().decode("utf-8", "replace")
+    meta = re.search(r'<meta name="referrer" content="([^"]*)"', html)
+    meta_policy = meta.group(1).strip().lower() if meta else ""
+    policy = meta_policy or header
+    if policy != "no-referrer":
+        return ""
+    return (
+        "APP BUG: pages use Referrer-Policy no-referrer (templates/base.html <meta "
+        'name="referrer"> and companion/views.py _private()), so Chromium sends '
+        "`Origin: null` with every form POST and Django's CSRF check answers 403: a real "
+        "browser cannot open a table, join one or switch language (htmx taps send no Origin "
+        "and pass over HTTP, but with HTTPS=1 Django then demands a Referer and refuses them "
+        "too). The browser tests work around it by switching the page's policy to same-origin."
+    )
+
+
+@pytest.fixture(scope="session")
+def referrer_workaround(app_server: AppServer) -> str | None:
+    """The init script that works around the bug above, or None once the app is fixed."""
+    bug = referrer_bug(app_server.base_url)
+    if not bug:
+        return None
+    warnings.warn(bug, AppBugWarning, stacklevel=1)
+    return REFERRER_FIX_SCRIPT
+
+
+# ---------------------------------------------------------------------------------------------
+# Playwright
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_executable: str) -> Iterator[Browser]:
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium_executable, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+ContextFactory = Callable[..., BrowserContext]
+
+
+@pytest.fixture
+def new_context(
+    browser: Browser, app_server: AppServer, referrer_workaround: str | None
+) -> Iterator[ContextFactory]:
+    """Make browser contexts (one per device); all are closed at the end of the test."""
+    made: list[BrowserContext] = []
+
+    def make(
+        *, kind: str = "phone", locale: str = "zh-CN", workaround: bool = True
+    ) -> BrowserContext:
+        options: dict[str, Any] = dict(PHONE if kind == "phone" else DISPLAY)
+        context = browser.new_context(locale=locale, base_url=app_server.base_url, **options)
+        context.set_default_timeout(EXPECT_TIMEOUT_MS)
+        if workaround and referrer_workaround:
+            context.add_init_script(referrer_workaround)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        with contextlib.suppress(Exception):
+            context.close()
+
+
+@pytest.fixture
+def new_phone(new_context: ContextFactory) -> ContextFactory:
+    """A phone: 390x844 CSS pixels at 2x, touch, Simplified Chinese unless told otherwise."""
+    return lambda locale="zh-CN", **kw: new_context(kind="phone", locale=locale, **kw)
+
+
+@pytest.fixture
+def display_context(new_context: ContextFactory) -> BrowserContext:
+    """A laptop or TV screen at the middle of the table: 1280x800."""
+    return new_context(kind="display")
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = False) -> Path:
+    """Save a PNG under test-artifacts/ (gitignored) for a human to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    return path
