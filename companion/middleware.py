@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
 
@@ -49,4 +51,26 @@ class RequestSizeMiddleware:
             return HttpResponse("Bad request.", status=400, content_type="text/plain")
         if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
             return HttpResponse("Request too large.", status=413, content_type="text/plain")
+        return self.get_response(request)
+
+
+class NullOriginMiddleware:
+    """Let Django's CSRF check see the real origin of taps from no-referrer pages.
+
+    Seat pages must not leak their token through a Referer (THREATS.md 6), so browsers send
+    `Origin: null` on their POSTs. When the request carries the CSRF token in the X-CSRFToken
+    header (every htmx tap does), it came from this site's own script: a custom header cannot be
+    sent cross-site without a CORS preflight, which this app never grants. Such a request gets
+    this site's origin, and Django's CsrfViewMiddleware (after this) then checks the token as
+    always. Plain form posts carry no header and keep Django's full origin check.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.META.get("HTTP_X_CSRFTOKEN") and request.META.get("HTTP_ORIGIN") == "null":
+            # A bad Host is refused by Django's own checks later.
+            with contextlib.suppress(DisallowedHost):
+                request.META["HTTP_ORIGIN"] = f"{request.scheme}://{request.get_host()}"
         return self.get_response(request)

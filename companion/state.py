@@ -92,13 +92,13 @@ class PublicState:
     game_number: int
     options: dict[str, bool]
     seats: list[PublicSeat]
-    history: list[dict[str, Any]]
+    history: list[HistoryLine]
     distribution: dict[str, int] = field(default_factory=dict)
     hero_stage: str = ""
     picked: int = 0
     pickers: int = 0
     winner: str = ""
-    timeline: list[dict[str, Any]] = field(default_factory=list)
+    timeline: list[HistoryLine] = field(default_factory=list)
 
     @property
     def seat_count(self) -> int:
@@ -140,7 +140,7 @@ class PrivateState:
     is_host: bool
     alive: bool
     version: int
-    history: list[dict[str, Any]]
+    history: list[HistoryLine]
     status: str = ""
     candidates: list[HeroCard] = field(default_factory=list)
     pick: str = ""
@@ -170,7 +170,34 @@ def _visible_identity(seat: Seat, table: Table) -> str | None:
     return seat.identity if visible else None
 
 
-def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) -> list[dict]:
+@dataclass(frozen=True)
+class HistoryLine:
+    """One event as a screen shows it; the text is made when the template renders it, so each
+    language's rendering of one change says it in that language."""
+
+    kind: str
+    public: dict[str, Any]
+    version: int
+    game: int
+    undone: bool = False
+
+    @property
+    def text(self) -> str:
+        """The line in the active language."""
+        return describe(self.kind, self.public)["text"]
+
+    @property
+    def important(self) -> bool:
+        """Lines worth an announcement on every screen."""
+        return self.kind.startswith(("identities", "hero", "died", "game_over"))
+
+    @property
+    def reveal(self) -> bool:
+        """Lines that name a dead player's identity (public by then)."""
+        return self.kind in ("died", "game_over")
+
+
+def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) -> list[HistoryLine]:
     rows = (
         Event.objects.filter(table=table, **filters)
         .order_by("-version", "-pk")
@@ -178,10 +205,7 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
     )
     if limit is not None:
         rows = rows[:limit]
-    return [
-        describe(e["kind"], e["public"]) | {"version": e["version"], "game": e["game_number"]}
-        for e in rows
-    ]
+    return [HistoryLine(e["kind"], e["public"], e["version"], e["game_number"]) for e in rows]
 
 
 def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
@@ -373,13 +397,7 @@ def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
         ),
     }
     make = texts.get(kind)
-    return {
-        "kind": kind,
-        "text": make() if make else kind,
-        "important": kind.startswith(("identities", "hero", "died", "game_over")),
-        # Lines that name a dead player's identity (public by then).
-        "reveal": kind in ("died", "game_over"),
-    }
+    return {"kind": kind, "text": make() if make else kind}
 
 
 def _died_text(public: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ from companion import actions, broadcast, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
-from companion.state import describe, public_state
+from companion.state import HistoryLine, public_state
 
 DEVICE_COOKIE = "sgs_device"
 MINE_COOKIE = "sgs_mine"
@@ -328,6 +328,8 @@ def act(request: HttpRequest, actor: Actor, token: str, name: str) -> HttpRespon
 def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -> HttpResponse:
     if _is_htmx(request):
         response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+        # Nothing on the page is replaced; the phone's script shows the message.
+        response["HX-Reswap"] = "none"
     else:
         response = render(
             request, "companion/error.html", {"message": message, "back": "../../"}, status=status
@@ -377,7 +379,7 @@ def _seat_dialog(
     )
     undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
     history = [
-        describe(e.kind, e.public) | {"version": e.version, "undone": e.version in undone}
+        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.version in undone)
         for e in events
     ]
     context = {
@@ -418,8 +420,12 @@ def set_language(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next", "/")
     if not back.startswith("/") or back.startswith("//"):
         back = "/"
-    response = HttpResponseRedirect(back, status=303)
-    response.status_code = 303
+    if _is_htmx(request):
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+    else:
+        response = HttpResponseRedirect(back, status=303)
+        response.status_code = 303
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         lang,

@@ -151,9 +151,9 @@ async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() ->
         frames = [f for f in await drain(comm, timeout=0.5) if 'id="table-state"' in f]
         last = max(frames, key=lambda f: int(re.search(r'data-version="(\d+)"', f).group(1)))
         version = int(re.search(r'data-version="(\d+)"', last).group(1))
-        shown = re.search(
-            rf'data-seat="{target.pk}".*?class="hp-num">(-?\d+)/', last, re.S
-        ).group(1)
+        shown = re.search(rf'data-seat="{target.pk}".*?class="hp-num">(-?\d+)/', last, re.S).group(
+            1
+        )
         last_views.add((version, shown))
         await comm.disconnect()
     assert last_views == {(final_version, str(target.hp - 20))}

@@ -346,6 +346,8 @@ def test_only_dying_players_die_and_not_by_others() -> None:
     with pytest.raises(ActionError):
         actions.seat_die(token=b.token, seat_id=a.pk)
     assert fresh(a).alive
+    # Only the damage itself changed the table.
+    assert snapshot(table)[0] == before[0] + 1
 
 
 def test_dead_seats_take_no_hp_and_deal_no_damage() -> None:

@@ -35,7 +35,11 @@
 
   function setConn(state) {
     var el = document.getElementById('conn');
-    if (el) el.setAttribute('data-state', state);
+    if (!el) return;
+    el.setAttribute('data-state', state);
+    var label = body.getAttribute('data-conn-' + state) || state;
+    el.setAttribute('title', label);
+    el.setAttribute('aria-label', label);
   }
 
   function toast(text) {
@@ -169,9 +173,25 @@
   document.addEventListener('htmx:configRequest', function (ev) {
     ev.detail.parameters['action_id'] = randomId();
   });
+  // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
+  function errorText(xhr) {
+    var holder = document.createElement('template');
+    holder.innerHTML = xhr.responseText || '';
+    var el = holder.content.querySelector('#toast, [role=alert], h1');
+    return el ? el.textContent.trim() : (body.getAttribute('data-error-text') || 'Error');
+  }
   document.addEventListener('htmx:afterRequest', function (ev) {
     var xhr = ev.detail.xhr;
-    if (xhr && xhr.status === 0) toast(body.getAttribute('data-offline-text') || 'Offline');
+    if (!xhr) return;
+    if (xhr.status === 0) {
+      toast(body.getAttribute('data-offline-text') || 'Offline');
+    } else if (xhr.status >= 400) {
+      toast(errorText(xhr));
+    } else if (ev.detail.requestConfig && ev.detail.requestConfig.verb === 'post') {
+      var elt = ev.detail.elt;
+      var dialog = document.getElementById('dialog');
+      if (dialog && elt && dialog.contains(elt) && xhr.status === 204) dialog.innerHTML = '';
+    }
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
   document.addEventListener('htmx:afterSwap', afterSwap);
