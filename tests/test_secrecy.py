@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import transaction
 from django.test import Client
 
 from companion import actions, broadcast
-from companion.actions import core
 from companion.models import Seat, Table
+from companion.rules.heroes import hero_by_id
 from tests.factories import make_table
 from tests.test_consumers import drain, open_socket
 
@@ -38,6 +38,13 @@ def leaks(text: str, forbidden: set[str]) -> list[str]:
     label cannot hide a living rebel's.
     """
     text = re.sub(r'<li class="seat dead[^"]*".*?</li>', "", text, flags=re.S)
+    text = re.sub(
+        r'data-announce="[^"]*"( data-announce-version="\d+" data-announce-kind="(died|game_over)")',
+        r"\1",
+        text,
+    )
+    # History lines about a death name the dead player's identity, public by then.
+    text = re.sub(r'<li class="[^"]*\breveal\b[^"]*">.*?</li>', "", text, flags=re.S)
     return [form for ident in forbidden for form in FORMS[ident] if form in text]
 
 
@@ -47,44 +54,66 @@ def frame_version(text: str) -> int | None:
 
 
 class Timeline:
-    """Which identities were secret at each version of the table."""
+    """What was secret at each version of the table: identities, candidates and picks."""
 
     def __init__(self) -> None:
-        self.points: list[tuple[int, dict[int, tuple[str, bool]]]] = []
+        self.points: list[tuple[int, dict[int, tuple]]] = []
 
     def record(self, table: Table) -> None:
         table.refresh_from_db()
         seats = {
-            s.pk: (s.identity, s.alive) for s in Seat.objects.filter(table=table).order_by("pk")
+            s.pk: (s.identity, s.alive, tuple(s.hero_candidates), s.hero_pick, s.hero)
+            for s in Seat.objects.filter(table=table).order_by("pk")
         }
         self.points.append((table.version, seats))
 
-    def at(self, version: int) -> dict[int, tuple[str, bool]]:
-        current: dict[int, tuple[str, bool]] = {}
+    def at(self, version: int) -> dict[int, tuple]:
+        current: dict[int, tuple] = {}
         for v, seats in self.points:
             if v <= version:
                 current = seats
         return current
 
-    def forbidden(self, version: int, viewer: int | None, finished: bool = False) -> set[str]:
-        if finished:
-            return set()
+    def forbidden(self, version: int, viewer: int | None) -> set[str]:
         seats = self.at(version)
-        mine = seats.get(viewer, ("", True))[0] if viewer else ""
+        mine = seats[viewer][0] if viewer in seats else ""
         secret = {
-            ident
-            for pk, (ident, alive) in seats.items()
-            if pk != viewer and alive and ident and ident != "lord"
+            row[0]
+            for pk, row in seats.items()
+            if pk != viewer and row[1] and row[0] and row[0] != "lord"
         }
         return secret - {mine}
 
+    def forbidden_heroes(self, version: int, viewer: int | None) -> set[str]:
+        """Other seats' candidates and unrevealed picks, as hero ids."""
+        seats = self.at(version)
+        public = {row[4] for row in seats.values() if row[4]}
+        own = set(seats[viewer][2]) | {seats[viewer][3]} if viewer in seats else set()
+        secret = {
+            hero for pk, row in seats.items() if pk != viewer for hero in (*row[2], row[3]) if hero
+        }
+        return secret - public - own
 
-def kill(table: Table, seat: Seat) -> None:
-    """Mark a seat dead the way the death action will (one change, one event)."""
-    with transaction.atomic():
-        locked = Table.objects.select_for_update().get(pk=table.pk)
-        Seat.objects.filter(pk=seat.pk).update(alive=False)
-        core._record(None, locked, kind="seat_died", public={"seat": seat.pk, "name": seat.name})
+
+def hero_leaks(text: str, heroes: set[str]) -> list[str]:
+    """Every form of a secret hero (id, Chinese name, English name) found in a text."""
+    found = []
+    for hero_id in heroes:
+        hero = hero_by_id(hero_id)
+        found += [f for f in (hero_id, hero.name_zh, hero.name_en) if f in text]
+    return found
+
+
+def pick_step(seat_pk: int, index: int = 0) -> Callable[[], object]:
+    def step() -> object:
+        seat = Seat.objects.get(pk=seat_pk)
+        return actions.hero_pick(token=seat.token, hero_id=seat.hero_candidates[index])
+
+    return step
+
+
+def lord_of(table: Table) -> Seat:
+    return Seat.objects.get(table=table, identity="lord")
 
 
 @pytest.mark.parametrize("players", [4, 6, 10])
@@ -114,8 +143,10 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     console_frames = [first]
 
     host = table.host_token
-    steps = [
+    lord = await database_sync_to_async(lambda: None)()
+    steps: list[Callable[[], object]] = [
         lambda: actions.table_set_options(token=host, options={"first_game_mode": True}),
+        lambda: actions.table_set_options(token=host, options={"first_game_mode": False}),
         lambda: actions.table_lock(token=host, locked=True),
         lambda: actions.table_lock(token=host, locked=False),
         lambda: actions.seat_move(token=host, seat_id=seats[-1].pk, position=0),
@@ -123,6 +154,28 @@ async def test_no_screen_ever_holds_another_living_players_identity(
         lambda: actions.identities_deal(token=host, confirm=True),
         lambda: actions.seat_move(token=host, seat_id=seats[0].pk, position=1),
         lambda: actions.game_start(token=host),
+        lambda: actions.hero_pick(
+            token=lord_of(table).token, hero_id=lord_of(table).hero_candidates[0]
+        ),
+    ]
+    for step in steps:
+        await database_sync_to_async(step)()
+        await record(table)
+        for _pk, (comm, frames) in sockets.items():
+            frames.extend(await drain(comm, timeout=0.1))
+        console_frames.extend(await drain(console, timeout=0.05))
+    lord = await database_sync_to_async(lord_of)(table)
+    others = [s for s in seats if s.pk != lord.pk]
+    # Everyone else picks; the first changes their mind; the last pick reveals all heroes.
+    steps = [pick_step(others[0].pk, 0), pick_step(others[0].pk, 1)]
+    steps += [pick_step(s.pk, -1) for s in others[1:]]
+    victim = others[0]
+    steps += [
+        lambda: actions.seat_change_hp(
+            token=victim.token, seat_id=victim.pk, delta=-1, source=lord.pk
+        ),
+        lambda: actions.seat_change_hp(token=victim.token, seat_id=victim.pk, delta=1),
+        lambda: actions.seat_set_max_hp(token=host, seat_id=victim.pk, max_hp_value=5),
     ]
     for step in steps:
         await database_sync_to_async(step)()
@@ -183,7 +236,10 @@ async def test_no_screen_ever_holds_another_living_players_identity(
             )()
             assert leaks(own, {seat.identity}), "the detector must see an identity when present"
     assert secrets_exist > 0
-    assert any(ident == "lord" for ident, _ in current.values())
+    assert any(timeline.forbidden_heroes(v, pk) for v, _seats in timeline.points for pk in fresh), (
+        "candidates must have been secret at some point for this test to mean anything"
+    )
+    assert any(row[0] == "lord" for row in current.values())
 
     for pk, (_comm, frames) in sockets.items():
         assert frames, "every screen must have received something"
@@ -192,9 +248,11 @@ async def test_no_screen_ever_holds_another_living_players_identity(
             if version is None:
                 continue
             found = leaks(frame, timeline.forbidden(version, pk))
+            found += hero_leaks(frame, timeline.forbidden_heroes(version, pk))
             assert not found, (pk, version, found)
         for page in pages[pk]:
             found = leaks(page, timeline.forbidden(final, pk))
+            found += hero_leaks(page, timeline.forbidden_heroes(final, pk))
             assert not found, (pk, found)
     for frame in console_frames:
         version = frame_version(frame)
@@ -209,13 +267,21 @@ async def test_no_screen_ever_holds_another_living_players_identity(
         version = message.get("version") or 0
         if group.startswith(("table.", "host.")):
             assert not leaks(html, timeline.forbidden(version, None)), group
+            assert not hero_leaks(html, timeline.forbidden_heroes(version, None)), group
         else:
             seat_pk = int(group.split(".")[1])
             assert not leaks(html, timeline.forbidden(version, seat_pk)), group
+            assert not hero_leaks(html, timeline.forbidden_heroes(version, seat_pk)), group
 
     # A death reveals that seat's identity to every screen at once.
     victim = next(s for s in fresh.values() if s.identity not in ("lord",))
-    await database_sync_to_async(kill)(table, victim)
+
+    def die() -> None:
+        seat = Seat.objects.get(pk=victim.pk)
+        actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=-seat.hp)
+        actions.seat_die(token=seat.token, seat_id=seat.pk)
+
+    await database_sync_to_async(die)()
     await record(table)
     label = {"loyalist": "idn-loyalist", "rebel": "idn-rebel", "renegade": "idn-renegade"}
     for _pk, (comm, _frames) in sockets.items():
