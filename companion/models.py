@@ -52,6 +52,23 @@ class Table(models.Model):
     maneuvering = models.BooleanField(default=False)
     hero_stage = models.CharField(max_length=8, choices=HeroStage.choices, blank=True, default="")
     winner = models.CharField(max_length=16, blank=True, default="")
+    # Turns and phases (public): whose turn, which round and phase, phases skipped this turn.
+    turn_seat = models.ForeignKey(
+        "Seat", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    round = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=16, blank=True, default="")
+    phase_skips = models.JSONField(default=list, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    phase_started_at = models.DateTimeField(null=True, blank=True)
+    # An optional reminder timer per turn, in seconds (0: off). It never acts.
+    timer_seconds = models.PositiveIntegerField(default=0)
+    # A judgement flipped but not yet resolved (鬼才 may still replace the card).
+    pending_judgement = models.JSONField(default=dict, blank=True)
+    # Sessions and tournaments (scoring): the session games at this table now belong to.
+    session = models.ForeignKey(
+        "Session", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -188,16 +205,44 @@ class Event(models.Model):
         return f"{self.table_id}@{self.version}:{self.kind}"
 
 
+class Session(models.Model):
+    """An evening of games at one table by the same people, scored together."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # Tournament (推广版计分赛): the lord passes round the seats in this order, once each.
+    tournament = models.BooleanField(default=False)
+    lord_order = models.JSONField(default=list, blank=True)
+    # Who played: seat id -> name at the time, so exports survive seats leaving.
+    players = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="session_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}/s{self.number}"
+
+
 class Game(models.Model):
     """One game at a table, from the deal to the end; its events share its number."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    session = models.ForeignKey(
+        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
     number = models.PositiveIntegerField()
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     winner = models.CharField(max_length=16, blank=True, default="")
     # Filled at the end: one entry per seat (name, identity, hero, alive, killer, kills...).
     results = models.JSONField(default=list, blank=True)
+    # Filled at the end and on corrections: seat id -> score breakdown lines and total.
+    scores = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]
