@@ -14,9 +14,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from companion.models import MIN_PLAYERS, Event, Seat, Table
+from companion.rules.cards import equipment_by_name, parse_suit, rank_label
+from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity, can_see_identity, distribution
-from companion.rules.skills import Skill, skills_for
+from companion.rules.judgement import Check, judge
+from companion.rules.skills import Skill, skills_for, skills_in_phase
+from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 
 HISTORY_LENGTH = 30
 KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
@@ -62,6 +66,26 @@ def hero_card(hero_id: str) -> HeroCard | None:
 
 
 @dataclass(frozen=True)
+class EquipmentView:
+    slot: str
+    name_zh: str
+    name_en: str
+    range: int | None
+
+
+@dataclass(frozen=True)
+class DistanceRow:
+    """From one seat to another living seat: both distances and what reaches."""
+
+    seat_id: int
+    name: str
+    to: int
+    back: int
+    attack: bool
+    reach: bool
+
+
+@dataclass(frozen=True)
 class PublicSeat:
     id: int
     name: str
@@ -76,11 +100,48 @@ class PublicSeat:
     max_hp: int = 0
     dying: bool = False
     killer_name: str = ""
+    equipment: list[EquipmentView] = field(default_factory=list)
+    zone: list[str] = field(default_factory=list)
+    distances: list[DistanceRow] = field(default_factory=list)
 
     @property
     def hp_marks(self) -> list[bool]:
         """One entry per point of max HP: True where the jade is lit."""
         return [i < self.hp for i in range(self.max_hp)]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Whose turn, which round and phase; what the phase asks of the table."""
+
+    seat_id: int
+    name: str
+    round: int
+    phase: str
+    skips: list[str]
+    phases: list[tuple[str, str]]
+    draw: int
+    hand_limit: int
+    keji: bool
+    skills: list[Skill]
+    deadline_ms: int | None
+    timer_seconds: int
+    zone: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PendingJudgement:
+    seat_id: int
+    name: str
+    check: str
+    card: str
+    red: bool
+    outcome: str
+    favourable: bool
+    guicai_id: int | None
+    guicai_name: str
+    trick: str
+    replaced: bool
 
 
 @dataclass(frozen=True)
@@ -99,6 +160,9 @@ class PublicState:
     pickers: int = 0
     winner: str = ""
     timeline: list[HistoryLine] = field(default_factory=list)
+    turn: Turn | None = None
+    pending: PendingJudgement | None = None
+    matrix: list[list[int | None]] = field(default_factory=list)
 
     @property
     def seat_count(self) -> int:
@@ -119,6 +183,21 @@ class PublicState:
     def alive_seats(self) -> list[PublicSeat]:
         """Living seats in play order."""
         return [s for s in self.seats if s.alive]
+
+    @property
+    def phase_names(self) -> list[str]:
+        """The six phases in order."""
+        return [p.value for p in PHASE_ORDER]
+
+    @property
+    def timer_choices(self) -> tuple[int, ...]:
+        """Turn timer lengths the host can choose (0: off)."""
+        return (0, 30, 60, 90, 120, 180)
+
+    @property
+    def turn_seat_id(self) -> int | None:
+        """The seat whose turn it is, if a game is in play."""
+        return self.turn.seat_id if self.turn else None
 
     @property
     def winners(self) -> list[PublicSeat]:
@@ -208,11 +287,143 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
     return [HistoryLine(e["kind"], e["public"], e["version"], e["game_number"]) for e in rows]
 
 
+SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
+MA_CHAO, HUANG_YUEYING, LU_MENG, SIMA_YI = "SHU006", "SHU007", "WU003", "WEI002"
+
+
+def _equipment(seat: Seat, maneuvering: bool) -> list[EquipmentView]:
+    views = []
+    for slot in SLOT_ORDER:
+        name = seat.equipment.get(slot)
+        if not name:
+            continue
+        try:
+            card = equipment_by_name(name, maneuvering=True)
+        except KeyError:
+            continue
+        views.append(EquipmentView(slot, card.name_zh, card.name_en, card.range))
+    return views
+
+
+def _seat_view(seat: Seat) -> SeatView:
+    weapon = seat.equipment.get("weapon")
+    weapon_range = None
+    if weapon:
+        try:
+            weapon_range = equipment_by_name(weapon, maneuvering=True).range
+        except KeyError:
+            weapon_range = None
+    return SeatView(
+        alive=seat.alive,
+        weapon_range=weapon_range,
+        plus_horse=bool(seat.equipment.get("plus_horse")),
+        minus_horse=bool(seat.equipment.get("minus_horse")),
+        horsemanship=seat.hero == MA_CHAO,
+        qicai=seat.hero == HUANG_YUEYING,
+    )
+
+
+def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[list[int | None]]]:
+    """Every living seat's distance rows, and the matrix for the display (RULES.md §4)."""
+    views = [_seat_view(s) for s in seats]
+    living = [i for i, s in enumerate(seats) if s.alive]
+    rows: dict[int, list[DistanceRow]] = {}
+    matrix: list[list[int | None]] = []
+    if len(living) < 2:
+        return rows, matrix
+    for i in living:
+        line: list[int | None] = []
+        rows[seats[i].pk] = []
+        for j in living:
+            if i == j:
+                line.append(None)
+                continue
+            to = seat_distance(views, i, j)
+            line.append(to)
+            rows[seats[i].pk].append(
+                DistanceRow(
+                    seat_id=seats[j].pk,
+                    name=seats[j].name,
+                    to=to,
+                    back=seat_distance(views, j, i),
+                    attack=can_attack(views, i, j),
+                    reach=in_trick_reach(views, i, j),
+                )
+            )
+        matrix.append(line)
+    return rows, matrix
+
+
+def _turn(table: Table, seats: list[Seat]) -> Turn | None:
+    holder = next((s for s in seats if s.pk == table.turn_seat_id), None)
+    if holder is None or not table.phase:
+        return None
+    order = [p.value for p in PHASE_ORDER]
+    current = order.index(table.phase) if table.phase in order else 0
+    phases = []
+    for i, phase in enumerate(order):
+        if phase in table.phase_skips:
+            state = "skipped"
+        elif i < current:
+            state = "done"
+        elif i == current:
+            state = "current"
+        else:
+            state = "upcoming"
+        phases.append((phase, state))
+    skills = list(skills_in_phase(holder.hero, table.phase)) if holder.hero else []
+    names = [skill.name_zh for skill in skills_for(holder.hero)] if holder.hero else []
+    deadline = None
+    if table.timer_seconds and table.turn_started_at:
+        deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
+    return Turn(
+        seat_id=holder.pk,
+        name=holder.name,
+        round=table.round,
+        phase=table.phase,
+        skips=list(table.phase_skips),
+        phases=phases,
+        draw=draw_count(names),
+        hand_limit=hand_limit(holder.hp),
+        keji=holder.hero == LU_MENG,
+        skills=skills,
+        deadline_ms=deadline,
+        timer_seconds=table.timer_seconds,
+        zone=judgement_order(holder.judgement_zone),
+    )
+
+
+def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
+    pending = table.pending_judgement
+    if not pending:
+        return None
+    by_id = {s.pk: s for s in seats}
+    seat = by_id.get(pending["seat"])
+    suit = parse_suit(pending["suit"])
+    verdict = judge(Check(pending["check"]), suit, pending["rank"])
+    guicai = by_id.get(pending.get("guicai") or 0)
+    return PendingJudgement(
+        seat_id=pending["seat"],
+        name=seat.name if seat else "",
+        check=pending["check"],
+        card=f"{suit.symbol}{rank_label(pending['rank'])}",
+        red=suit.is_red,
+        outcome=verdict.outcome,
+        favourable=verdict.favourable,
+        guicai_id=guicai.pk if guicai else None,
+        guicai_name=guicai.name if guicai else "",
+        trick=pending.get("trick", ""),
+        replaced=bool(pending.get("replaced")),
+    )
+
+
 def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     """The state everybody at the physical table may see."""
     if seats is None:
         seats = list(table.seats.order_by("position", "slot"))
     names = {s.pk: s.name for s in seats}
+    playing = table.status == Table.Status.PLAYING
+    rows, matrix = _distances(seats) if playing else ({}, [])
     public_seats = [
         PublicSeat(
             id=s.pk,
@@ -226,6 +437,9 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
             max_hp=s.max_hp,
             dying=s.dying,
             killer_name=names.get(s.killer_id, "") if s.killer_id else "",
+            equipment=_equipment(s, table.maneuvering),
+            zone=list(s.judgement_zone),
+            distances=rows.get(s.pk, []),
         )
         for s in seats
     ]
@@ -263,6 +477,9 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         ]
         if finished
         else [],
+        turn=_turn(table, seats) if playing else None,
+        pending=_pending(table, seats) if playing else None,
+        matrix=matrix,
     )
 
 
@@ -391,6 +608,37 @@ def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
         ),
         "died": lambda: _died_text(public),
         "game_over": lambda: side_label(public.get("winner", "")),
+        "equipped": lambda: _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)},
+        "unequipped": lambda: _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)},
+        "trick_placed": lambda: (
+            _("%(card)s placed on %(name)s") % {"name": name, "card": _card(public)}
+        ),
+        "trick_removed": lambda: (
+            _("%(card)s removed from %(name)s") % {"name": name, "card": _card(public)}
+        ),
+        "judgement_pending": lambda: (
+            _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s (鬼才 may replace it)")
+            % _judgement_words(public)
+        ),
+        "judgement_replaced": lambda: (
+            _("鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
+        ),
+        "judgement": lambda: _judgement_text(public),
+        "phase": lambda: (
+            _("%(name)s: %(phase)s") % {"name": name, "phase": phase_label(public.get("phase", ""))}
+        ),
+        "turn": lambda: (
+            _("Round %(round)s: %(name)s's turn") % {"name": name, "round": public.get("round")}
+        ),
+        "turn_set": lambda: (
+            _("The host set the turn: %(name)s, %(phase)s")
+            % {"name": name, "phase": phase_label(public.get("phase", ""))}
+        ),
+        "timer": lambda: (
+            _("Turn timer: %(s)s seconds") % {"s": public.get("seconds")}
+            if public.get("seconds")
+            else _("Turn timer off")
+        ),
         "undo": lambda: (
             _("Undone: change #%(v)s to %(name)s")
             % {"v": public.get("undone_version"), "name": name}
@@ -415,3 +663,92 @@ def _died_text(public: dict[str, Any]) -> str:
     elif consequence == "lord_discards_all":
         text += " · " + _("the Lord discards all hand and equipment cards")
     return text
+
+
+def phase_label(phase: str) -> str:
+    """The translated name of a phase."""
+    return {
+        "start": _("Start"),
+        "judgement": _("Judgement"),
+        "draw": _("Draw"),
+        "play": _("Play"),
+        "discard": _("Discard"),
+        "end": _("End"),
+    }.get(phase, phase)
+
+
+CHECK_NAMES = {
+    "indulgence": ("乐不思蜀", "Indulgence"),
+    "supply_shortage": ("兵粮寸断", "Supply Shortage"),
+    "lightning": ("闪电", "Lightning"),
+    "eight_trigrams": ("八卦阵", "Eight Diagram"),
+    "iron_cavalry": ("铁骑", "Iron Cavalry"),
+    "ganglie": ("刚烈", "Unyielding"),
+    "luoshen": ("洛神", "Goddess Luo"),
+}
+
+
+def check_label(check: str) -> str:
+    """A judgement's name: Chinese always, with the English name in the English UI."""
+    if check == "free":
+        return _("Free judgement")
+    zh, en = CHECK_NAMES.get(check, (check, check))
+    return f"{zh} {en}" if (get_language() or "").startswith("en") else zh
+
+
+def outcome_label(outcome: str) -> str:
+    """What a judgement result means, in words."""
+    return {
+        "escaped": _("escaped: nothing happens"),
+        "skip_play": _("skip the play phase"),
+        "skip_draw": _("skip the draw phase"),
+        "struck": _("struck: 3 thunder damage"),
+        "passes_on": _("no strike: it passes on"),
+        "dodge": _("red: counts as a Dodge"),
+        "no_dodge": _("black: may still play a Dodge"),
+        "unblockable": _("red: the Slash cannot be dodged"),
+        "normal": _("black: a normal Slash"),
+        "succeeds": _("succeeds: the source discards 2 or takes 1 damage"),
+        "fails": _("fails: nothing happens"),
+        "gain_card_again": _("black: take the card, may judge again"),
+        "stop": _("red: stop"),
+        "spade": "♠",
+        "heart": "♥",
+        "club": "♣",
+        "diamond": "♦",
+    }.get(outcome, outcome)
+
+
+def _card(public: dict[str, Any]) -> str:
+    name = public.get("card", "")
+    if not (get_language() or "").startswith("en"):
+        return name
+    try:
+        return f"{name} {equipment_by_name(name, maneuvering=True).name_en}"
+    except KeyError:
+        english = {"乐不思蜀": "Indulgence", "兵粮寸断": "Supply Shortage", "闪电": "Lightning"}
+        return f"{name} {english[name]}" if name in english else name
+
+
+def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
+    suit = parse_suit(public["suit"])
+    return {
+        "name": public.get("name", ""),
+        "check": check_label(public.get("check", "")),
+        "card": f"{suit.symbol}{rank_label(public['rank'])}",
+        "result": outcome_label(public.get("outcome", "")),
+    }
+
+
+def _judgement_text(public: dict[str, Any]) -> str:
+    text = _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s") % _judgement_words(public)
+    extra = []
+    if public.get("moved_to_name"):
+        extra.append(_("the Lightning moves to %(name)s") % {"name": public["moved_to_name"]})
+    if public.get("lightning_stays"):
+        extra.append(_("the Lightning stays"))
+    if public.get("skips"):
+        extra.append(_("%(phase)s phase skipped") % {"phase": phase_label(public["skips"])})
+    if public.get("tiandu"):
+        extra.append(_("天妒: 郭嘉 takes the judgement card"))
+    return " · ".join([text, *extra])

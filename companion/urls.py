@@ -16,6 +16,9 @@ urlpatterns = [
     re_path(rf"^h/{TOKEN}/$", views.host, name="host"),
     re_path(rf"^[ph]/{TOKEN}/act/(?P<name>[a-z]{{1,16}})$", views.act, name="act"),
     re_path(rf"^[ph]/{TOKEN}/seat/(?P<seat_id>[0-9]{{1,12}})$", views.seat_dialog, name="seat"),
+    re_path(rf"^[ph]/{TOKEN}/equip/(?P<seat_id>[0-9]{{1,12}})$", views.equip_dialog, name="equip"),
+    re_path(rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", views.judge_dialog, name="judge"),
+    re_path(rf"^[ph]/{TOKEN}/replace$", views.replace_dialog, name="replace"),
     re_path(
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
         views.display_seat_dialog,

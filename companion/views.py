@@ -13,14 +13,18 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from companion import actions, broadcast, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
+from companion.actions.turns import DELAYED_TRICKS, SLOTS
 from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
+from companion.rules.cards import equipment_catalogue, load_deck, rank_label
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.state import HistoryLine, public_state
 
 DEVICE_COOKIE = "sgs_device"
@@ -296,6 +300,44 @@ ACTIONS: dict[str, Callable[[HttpRequest, str, str | None], Any]] = {
     ),
     "die": lambda r, t, a: actions.seat_die(token=t, seat_id=r.POST.get("seat"), action_id=a),
     "undo": lambda r, t, a: actions.event_undo(token=t, version=r.POST.get("version"), action_id=a),
+    "equip": lambda r, t, a: actions.equipment_set(
+        token=t,
+        seat_id=r.POST.get("seat"),
+        name=r.POST.get("name", ""),
+        replace=_flag(r, "replace"),
+        action_id=a,
+    ),
+    "unequip": lambda r, t, a: actions.equipment_remove(
+        token=t, seat_id=r.POST.get("seat"), slot=r.POST.get("slot", ""), action_id=a
+    ),
+    "trick": lambda r, t, a: actions.trick_place(
+        token=t, seat_id=r.POST.get("seat"), name=r.POST.get("name", ""), action_id=a
+    ),
+    "untrick": lambda r, t, a: actions.trick_remove(
+        token=t, seat_id=r.POST.get("seat"), name=r.POST.get("name", ""), action_id=a
+    ),
+    "judge": lambda r, t, a: actions.judgement_flip(
+        token=t,
+        check=r.POST.get("check", ""),
+        suit=r.POST.get("suit", ""),
+        rank=r.POST.get("rank", ""),
+        seat_id=r.POST.get("seat"),
+        trick=r.POST.get("trick", ""),
+        action_id=a,
+    ),
+    "replace": lambda r, t, a: actions.judgement_replace(
+        token=t, suit=r.POST.get("suit", ""), rank=r.POST.get("rank", ""), action_id=a
+    ),
+    "confirm": lambda r, t, a: actions.judgement_confirm(token=t, action_id=a),
+    "next": lambda r, t, a: actions.turn_advance(token=t, action_id=a),
+    "turnset": lambda r, t, a: actions.turn_set(
+        token=t,
+        seat_id=r.POST.get("seat"),
+        phase=r.POST.get("phase", ""),
+        round_number=r.POST.get("round"),
+        action_id=a,
+    ),
+    "timer": lambda r, t, a: actions.timer_set(token=t, seconds=r.POST.get("seconds"), action_id=a),
 }
 
 
@@ -382,8 +424,12 @@ def _seat_dialog(
         HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.version in undone)
         for e in events
     ]
+    in_play = actor is not None and actor.seat is not None and actor.seat.alive
     context = {
         "seat": seat,
+        "playing": playing,
+        "can_play": playing and (in_play or bool(actor and actor.is_host)),
+        "tricks": [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering],
         "alive": state.alive_seats,
         "can_adjust": playing and allowed,
         "can_rescue": playing and allowed and (actor.is_host or table.referee_mode),
@@ -400,6 +446,80 @@ def _seat_dialog(
 def seat_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
     """A seat's details for a phone or the host console."""
     return _seat_dialog(request, actor.table, actor, int(seat_id))
+
+
+def _dialog_seat(actor: Actor, seat_id: int) -> tuple[Table, Any]:
+    table = actor.table
+    seat = table.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise NotFound()
+    return table, seat
+
+
+@require_GET
+@with_actor
+def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """The real deck's equipment, by kind, to equip on a seat."""
+    try:
+        table, seat = _dialog_seat(actor, int(seat_id))
+    except NotFound:
+        return _not_found(request)
+    labels = {
+        "weapon": _("Weapon"),
+        "armor": _("Armor"),
+        "plus_horse": _("+1 horse"),
+        "minus_horse": _("−1 horse"),
+    }
+    groups = []
+    for slot, label in labels.items():
+        cards = [
+            c for c in equipment_catalogue(maneuvering=table.maneuvering) if SLOTS[c.slot] == slot
+        ]
+        groups.append({"label": label, "cards": cards, "current": seat.equipment.get(slot, "")})
+    context = {
+        "seat": seat,
+        "groups": groups,
+        "english": translation.get_language().startswith("en"),
+    }
+    return _private(render(request, "companion/live.html#equip_dialog", context))
+
+
+RANKS = [(n, rank_label(n)) for n in range(1, 14)]
+
+
+@require_GET
+@with_actor
+def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """The judgement helper: what is judged, its odds, then the flipped card."""
+    try:
+        table, seat = _dialog_seat(actor, int(seat_id))
+    except NotFound:
+        return _not_found(request)
+    deck = load_deck(ex=True, maneuvering=table.maneuvering)
+    codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.maneuvering]
+    checks = [
+        {"code": c.value, "odds": list(odds(c, deck).items()) if c is not Check.FREE else []}
+        for c in codes
+    ]
+    trick = request.GET.get("trick", "")
+    trick = trick if trick in seat.judgement_zone else ""
+    selected = JUDGED_DELAYED_TRICKS[trick].value if trick else ""
+    context = {
+        "seat": seat,
+        "checks": checks,
+        "trick": trick,
+        "selected": selected,
+        "ranks": RANKS,
+        "deck_size": len(deck),
+    }
+    return _private(render(request, "companion/live.html#judge_dialog", context))
+
+
+@require_GET
+@with_actor
+def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+    """鬼才: the card that replaces the judgement card."""
+    return _private(render(request, "companion/live.html#replace_dialog", {"ranks": RANKS}))
 
 
 @require_GET

@@ -37,6 +37,18 @@ from companion.actions.table import (
     table_lock,
     table_set_options,
 )
+from companion.actions.turns import (
+    equipment_remove,
+    equipment_set,
+    judgement_confirm,
+    judgement_flip,
+    judgement_replace,
+    timer_set,
+    trick_place,
+    trick_remove,
+    turn_advance,
+    turn_set,
+)
 
 __all__ = [
     "OPTION_FIELDS",
@@ -65,4 +77,14 @@ __all__ = [
     "table_create",
     "table_lock",
     "table_set_options",
+    "equipment_remove",
+    "equipment_set",
+    "judgement_confirm",
+    "judgement_flip",
+    "judgement_replace",
+    "timer_set",
+    "trick_place",
+    "trick_remove",
+    "turn_advance",
+    "turn_set",
 ]

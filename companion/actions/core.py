@@ -157,6 +157,15 @@ _TABLE_FIELDS = (
     "maneuvering",
     "hero_stage",
     "winner",
+    "turn_seat",
+    "round",
+    "phase",
+    "phase_skips",
+    "turn_started_at",
+    "phase_started_at",
+    "timer_seconds",
+    "pending_judgement",
+    "session",
 )
 
 

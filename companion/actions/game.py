@@ -20,6 +20,7 @@ from companion.actions.core import (
     _seat_of,
     _seat_public,
 )
+from companion.actions.turns import begin_turns
 from companion.models import Event, Game, Seat, Table
 from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates, max_hp
 from companion.rules.identities import Identity
@@ -76,6 +77,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
     seats = _ordered(table)
     if table.first_game_mode:
         _start_hp(table, seats)
+        begin_turns(table, seats)
         table.status = Table.Status.PLAYING
         return _record(
             actor,
@@ -181,6 +183,7 @@ def hero_pick(*, token: str, hero_id: str, action_id: str | None = None) -> Chan
     for other in seats:
         other.hero = other.hero_pick
     _start_hp(table, seats)
+    begin_turns(table, seats)
     table.status = Table.Status.PLAYING
     table.hero_stage = Table.HeroStage.NONE
     return _record(

@@ -61,7 +61,15 @@
     if (mySeat) {
       var mine = state.querySelector('[data-seat="' + mySeat + '"]');
       if (mine) mine.classList.add('me');
+      var dist = state.querySelector('[data-dist="' + mySeat + '"]');
+      if (dist) dist.classList.add('mine');
     }
+    var bar = state.querySelector('.turn-bar');
+    var judge = state.querySelector('.banner-judge');
+    body.classList.toggle('my-turn', !!(mySeat && bar && bar.getAttribute('data-turn-seat') === mySeat));
+    body.classList.toggle('my-guicai', !!(mySeat && judge && judge.getAttribute('data-guicai') === mySeat));
+    body.classList.toggle('my-judged', !!(mySeat && judge && judge.getAttribute('data-judged') === mySeat));
+    tick();
     var announce = state.getAttribute('data-announce-version');
     if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
       toast(state.getAttribute('data-announce'));
@@ -139,6 +147,22 @@
       pongTimer = setTimeout(function () { if (socket) socket.close(); }, 4000);
     }
   }
+
+  // The turn timer only reminds: a countdown on every screen, "time is up" at zero.
+  function tick() {
+    var timers = document.querySelectorAll('.timer[data-deadline]');
+    for (var i = 0; i < timers.length; i++) {
+      var left = Math.round((parseInt(timers[i].getAttribute('data-deadline'), 10) - Date.now()) / 1000);
+      if (left > 0) {
+        timers[i].textContent = Math.floor(left / 60) + ':' + ('0' + (left % 60)).slice(-2);
+        timers[i].classList.remove('expired');
+      } else {
+        timers[i].textContent = timers[i].getAttribute('data-expired') || '0:00';
+        timers[i].classList.add('expired');
+      }
+    }
+  }
+  setInterval(tick, 1000);
 
   function keepAwake() {
     var state = document.getElementById('table-state');

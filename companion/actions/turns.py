@@ -1,0 +1,590 @@
+"""Table helpers: equipment, delayed tricks, judgements, turns and phases, the turn timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _already,
+    _locked_actor,
+    _record,
+    _require_host,
+    _seat_of,
+    _seat_public,
+)
+from companion.models import Seat, Table
+from companion.rules.cards import EquipmentSlot, equipment_by_name, parse_rank, parse_suit
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge
+from companion.rules.turns import (
+    LIGHTNING,
+    PHASE_ORDER,
+    Phase,
+    can_place_delayed_trick,
+    judgement_order,
+    lightning_destination,
+    next_living_seat,
+    next_phase,
+)
+
+SLOTS = {
+    EquipmentSlot.WEAPON: "weapon",
+    EquipmentSlot.ARMOR: "armor",
+    EquipmentSlot.PLUS_HORSE: "plus_horse",
+    EquipmentSlot.MINUS_HORSE: "minus_horse",
+}
+SLOT_NAMES = tuple(SLOTS.values())
+DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
+SIMA_YI = "WEI002"  # 鬼才: may replace a judgement card before it takes effect
+GUO_JIA = "WEI006"  # 天妒: takes his own judgement card after it takes effect
+TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
+LIGHTNING_DAMAGE = 3
+
+
+def _ordered(table: Table) -> list[Seat]:
+    return list(table.seats.order_by("position", "slot"))
+
+
+def _all(seats: list[Seat]) -> set[int]:
+    return {s.pk for s in seats}
+
+
+def _in_play(table: Table) -> None:
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(
+            _("That is only possible while a game is being played."), 409, "not_playing"
+        )
+
+
+def _living(table: Table, seat_id: Any) -> Seat:
+    seat = _seat_of(table, seat_id)
+    if not seat.alive:
+        raise ActionError(_("That player is dead."), status=409, code="dead")
+    return seat
+
+
+def _may_act_on(actor: Actor, table: Table, seat: Seat) -> None:
+    """Own seat, the host, or anyone in referee mode."""
+    if actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk):
+        return
+    if table.referee_mode and actor.seat is not None:
+        return
+    raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+
+
+def begin_turns(table: Table, seats: list[Seat]) -> None:
+    """The first turn: the lord's start phase in round 1 (RULES.md §3)."""
+    lord = next(s for s in seats if s.identity == "lord")
+    now = timezone.now()
+    table.turn_seat = lord
+    table.round = 1
+    table.phase = Phase.START.value
+    table.phase_skips = []
+    table.turn_started_at = now
+    table.phase_started_at = now
+    table.pending_judgement = {}
+
+
+# Equipment ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def equipment_set(
+    *, token: str, seat_id: Any, name: str, replace: bool = False, action_id: str | None = None
+) -> Change:
+    """Equip a card of the real deck; another of the same kind replaces it (when confirmed)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    seat = _living(table, seat_id)
+    _may_act_on(actor, table, seat)
+    try:
+        card = equipment_by_name(name or "", maneuvering=table.maneuvering)
+    except KeyError:
+        raise ActionError(_("No such equipment in this deck."), code="no_card") from None
+    slot = SLOTS[card.slot]
+    current = dict(seat.equipment)
+    if current.get(slot) == card.name_zh:
+        return _already(table, action_id)
+    if current.get(slot) and not replace:
+        raise ActionError(
+            _("%(old)s is equipped there already: replace it?") % {"old": current[slot]},
+            status=409,
+            code="slot_taken",
+        )
+    before = dict(current)
+    current[slot] = card.name_zh
+    seat.equipment = current
+    seat.save(update_fields=["equipment"])
+    return _record(
+        actor,
+        table,
+        kind="equipped",
+        public={
+            **_seat_public(seat),
+            "card": card.name_zh,
+            "slot": slot,
+            "replaced": before.get(slot, ""),
+        },
+        before={"equipment": before},
+        after={"equipment": current},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+@transaction.atomic
+def equipment_remove(
+    *, token: str, seat_id: Any, slot: str, action_id: str | None = None
+) -> Change:
+    """Take a card out of a seat's equipment zone."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    seat = _living(table, seat_id)
+    _may_act_on(actor, table, seat)
+    if slot not in SLOT_NAMES:
+        raise ActionError(_("No such equipment slot."), code="no_slot")
+    current = dict(seat.equipment)
+    if not current.get(slot):
+        raise ActionError(_("Nothing is equipped there."), status=409, code="empty_slot")
+    before = dict(current)
+    card = current.pop(slot)
+    seat.equipment = current
+    seat.save(update_fields=["equipment"])
+    return _record(
+        actor,
+        table,
+        kind="unequipped",
+        public={**_seat_public(seat), "card": card, "slot": slot},
+        before={"equipment": before},
+        after={"equipment": current},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+# Delayed tricks -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def trick_place(*, token: str, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+    """Put a delayed trick into a seat's judgement zone (whoever played it records it)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("Only a player can do that."), status=403)
+    if actor.seat is not None and not actor.seat.alive and not actor.is_host:
+        raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
+    seat = _living(table, seat_id)
+    if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.maneuvering):
+        raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
+    zone = list(seat.judgement_zone)
+    if not can_place_delayed_trick(zone, name):
+        raise ActionError(
+            _("%(name)s is already in that judgement zone.") % {"name": name}, 409, "duplicate"
+        )
+    seat.judgement_zone = [*zone, name]
+    seat.save(update_fields=["judgement_zone"])
+    return _record(
+        actor,
+        table,
+        kind="trick_placed",
+        public={
+            **_seat_public(seat),
+            "card": name,
+            "by_name": actor.seat.name if actor.seat else "",
+        },
+        before={"zone": zone},
+        after={"zone": seat.judgement_zone},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+@transaction.atomic
+def trick_remove(*, token: str, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+    """Take a delayed trick out of a zone (过河拆桥, 顺手牵羊, or a mistake)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("Only a player can do that."), status=403)
+    seat = _living(table, seat_id)
+    zone = list(seat.judgement_zone)
+    if name not in zone:
+        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+    seat.judgement_zone = [card for card in zone if card != name]
+    seat.save(update_fields=["judgement_zone"])
+    return _record(
+        actor,
+        table,
+        kind="trick_removed",
+        public={**_seat_public(seat), "card": name},
+        before={"zone": zone},
+        after={"zone": seat.judgement_zone},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+# Judgement -----------------------------------------------------------------------------------
+
+
+def _card(suit: Any, rank: Any) -> tuple[str, int]:
+    try:
+        return parse_suit(str(suit or "")).value, parse_rank(rank if rank is not None else "")
+    except (ValueError, TypeError):
+        raise ActionError(
+            _("Enter the card's suit and a rank from A to K."), code="bad_card"
+        ) from None
+
+
+def _guicai_seat(seats: list[Seat]) -> Seat | None:
+    return next((s for s in seats if s.alive and s.hero == SIMA_YI), None)
+
+
+@transaction.atomic
+def judgement_flip(
+    *,
+    token: str,
+    check: str,
+    suit: Any,
+    rank: Any,
+    seat_id: Any = None,
+    trick: str = "",
+    action_id: str | None = None,
+) -> Change:
+    """Enter the flipped card of a judgement. With a living 司马懿 the result waits for 鬼才."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    if table.pending_judgement:
+        raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    try:
+        kind = Check(check)
+    except ValueError:
+        raise ActionError(_("Choose what is being judged."), code="bad_check") from None
+    if kind is Check.SUPPLY_SHORTAGE and not table.maneuvering:
+        raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
+    suit_value, rank_value = _card(suit, rank)
+    if seat_id in (None, "") and actor.seat is not None:
+        seat = actor.seat
+    else:
+        seat = _living(table, seat_id)
+    if not seat.alive:
+        raise ActionError(_("That player is dead."), status=409, code="dead")
+    if trick:
+        if trick not in seat.judgement_zone:
+            raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+        if JUDGED_DELAYED_TRICKS.get(trick) != kind:
+            raise ActionError(_("That card is judged differently."), code="bad_check")
+        expected = judgement_order(seat.judgement_zone)[0]
+        if trick != expected:
+            raise ActionError(
+                _("Judge %(name)s first: the last placed is judged first.") % {"name": expected},
+                409,
+                "order",
+            )
+    seats = _ordered(table)
+    guicai = _guicai_seat(seats)
+    pending = {
+        "seat": seat.pk,
+        "check": kind.value,
+        "suit": suit_value,
+        "rank": rank_value,
+        "trick": trick,
+        "by": actor.label,
+        "replaced": [],
+        "guicai": guicai.pk if guicai else None,
+    }
+    if guicai is None:
+        return _resolve(actor, table, seats, pending, action_id)
+    table.pending_judgement = pending
+    verdict = judge(kind, parse_suit(suit_value), rank_value)
+    return _record(
+        actor,
+        table,
+        kind="judgement_pending",
+        public={**_seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
+        after={"pending": pending},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+def _judgement_public(pending: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "check": pending["check"],
+        "suit": pending["suit"],
+        "rank": pending["rank"],
+        "trick": pending.get("trick", ""),
+    }
+
+
+@transaction.atomic
+def judgement_replace(*, token: str, suit: Any, rank: Any, action_id: str | None = None) -> Change:
+    """鬼才: 司马懿 replaces the judgement card with a hand card before it takes effect."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    pending = dict(table.pending_judgement)
+    if not pending:
+        raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
+    guicai = pending.get("guicai")
+    if not actor.is_host and not (actor.seat is not None and actor.seat.pk == guicai):
+        raise ActionError(_("Only 司马懿 can replace a judgement card."), status=403)
+    suit_value, rank_value = _card(suit, rank)
+    pending["replaced"] = [*pending.get("replaced", []), [pending["suit"], pending["rank"]]]
+    pending["suit"], pending["rank"] = suit_value, rank_value
+    table.pending_judgement = pending
+    seat = _seat_of(table, pending["seat"])
+    verdict = judge(Check(pending["check"]), parse_suit(suit_value), rank_value)
+    return _record(
+        actor,
+        table,
+        kind="judgement_replaced",
+        public={**_seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
+        before={"card": pending["replaced"][-1]},
+        after={"pending": pending},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+@transaction.atomic
+def judgement_confirm(*, token: str, action_id: str | None = None) -> Change:
+    """Let the waiting judgement take effect (鬼才 was not used, or was used already)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    pending = dict(table.pending_judgement)
+    if not pending:
+        raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
+    allowed = actor.is_host or (
+        actor.seat is not None and actor.seat.pk in (pending["seat"], pending.get("guicai"))
+    )
+    if not allowed:
+        raise ActionError(_("Only the judged player, 司马懿 or the host can confirm."), 403)
+    return _resolve(actor, table, _ordered(table), pending, action_id)
+
+
+def _resolve(
+    actor: Actor, table: Table, seats: list[Seat], pending: dict[str, Any], action_id: str | None
+) -> Change:
+    """The judgement takes effect: the verdict, and for delayed tricks what happens to them."""
+    seat = next(s for s in seats if s.pk == pending["seat"])
+    kind = Check(pending["check"])
+    verdict = judge(kind, parse_suit(pending["suit"]), pending["rank"])
+    trick = pending.get("trick", "")
+    effect: dict[str, Any] = {}
+    private = set()
+    if trick:
+        zone = list(seat.judgement_zone)
+        zone.remove(trick)
+        seat.judgement_zone = zone
+        if trick == LIGHTNING and verdict.outcome != "struck":
+            alive = [s.alive for s in seats]
+            zones = [list(s.judgement_zone) for s in seats]
+            index = seats.index(seat)
+            zones[index] = zone
+            target = lightning_destination(alive, zones, index)
+            if target is None:
+                seat.judgement_zone = [*zone, LIGHTNING]
+                effect["lightning_stays"] = True
+            else:
+                receiver = seats[target]
+                receiver.judgement_zone = [*receiver.judgement_zone, LIGHTNING]
+                receiver.save(update_fields=["judgement_zone"])
+                effect["moved_to"] = receiver.pk
+                effect["moved_to_name"] = receiver.name
+        if trick == LIGHTNING and verdict.outcome == "struck":
+            seat.hp -= LIGHTNING_DAMAGE
+            if seat.hp <= 0 and not seat.dying:
+                seat.dying = True
+                seat.damage_source = None
+            effect["damage"] = LIGHTNING_DAMAGE
+            effect["hp"] = seat.hp
+            effect["dying"] = seat.dying
+            private.add(seat.pk)
+        skipped = {"skip_play_phase": "play", "skip_draw_phase": "draw"}.get(verdict.next_step)
+        if skipped and table.turn_seat_id == seat.pk and skipped not in table.phase_skips:
+            table.phase_skips = [*table.phase_skips, skipped]
+            effect["skips"] = skipped
+        seat.save(update_fields=["judgement_zone", "hp", "dying", "damage_source"])
+    table.pending_judgement = {}
+    public = {
+        **_seat_public(seat),
+        **_judgement_public(pending),
+        "outcome": verdict.outcome,
+        "next_step": verdict.next_step,
+        "favourable": verdict.favourable,
+        "replaced": bool(pending.get("replaced")),
+        "tiandu": seat.hero == GUO_JIA,
+        **effect,
+    }
+    return _record(
+        actor,
+        table,
+        kind="judgement",
+        public=public,
+        before={"zone_before": trick},
+        after={"judgement": pending, "verdict": verdict.outcome},
+        subject=seat,
+        action_id=action_id,
+        change=Change(table.pk, table.version, private_seats=private),
+    )
+
+
+# Turns and phases ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def turn_advance(*, token: str, action_id: str | None = None) -> Change:
+    """The current player moves on to the next phase (skipped phases are passed over)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    current = table.turn_seat
+    if current is None:
+        raise ActionError(_("Nobody has the turn."), 409, "no_turn")
+    if not actor.is_host and not (actor.seat is not None and actor.seat.pk == current.pk):
+        raise ActionError(_("It is not your turn."), status=403, code="not_your_turn")
+    if table.pending_judgement:
+        raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    phase = Phase(table.phase)
+    if phase is Phase.JUDGEMENT and current.alive and current.judgement_zone:
+        raise ActionError(
+            _("Judge the delayed tricks first (last placed first)."), 409, "tricks_left"
+        )
+    before = {"seat": current.pk, "phase": phase.value, "round": table.round}
+    skipped: list[str] = []
+    seats = _ordered(table)
+    nxt = next_phase(phase) if current.alive else None
+    while nxt is not None and nxt.value in table.phase_skips:
+        skipped.append(nxt.value)
+        nxt = next_phase(nxt)
+    now = timezone.now()
+    if nxt is None:
+        alive = [s.alive for s in seats]
+        index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
+        following = seats[next_living_seat(alive, index)]
+        # A round ends when play comes back to the lord (alive while the game goes on).
+        if following.identity == "lord":
+            table.round += 1
+        table.turn_seat = following
+        table.phase = Phase.START.value
+        table.phase_skips = []
+        table.turn_started_at = now
+        kind = "turn"
+    else:
+        table.phase = nxt.value
+        kind = "phase"
+    table.phase_started_at = now
+    holder = table.turn_seat
+    return _record(
+        actor,
+        table,
+        kind=kind,
+        public={
+            **_seat_public(holder),
+            "phase": table.phase,
+            "round": table.round,
+            "skipped": skipped,
+        },
+        before=before,
+        after={"seat": holder.pk, "phase": table.phase, "round": table.round},
+        subject=holder,
+        action_id=action_id,
+    )
+
+
+@transaction.atomic
+def turn_set(
+    *, token: str, seat_id: Any, phase: str, round_number: Any = None, action_id: str | None = None
+) -> Change:
+    """The host corrects whose turn and which phase it is."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _require_host(actor)
+    _in_play(table)
+    seat = _living(table, seat_id)
+    if phase not in [p.value for p in PHASE_ORDER]:
+        raise ActionError(_("No such phase."), code="bad_phase")
+    before = {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
+    if seat.pk != table.turn_seat_id:
+        table.phase_skips = []
+        table.turn_started_at = timezone.now()
+    if round_number not in (None, ""):
+        try:
+            value = int(round_number)
+        except (TypeError, ValueError):
+            raise ActionError(_("No such round.")) from None
+        if not 1 <= value <= 999:
+            raise ActionError(_("No such round."))
+        table.round = value
+    table.turn_seat = seat
+    table.phase = phase
+    table.phase_started_at = timezone.now()
+    return _record(
+        actor,
+        table,
+        kind="turn_set",
+        public={**_seat_public(seat), "phase": phase, "round": table.round},
+        before=before,
+        after={"seat": seat.pk, "phase": phase, "round": table.round},
+        subject=seat,
+        action_id=action_id,
+    )
+
+
+@transaction.atomic
+def timer_set(*, token: str, seconds: Any, action_id: str | None = None) -> Change:
+    """Turn the reminder timer on (seconds per turn) or off (0). Host only."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _require_host(actor)
+    try:
+        value = int(seconds)
+    except (TypeError, ValueError):
+        raise ActionError(_("Choose a timer length.")) from None
+    if value not in TIMER_CHOICES:
+        raise ActionError(_("Choose a timer length."))
+    if value == table.timer_seconds:
+        return _already(table, action_id)
+    before = table.timer_seconds
+    table.timer_seconds = value
+    return _record(
+        actor,
+        table,
+        kind="timer",
+        public={"seconds": value},
+        before={"seconds": before},
+        after={"seconds": value},
+        action_id=action_id,
+    )
