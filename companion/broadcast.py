@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -84,12 +85,44 @@ def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
 def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> str:
     """Everything a screen shows, for a (re)connecting socket."""
     state = public_state(table)
-    parts = [render_public(state, lang)]
+    # Sessions (issue 5): the standings panel every screen shows, ahead of the public fragment.
+    from companion import sessions
+
+    parts = [sessions.render_panel(table, lang), render_public(state, lang)]
     if is_host:
         parts.append(render_host(state, lang))
     if seat is not None:
         parts.append(render_private(seat, lang))
     return "".join(parts)
+
+
+LANGS_TTL = 7 * 86400
+
+
+def _langs_key(code: str) -> str:
+    return f"langs:{code}"
+
+
+def note_language(code: str, lang: str) -> None:
+    """Remember that a screen of this table listens in this language (called on connect)."""
+    key = _langs_key(code)
+    known = set(cache.get(key) or ())
+    if lang not in known:
+        cache.set(key, sorted(known | {lang}), LANGS_TTL)
+    else:
+        cache.touch(key, LANGS_TTL)
+
+
+def langs_in_use(code: str) -> list[str]:
+    """The languages a change must be rendered in: those of connected screens, the default first.
+
+    Rendering is most of the cost of a change; a table whose phones all speak one language
+    pays for one rendering. Unknown (a cache restart): every language.
+    """
+    known = cache.get(_langs_key(code))
+    if not known:
+        return list(LANGS)
+    return [lang for lang in LANGS if lang in known or lang == settings.LANGUAGE_CODE]
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
@@ -101,23 +134,33 @@ def table_changed(change: Change) -> None:
     table = Table.objects.get(pk=change.table_id)
     seats = list(table.seats.order_by("position", "slot"))
     state = public_state(table, seats)
-    for lang in LANGS:
-        public = render_public(state, lang, change.action_id)
-        host = render_host(state, lang, change.action_id)
+    langs = langs_in_use(table.code)
+    # Sessions (issue 5): after a change that touched the scores, the standings panel rides in
+    # the same frame as the public fragment, ahead of it.
+    from companion import sessions
+
+    panels = sessions.panel_fragments(table, change.version, change.action_id, langs)
+    for lang in langs:
+        public = panels.get(lang, "") + render_public(state, lang, change.action_id)
         _send(
             table_group(table.code, lang),
             {"type": "table.fragment", "html": public, "version": state.version},
         )
-        _send(
-            host_group(table.code, lang),
-            {"type": "table.fragment", "html": host, "version": state.version},
-        )
+        if change.host_panel:
+            _send(
+                host_group(table.code, lang),
+                {
+                    "type": "table.fragment",
+                    "html": render_host(state, lang, change.action_id),
+                    "version": state.version,
+                },
+            )
     by_id = {s.pk: s for s in seats}
     for seat_id in sorted(change.private_seats):
         seat = by_id.get(seat_id)
         if seat is None:
             continue
-        for lang in LANGS:
+        for lang in langs:
             _send(
                 seat_group(seat_id, lang),
                 {

@@ -37,7 +37,7 @@ IDENTITY_COLOURS = {
 
 WIDTH = 600
 FONT = 20
-ROW = 30
+ROW = 36
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,8 @@ def _legend(items: Sequence[tuple[str, str]], top: float, columns: int = 2) -> t
         x = (i % columns) * width + 8
         y = top + (i // columns) * ROW
         parts.append(
-            f'<rect x="{_num(x)}" y="{_num(y)}" width="16" height="16" rx="3" fill="{fill}"/>'
-            f'<text class="chart-text" x="{_num(x + 24)}" y="{_num(y + 14)}">{escape(label)}</text>'
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="20" height="20" rx="3" fill="{fill}"/>'
+            f'<text class="chart-text" x="{_num(x + 28)}" y="{_num(y + 18)}">{escape(label)}</text>'
         )
     rows = math.ceil(len(items) / columns)
     return "".join(parts), rows * ROW
@@ -177,7 +177,7 @@ def bar_chart(
     longest = max(sum(n for _key, n in bar.counts) for bar in bars)
     step = nice_step(longest, 4)
     scale_max = math.ceil(longest / step) * step
-    left, right, top, bar_h, gap = 150.0, 24.0, 8.0, 26.0, 12.0
+    left, right, top, bar_h, gap = 170.0, 24.0, 8.0, 30.0, 12.0
     plot_w = WIDTH - left - right
     parts = []
     axis_y = top + len(bars) * (bar_h + gap)
@@ -191,7 +191,7 @@ def bar_chart(
     for row, bar in enumerate(bars):
         y = top + row * (bar_h + gap)
         parts.append(
-            f'<text class="chart-text" x="{_num(left - 10)}" y="{_num(y + bar_h / 2 + 7)}" '
+            f'<text class="chart-text" x="{_num(left - 10)}" y="{_num(y + bar_h / 2 + 8)}" '
             f'text-anchor="end">{escape(_clip(bar.label))}</text>'
         )
         x = left
@@ -206,7 +206,7 @@ def bar_chart(
             )
             if w >= 22:
                 parts.append(
-                    f'<text class="chart-in" x="{_num(x + w / 2)}" y="{_num(y + bar_h / 2 + 7)}" '
+                    f'<text class="chart-in" x="{_num(x + w / 2)}" y="{_num(y + bar_h / 2 + 8)}" '
                     f'text-anchor="middle">{n}</text>'
                 )
             x += w
@@ -222,7 +222,7 @@ def bar_chart(
     )
 
 
-def _clip(label: str, room: int = 13) -> str:
+def _clip(label: str, room: int = 12) -> str:
     """A name short enough for the bar chart's label column (the full name is in the title).
 
     Room is counted in half-width characters: a CJK character takes two.

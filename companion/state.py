@@ -22,7 +22,7 @@ from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 
-HISTORY_LENGTH = 30
+HISTORY_LENGTH = 15
 KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
 
 
@@ -185,6 +185,13 @@ class PublicState:
         return [s for s in self.seats if s.alive]
 
     @property
+    def matrix_rows(self) -> list[tuple[str, list[int | None]]]:
+        """The distance matrix, each row with the name of the seat it starts from."""
+        return list(
+            zip([f"{s.position + 1} {s.name}" for s in self.alive_seats], self.matrix, strict=False)
+        )
+
+    @property
     def phase_names(self) -> list[str]:
         """The six phases in order."""
         return [p.value for p in PHASE_ORDER]
@@ -268,12 +275,12 @@ class HistoryLine:
     @property
     def important(self) -> bool:
         """Lines worth an announcement on every screen."""
-        return self.kind.startswith(("identities", "hero", "died", "game_over"))
+        return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property
     def reveal(self) -> bool:
         """Lines that name a dead player's identity (public by then)."""
-        return self.kind in ("died", "game_over")
+        return self.kind in ("died", "game_over", "game_corrected")
 
 
 def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) -> list[HistoryLine]:
@@ -645,6 +652,10 @@ def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
         ),
     }
     make = texts.get(kind)
+    if make is None and kind in ("session_started", "game_corrected"):
+        from companion import sessions
+
+        return {"kind": kind, "text": sessions.describe(kind, public)}
     return {"kind": kind, "text": make() if make else kind}
 
 

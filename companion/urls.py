@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from companion import views
+from companion import views, views_session
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -23,6 +23,38 @@ urlpatterns = [
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
         views.display_seat_dialog,
         name="display-seat",
+    ),
+    # Sessions (issue 5): history, a game's breakdown and timeline, corrections, exports.
+    re_path(rf"^[ph]/{TOKEN}/session/$", views_session.session_history, name="session"),
+    re_path(rf"^[ph]/{TOKEN}/session/new$", views_session.session_new, name="session-new"),
+    re_path(
+        rf"^[ph]/{TOKEN}/session/(?P<number>[0-9]{{1,6}})/$",
+        views_session.session_history,
+        name="session-n",
+    ),
+    re_path(
+        rf"^[ph]/{TOKEN}/session/(?P<number>[0-9]{{1,6}})/export\.(?P<fmt>csv|json)$",
+        views_session.session_export,
+        name="session-export",
+    ),
+    re_path(
+        rf"^[ph]/{TOKEN}/game/(?P<number>[0-9]{{1,6}})/$", views_session.game_detail, name="game"
+    ),
+    re_path(
+        rf"^[ph]/{TOKEN}/game/(?P<number>[0-9]{{1,6}})/correct$",
+        views_session.game_correct,
+        name="game-correct",
+    ),
+    re_path(rf"^t/{CODE}/session/$", views_session.display_session_history, name="display-session"),
+    re_path(
+        rf"^t/{CODE}/session/(?P<number>[0-9]{{1,6}})/$",
+        views_session.display_session_history,
+        name="display-session-n",
+    ),
+    re_path(
+        rf"^t/{CODE}/game/(?P<number>[0-9]{{1,6}})/$",
+        views_session.display_game_detail,
+        name="display-game",
     ),
     # Only for reverse(): the websocket routes live in companion/routing.py.
     re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),

@@ -25,6 +25,7 @@ from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.turns import judgement_order
 from companion.state import HistoryLine, public_state
 
 DEVICE_COOKIE = "sgs_device"
@@ -503,6 +504,9 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     ]
     trick = request.GET.get("trick", "")
     trick = trick if trick in seat.judgement_zone else ""
+    if not trick and table.turn_seat_id == seat.pk and table.phase == "judgement":
+        # In one's own judgement phase the helper judges the next delayed trick.
+        trick = next(iter(judgement_order(seat.judgement_zone)), "")
     selected = JUDGED_DELAYED_TRICKS[trick].value if trick else ""
     context = {
         "seat": seat,

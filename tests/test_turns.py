@@ -70,9 +70,7 @@ def test_dead_seats_are_skipped() -> None:
     table, seats = first_game(5)
     lord = by_identity(table, "lord")[0]
     index = seats.index(next(s for s in seats if s.pk == lord.pk))
-    nxt = seats[(index + 1) % 5]
-    if nxt.identity == "lord":
-        pytest.skip("unreachable")
+    nxt = seats[(index + 1) % 5]  # never the lord: the lord is at `index`
     actions.seat_change_hp(token=nxt.token, seat_id=nxt.pk, delta=-fresh(nxt).hp)
     actions.seat_die(token=nxt.token, seat_id=nxt.pk)
     table.refresh_from_db()
@@ -269,9 +267,9 @@ def test_tricks_resolve_last_placed_first() -> None:
 
 def test_lightning_not_striking_moves_on_over_dead_seats() -> None:
     table, seats = first_game(5)
-    a, b, c = seats[0], seats[1], seats[2]
-    if "lord" in (b.identity,):
-        pytest.skip("unreachable")
+    # Three seats in a row whose middle one is not the lord (whose death would end the game).
+    i = next(i for i in range(5) if seats[(i + 1) % 5].identity != "lord")
+    a, b, c = seats[i], seats[(i + 1) % 5], seats[(i + 2) % 5]
     actions.seat_change_hp(token=b.token, seat_id=b.pk, delta=-fresh(b).hp)
     actions.seat_die(token=b.token, seat_id=b.pk)
     table.refresh_from_db()
@@ -311,6 +309,7 @@ def test_bad_cards_are_refused(suit: str, rank: int) -> None:
 def test_guicai_replaces_before_the_result_takes_effect() -> None:
     table, seats = picked_all(4)
     sima = seats[1]
+    Seat.objects.filter(table=table, hero="WEI002").update(hero="QUN002")
     Seat.objects.filter(pk=sima.pk).update(hero="WEI002")
     holder = seats[0]
     actions.trick_place(token=table.host_token, seat_id=holder.pk, name="乐不思蜀")
@@ -334,6 +333,8 @@ def test_guicai_replaces_before_the_result_takes_effect() -> None:
 
 def test_tiandu_reminds_guo_jia() -> None:
     table, seats = picked_all(4)
+    # No 司马懿 at the table, or the judgement would wait for 鬼才.
+    Seat.objects.filter(table=table, hero="WEI002").update(hero="QUN002")
     Seat.objects.filter(pk=seats[0].pk).update(hero="WEI006")
     actions.judgement_flip(token=seats[0].token, check="free", suit="club", rank=7)
     result = Event.objects.filter(table=table, kind="judgement").latest("version").public
@@ -377,3 +378,25 @@ def test_turn_tap_over_http_and_from_the_wrong_phone() -> None:
     body = Client().get(f"/t/{table.code}/").content.decode()
     assert 'class="turn-bar"' in body and 'class="phase current"' in body
     assert 'class="matrix"' in body
+
+
+def test_lightning_is_placed_in_ones_own_zone() -> None:
+    table, seats = first_game(4)
+    before = snapshot(table)
+    with pytest.raises(ActionError) as err:
+        actions.trick_place(token=seats[0].token, seat_id=seats[1].pk, name="闪电")
+    assert err.value.code == "own_zone"
+    assert snapshot(table) == before
+    actions.trick_place(token=seats[0].token, seat_id=seats[0].pk, name="闪电")
+    assert fresh(seats[0]).judgement_zone == ["闪电"]
+
+
+def test_judge_dialog_in_ones_judgement_phase_judges_the_next_trick() -> None:
+    table, seats = first_game(4)
+    holder = Seat.objects.get(pk=table.turn_seat_id)
+    actions.trick_place(token=table.host_token, seat_id=holder.pk, name="闪电")
+    actions.trick_place(token=table.host_token, seat_id=holder.pk, name="乐不思蜀")
+    actions.turn_advance(token=holder.token)
+    body = Client().get(f"/p/{holder.token}/judge/{holder.pk}").content.decode()
+    assert 'name="trick" value="乐不思蜀"' in body
+    assert 'value="indulgence" checked' in body

@@ -55,6 +55,8 @@ class Change:
     revoked: list[tuple[int, str]] = field(default_factory=list)
     access_changed: bool = False
     applied: bool = True
+    # Whether the host's controls may show something new (HP taps never change them).
+    host_panel: bool = True
 
 
 def clean_name(raw: str) -> str:

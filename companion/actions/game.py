@@ -165,7 +165,7 @@ def hero_pick(*, token: str, hero_id: str, action_id: str | None = None) -> Chan
         after={"pick": hero_id},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
     )
     Event.objects.create(
         table=table,
@@ -301,7 +301,7 @@ def seat_change_hp(
             after={"hp": seat.hp, "dying": seat.dying},
             subject=seat,
             action_id=action_id,
-            change=Change(table.pk, table.version, private_seats={seat.pk}),
+            change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
         )
     if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.maneuvering):
         raise ActionError(_("Unknown damage type."), code="damage_type")
@@ -334,7 +334,7 @@ def seat_change_hp(
         after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
     )
 
 
@@ -365,7 +365,7 @@ def seat_set_max_hp(
         after={"hp": seat.hp, "max_hp": seat.max_hp},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
     )
 
 
@@ -416,7 +416,7 @@ def seat_rescue(
         after={"hp": seat.hp, "dying": seat.dying},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
     )
 
 
@@ -456,6 +456,10 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.ended_at = timezone.now()
     game.results = game_results(table, seats)
     game.save()
+    # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
+    from companion import sessions
+
+    sessions.game_finished(table, game)
     return _record(
         actor,
         table,

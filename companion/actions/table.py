@@ -22,7 +22,7 @@ from companion.actions.core import (
 )
 from companion.actions.game import reset_for_game, start_heroes
 from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Game, Seat, Table, new_code, new_token
-from companion.rules.identities import IdentityOptions, deal_identities
+from companion.rules.identities import IdentityOptions
 
 # ---------------------------------------------------------------------------------------------
 # Table life cycle
@@ -337,14 +337,17 @@ def identities_deal(*, token: str, confirm: bool = False, action_id: str | None 
     if table.status not in (Table.Status.LOBBY, Table.Status.DEALT, Table.Status.FINISHED):
         raise ActionError(_("The game has already started."), status=409, code="started")
     before = {s.pk: s.identity for s in seats}
-    dealt = deal_identities(len(seats), identity_options(table))
+    # Sessions (issue 5): the game joins the table's session; a tournament fixes the lord.
+    from companion import sessions
+
+    dealt = sessions.deal_for_table(table, seats, identity_options(table))
     for seat, identity in zip(seats, dealt, strict=True):
         reset_for_game(seat)
         seat.identity = identity.value
         seat.save()
     if not redeal:
         table.game_number += 1
-        Game.objects.create(table=table, number=table.game_number)
+        Game.objects.create(table=table, number=table.game_number, session=table.session)
     table.winner = ""
     table.hero_stage = Table.HeroStage.NONE
     table.status = Table.Status.DEALT

@@ -192,6 +192,14 @@ def trick_place(*, token: str, seat_id: Any, name: str, action_id: str | None = 
     seat = _living(table, seat_id)
     if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.maneuvering):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
+    if (
+        name == LIGHTNING
+        and not actor.is_host
+        and actor.seat is not None
+        and actor.seat.pk != seat.pk
+    ):
+        # 闪电 is played into one's own judgement zone; only then does it travel.
+        raise ActionError(_("闪电 goes into your own judgement zone."), 409, "own_zone")
     zone = list(seat.judgement_zone)
     if not can_place_delayed_trick(zone, name):
         raise ActionError(

@@ -233,7 +233,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 # ---------------------------------------------------------------------------------------------
 # App bug workaround: Referrer-Policy "no-referrer" makes Chromium send `Origin: null` on every
-# POST, which Django's CSRF check refuses (403) - no form or tap works in a real browser.
+# POST, which Django's CSRF check refuses (403). htmx taps now pass (they carry X-CSRFToken and
+# companion/middleware.py NullOriginMiddleware vouches for them); plain form posts do not.
 
 REFERRER_FIX_SCRIPT = """
 document.addEventListener('DOMContentLoaded', function () {
@@ -260,12 +261,11 @@ def referrer_bug(base_url: str) -> str:
     if policy != "no-referrer":
         return ""
     return (
-        "APP BUG: pages use Referrer-Policy no-referrer (templates/base.html <meta "
-        'name="referrer"> and companion/views.py _private()), so Chromium sends '
-        "`Origin: null` with every form POST and Django's CSRF check answers 403: a real "
-        "browser cannot open a table, join one or switch language (htmx taps send no Origin "
-        "and pass over HTTP, but with HTTPS=1 Django then demands a Referer and refuses them "
-        "too). The browser tests work around it by switching the page's policy to same-origin."
+        "APP BUG: the start page and the join page use Referrer-Policy no-referrer "
+        "(companion/views.py _private()), so Chromium sends `Origin: null` with their plain form "
+        "POSTs (New table, Take a seat) and Django's CSRF check answers 403: a real browser "
+        "cannot open or join a table. htmx taps pass (NullOriginMiddleware). The browser tests "
+        "work around it by switching the page's policy to same-origin."
     )
 
 

@@ -375,7 +375,8 @@ class Table:
         )
         assert response.status == 204, (name, server.name, response.status, response.body[:500])
         self.version += 1
-        self.log.append(Change(self.version, action_id, server.name, name, name == "deal"))
+        private = name in ("deal", "start")
+        self.log.append(Change(self.version, action_id, server.name, name, private))
 
     async def handover(self, server: Server, seat_id: int) -> str:
         """Give a seat a new link (a flat battery); returns the new token."""
@@ -447,7 +448,8 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
         steps: list[tuple[Server, str, dict[str, str]]] = [
             (a, "move", {"seat": str(seats[5]), "position": "0"}),
             (b, "lock", {"locked": "1"}),
-            (a, "options", {"six_two_renegades": "1"}),
+            # First-game mode: `start` then goes straight to play and updates every phone.
+            (a, "options", {"six_two_renegades": "1", "first_game_mode": "1"}),
             (b, "lock", {"locked": "0"}),
             (a, "move", {"seat": str(seats[0]), "position": "5"}),
             (b, "deal", {}),
