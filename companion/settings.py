@@ -74,6 +74,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Pages are compressed (a phone's first load stays small on café Wi-Fi); taps answer 204.
+    "django.middleware.gzip.GZipMiddleware",
     "companion.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.security.SecurityMiddleware",

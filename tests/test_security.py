@@ -361,3 +361,24 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
         timeout=60,
     )
     assert bad.returncode != 0 and "DEBUG must be a boolean" in bad.stderr
+
+
+def test_a_phones_first_load_is_small_and_takes_four_requests() -> None:
+    """Issue 6: at most 40 KB compressed over the wire, in at most 4 requests."""
+    import gzip
+    import re as _re
+
+    from django.contrib.staticfiles import finders
+
+    table, seats = make_table(8, deal=True)
+    response = Client().get(f"/p/{seats[0].token}/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    page = gzip.decompress(response.content).decode()
+    assets = _re.findall(r'(?:src|href)="/static/([^"]+)"', page)
+    assert len(assets) + 1 <= 4, assets
+    total = len(response.content)
+    for asset in assets:
+        path = finders.find(asset.split("?")[0])
+        with open(path, "rb") as handle:
+            total += len(gzip.compress(handle.read(), 9))
+    assert total <= 40 * 1024, total
