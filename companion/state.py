@@ -44,6 +44,11 @@ class HeroCard:
         """Whether the current language shows English names beside the Chinese ones."""
         return (get_language() or "").startswith("en")
 
+    @property
+    def display_name(self) -> str:
+        """The Chinese name, with the English one in the English UI."""
+        return f"{self.name_zh} {self.name_en}" if self.english else self.name_zh
+
 
 def hero_card(hero_id: str) -> HeroCard | None:
     """The card of a hero id, or None for an empty or unknown id."""
@@ -275,6 +280,8 @@ class HistoryLine:
     @property
     def important(self) -> bool:
         """Lines worth an announcement on every screen."""
+        if self.kind in ("hero_picked", "hero_repicked"):
+            return False
         return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property

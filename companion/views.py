@@ -33,12 +33,21 @@ MINE_COOKIE = "sgs_mine"
 ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def _private(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpResponse:
     """Headers every page or fragment reached by a token carries (THREATS.md 4 and 6)."""
     response["Cache-Control"] = "no-store, private"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = referrer
     patch_vary_headers(response, ("Cookie", "HX-Request"))
     return response
+
+
+def _form_page(response: HttpResponse) -> HttpResponse:
+    """Pages with plain forms and no token in their address (start, join).
+
+    Browsers send `Origin: null` from no-referrer pages, which Django's CSRF check refuses; these
+    addresses carry no secret, and same-origin still keeps any link's address inside the site.
+    """
+    return _private(response, referrer="same-origin")
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -119,7 +128,7 @@ def home(request: HttpRequest) -> HttpResponse:
     except (ValueError, TypeError):
         mine = []
     response = render(request, "companion/home.html", {"mine": mine})
-    return _private(response)
+    return _form_page(response)
 
 
 @require_POST
@@ -147,7 +156,7 @@ def join_lookup(request: HttpRequest) -> HttpResponse:
         {"error": _("No table has that code. Check it with the host."), "code": code},
         status=404,
     )
-    return _private(response)
+    return _form_page(response)
 
 
 @require_http_methods(["GET", "POST"])
@@ -192,7 +201,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         samesite="Lax",
         secure=settings.HTTPS,
     )
-    return _private(response)
+    return _form_page(response)
 
 
 @require_GET

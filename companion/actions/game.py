@@ -99,7 +99,8 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
         public={"lord": lord.pk, "name": lord.name},
         after={"lord_candidates": lord.hero_candidates},
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={lord.pk}),
+        # Every phone changes: the lord sees candidates, the others wait for the lord.
+        change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )
 
 

@@ -63,6 +63,9 @@
       if (mine) mine.classList.add('me');
       var dist = state.querySelector('[data-dist="' + mySeat + '"]');
       if (dist) dist.classList.add('mine');
+      // The dying player's own phone has its own rescue buttons.
+      var own = state.querySelector('.rescue-other[data-dying="' + mySeat + '"]');
+      if (own) own.hidden = true;
     }
     var bar = state.querySelector('.turn-bar');
     var judge = state.querySelector('.banner-judge');

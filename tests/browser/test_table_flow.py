@@ -505,7 +505,6 @@ REFERRER_BUG = (
 )
 
 
-@pytest.mark.xfail(strict=True, reason=REFERRER_BUG)
 def test_forms_work_in_a_plain_browser(new_phone: ContextFactory) -> None:
     page = new_phone(workaround=False).new_page()
     page.goto("/")
