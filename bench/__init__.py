@@ -1,0 +1,1 @@
+"""The load benchmark (`bench/run.py`); a package only so tests can import its report code."""
