@@ -136,11 +136,11 @@ class Table:
         return rows
 
     def matrix(self) -> list[list[str]]:
-        names = [p.name for p in self.players]
-        rows = [["", *names]]
-        for a in self.players:
+        # Columns are seat numbers (readable from across the table); rows "number name".
+        rows = [["", *[str(i + 1) for i in range(len(self.players))]]]
+        for i, a in enumerate(self.players):
             cells = ["—" if a is b else str(self.distance(a.seat, b.seat)) for b in self.players]
-            rows.append([a.name, *cells])
+            rows.append([f"{i + 1} {a.name}", *cells])
         return rows
 
     def phase_states(self) -> list[str]:
