@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     stacks = [s for path in args.files for s in parse(path)]
     if args.filter:
         stacks = [s for s in stacks if any(args.filter in f for f in s[0])]
-    print(summarise(stacks, args.top))
+    try:
+        print(summarise(stacks, args.top))
+    except BrokenPipeError:  # piped into head
+        pass
     return 0
 
 

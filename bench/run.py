@@ -440,6 +440,16 @@ class Fleet:
         if self.closed:
             return
         self.closed = True
+        # A second Ctrl+C or SIGTERM must not cut the cleanup short.
+        signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+        previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in signals}
+        try:
+            self._close()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _close(self) -> None:
         for server in self.servers:
             with contextlib.suppress(Exception):
                 server.stop()
@@ -1506,7 +1516,12 @@ def terminate_on_signals() -> Iterator[None]:
     def handler(signum: int, frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    # A signal already ignored (SIGHUP under nohup) stays ignored.
+    previous = {
+        s: signal.signal(s, handler)
+        for s in (signal.SIGTERM, signal.SIGHUP)
+        if signal.getsignal(s) is not signal.SIG_IGN
+    }
     try:
         yield
     finally:
@@ -1556,8 +1571,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"--- {server.name} log:\n{server.log_tail()}", file=sys.stderr)
                 return 2
             problems = fleet.log_problems()
-    except KeyboardInterrupt:
-        print("interrupted; servers stopped", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(f"interrupted ({exc or 'Ctrl+C'}); servers stopped", file=sys.stderr)
         return 130
     finally:
         fleet.close()

@@ -114,8 +114,9 @@ if os.environ.get("DB", "sqlite") == "postgres":
             "PASSWORD": os.environ.get("DB_PASSWORD", ""),
             "HOST": os.environ.get("DB_HOST", "127.0.0.1"),
             "PORT": os.environ.get("DB_PORT", "5432"),
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
+            # Under ASGI every request runs in its own thread: persistent connections would pile
+            # up until PostgreSQL refuses clients (Django's ASGI notes say to keep this at 0).
+            "CONN_MAX_AGE": 0,
             "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
         }
     }
