@@ -209,6 +209,15 @@ async def test_no_screen_ever_holds_another_living_players_identity(
                     pages[pk].append(client.get(f"/t/{table.code}/", **headers).content.decode())
                     pages[pk].append(client.get(f"/j/{table.code}/", **headers).content.decode())
                     pages[pk].append(client.get("/", **headers).content.decode())
+                    # Dialogs and the session pages a phone can open, for every seat.
+                    for other in fresh.values():
+                        for path in ("seat", "equip", "judge"):
+                            url = f"/p/{seat.token}/{path}/{other.pk}"
+                            pages[pk].append(client.get(url, **headers).content.decode())
+                        display = f"/t/{table.code}/seat/{other.pk}"
+                        pages[pk].append(client.get(display, **headers).content.decode())
+                    for url in (f"/p/{seat.token}/session/", f"/t/{table.code}/session/"):
+                        pages[pk].append(client.get(url, **headers).content.decode())
             # Refused taps answer with messages; the host's own taps would succeed, so only
             # the players' are collected here.
             names = ["deal", "start", "move", "remove", "host", "lock", "options", "nope"]
