@@ -21,3 +21,8 @@ def make_table(
         actions.identities_deal(token=table.host_token)
     table.refresh_from_db()
     return table, [Seat.objects.get(pk=s.pk) for s in seats]
+
+
+def other_token(token: str) -> str:
+    """A token that differs from `token` in its last character only (never equal to it)."""
+    return token[:-1] + ("B" if token.endswith("A") else "A")

@@ -18,7 +18,7 @@ from django.test import Client, override_settings
 from companion import models
 from companion.logs import redact
 from companion.models import Seat
-from tests.factories import make_table
+from tests.factories import make_table, other_token
 from tests.test_views import csrf_client, csrf_post, htmx_post
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +103,7 @@ def test_bad_tokens_all_answer_the_same_404() -> None:
     other, other_seats = make_table(4)
     client = Client()
     missing = client.get("/p/" + "A" * 32 + "/")
-    wrong = client.get("/p/" + seats[0].token[:-2] + "zz/")
+    wrong = client.get(f"/p/{other_token(seats[0].token)}/")
     short = client.get("/p/abc/")
     assert missing.status_code == wrong.status_code == short.status_code == 404
     assert same(missing) == same(wrong) == same(short)
