@@ -451,7 +451,10 @@ def test_refused_tap_shows_its_message(display_context: BrowserContext) -> None:
     # As on a page that fell behind: the button is live although the table cannot be dealt.
     # Enabled and clicked in one step: a late socket snapshot may replace the button.
     with host.expect_response(lambda r: r.url.endswith("/act/deal")) as answer:
-        deal.evaluate("button => { button.disabled = false; button.click(); }")
+        # htmx.process first: a button just swapped in by the socket may not be wired up yet.
+        deal.evaluate(
+            "button => { htmx.process(button.form); button.disabled = false; button.click(); }"
+        )
     assert answer.value.status >= 400
     toast = host.locator("#toast")
     expect(toast).to_have_class(re.compile(r"\bshow\b"), timeout=3_000)
