@@ -607,9 +607,12 @@ def test_phones_wait_for_the_lord(
     host.locator("#host-panel form[hx-post='act/deal'] button").click()
     expect(host.locator("#table-state")).to_have_attribute("data-status", "dealt")
     # A phone that is not the lord's, open while the host starts the hero choice.
+    # (Every page shows the lord publicly, so look for the phone's own secret card.)
     for (context, _name), url in zip(seats, urls, strict=True):
-        if "idn-lord" not in context.request.get(url).text():
+        if "identity-card holdable" in context.request.get(url).text():
             break
+    else:
+        raise AssertionError("no phone holds a secret identity")
     page = context.new_page()
     page.goto(url)
     expect(page.locator("#conn")).to_have_attribute("data-state", "open")
