@@ -28,15 +28,18 @@ What it does, in order:
    X-CSRFToken, Origin equal to the base URL) and connects its websocket /ws/<token>/ with that
    Origin. With --scale-out, the phones of a table are spread over the ports. Then the host deals
    and starts the game (first-game mode: no hero picking), and every phone must show "playing".
-3. Load: one phone per table taps its own HP (POST /p/<token>/act/hp seat=<its seat> delta=-1,
-   then +1, alternating; a unique action_id per tap) at --rate taps per table per second, open
+3. Load: one phone per table taps its own HP (delta=-1, then +1, alternating; a unique action_id
+   per tap), as its page does: over its open websocket ({"type": "act", "name": "hp", "fields":
+   {"seat": <its seat>, "delta": ...}}, answered "done"), or with --via http as the page's
+   fallback (POST /p/<token>/act/hp, answered 204), at --rate taps per table per second, open
    loop, tables evenly staggered. --warmup seconds are not counted; then --duration seconds are
    measured (--repeat times, back to back, each drained before the next).
-4. Every pushed fragment root (table-state, my-seat, host-panel) carries data-version and
-   data-action; each phone records when the table-state frame of each tap arrives, matched by
-   action id. Latency runs from just before the tap's request is written to the moment the phone
-   has the frame. Only taps answered 204 count: when the server is overloaded, read "failed"
-   and the achieved taps/s first. The host console's own websocket is not connected (its
+4. Every pushed fragment root (table-state, my-seat, host-panel, and the small frames of an HP
+   change: table-delta, my-hp) carries data-version and data-action; each phone records when
+   the public frame of each tap arrives, matched by action id. Latency runs from just before
+   the tap is written to the moment the phone has the frame. Only taps answered (204 or
+   "done") count: when the server is overloaded, read "failed" and the achieved taps/s first.
+   The host console's own websocket is not connected (its
    frames would go to nobody's phone).
 
 It prints:
@@ -129,7 +132,9 @@ GEN_LAG_LIMIT_MS = 5.0
 SATURATED_PCT = 90.0  # server cores busier than this: the server is the bottleneck
 OTHER_LOAD_LIMIT = 25.0  # % of a core used by other processes during the window
 
-SECTION_RE = re.compile(r'<section\s[^>]*?\bid="(table-state|my-seat|host-panel)"[^>]*>')
+SECTION_RE = re.compile(
+    r'<(?:section|template|div)\s[^>]*?\bid="(table-state|table-delta|my-seat|my-hp|host-panel)"[^>]*>'
+)
 ATTR_RE = re.compile(r'\s([\w-]+)="([^"]*)"')
 CODE_RE = re.compile(r'data-code="([A-Z0-9]+)"')
 EXCEPTION_LINE_RE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b.*")
@@ -745,6 +750,7 @@ class Bench:
         self.connect_errors: list[str] = []
         self.lag_samples: list[float] | None = None
         self.run_id = secrets.token_hex(2)
+        self.answers: dict[str, asyncio.Future[tuple[int, float]]] = {}
 
     def pool_for(self, table: int, phone: int | None = None) -> Pool:
         offset = 0 if phone is None else phone
@@ -755,11 +761,15 @@ class Bench:
     def on_frame(self, phone: Phone, text: str, now: float) -> None:
         self.frames += 1
         self.frame_chars += len(text)
+        if text.startswith("{"):
+            self.on_answer(text, now)
+            return
+        private_seen = False
         for match in SECTION_RE.finditer(text):
             kind = match.group(1)
             attrs = dict(ATTR_RE.findall(match.group(0)))
             action = attrs.get("data-action")
-            if kind == "table-state":
+            if kind in ("table-state", "table-delta"):
                 version = int(attrs.get("data-version", "0"))
                 if version < phone.version:
                     self.out_of_order += 1
@@ -772,7 +782,9 @@ class Bench:
                     tap.duplicates += 1
                 else:
                     tap.arrivals[phone.index] = now
-            elif kind == "my-seat":
+            elif kind in ("my-seat", "my-hp") and not private_seen:
+                # A whole private fragment also holds its HP tracker: count the frame once.
+                private_seen = True
                 if not phone.seat_id and attrs.get("data-seat", "").isdigit():
                     phone.seat_id = int(attrs["data-seat"])
                 tap = self.taps.get(action) if action else None
@@ -781,6 +793,20 @@ class Bench:
                         tap.duplicates += 1
                     else:
                         tap.private_at = now
+
+    def on_answer(self, text: str, now: float) -> None:
+        """A websocket tap's answer: {"type": "done"|"error", "action_id": ..., "status": ...}."""
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        waiter = self.answers.pop(str(message.get("action_id")), None)
+        if waiter is None or waiter.done():
+            return
+        if message.get("type") == "done":
+            waiter.set_result((204, now))
+        else:
+            waiter.set_result((int(message.get("status") or 400), now))
 
     async def read_loop(self, phone: Phone) -> None:
         import websockets
@@ -958,6 +984,9 @@ class Bench:
         def sent() -> None:
             tap.t0 = time.perf_counter()
 
+        if self.args.via == "ws":
+            await self.tap_over_socket(phone, tap, delta)
+            return
         tap.queued = phone.device.pool.slots.locked()
         try:
             reply = await phone.device.post(
@@ -970,6 +999,27 @@ class Bench:
         except HTTPFailure as exc:
             tap.error = str(exc)
         tap.t_reply = time.perf_counter()
+
+    async def tap_over_socket(self, phone: Phone, tap: Tap, delta: int) -> None:
+        """The tap as the phone's page sends it while its socket is open."""
+        waiter: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
+        self.answers[tap.action] = waiter
+        message = json.dumps(
+            {
+                "type": "act",
+                "name": "hp",
+                "fields": {"seat": str(phone.seat_id), "delta": str(delta)},
+                "action_id": tap.action,
+            }
+        )
+        try:
+            tap.t0 = time.perf_counter()
+            await phone.ws.send(message)
+            tap.status, tap.t_reply = await asyncio.wait_for(waiter, HTTP_SECONDS)
+        except (TimeoutError, Exception) as exc:  # noqa: BLE001 - any failure is a failed tap
+            self.answers.pop(tap.action, None)
+            tap.error = f"{type(exc).__name__}: {exc}"
+            tap.t_reply = time.perf_counter()
 
     async def lag_monitor(self) -> None:
         perf = time.perf_counter
@@ -1284,7 +1334,8 @@ def render_text(result: dict[str, Any]) -> str:
     )
     out.append(
         f"sgs bench · {mode} · {c['tables']} tables × {c['phones']} phones · "
-        f"{c['rate']} tap/table/s · {c['duration']} s × {c['repeat']} (warm-up {c['warmup']} s)"
+        f"{c['rate']} tap/table/s · {c['duration']} s × {c['repeat']} (warm-up {c['warmup']} s) · "
+        f"taps over {'the websocket' if c.get('via', 'ws') == 'ws' else 'HTTP'}"
     )
     out.append(
         f"  pinning: {c['pinning']}; {c['cpus']} CPU(s); python {c['python']}; app {c['app']}; "
@@ -1410,6 +1461,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=0,
         metavar="N",
         help="N server processes on PostgreSQL + Redis instead of the embedded default",
+    )
+    parser.add_argument(
+        "--via",
+        choices=("ws", "http"),
+        default="ws",
+        help="how the tapping phone sends its tap: over its open websocket, as the page does "
+        "(ws, default), or as an htmx POST, the page's fallback (http)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--no-pin", action="store_true", help="do not pin processes to cores")
@@ -1550,6 +1608,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": args.repeat,
         "scale_out": args.scale_out,
         "servers": args.scale_out or 1,
+        "via": args.via,
         "settings": args.settings,
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],

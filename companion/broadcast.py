@@ -9,7 +9,9 @@ it, `data-action` (the tap's action id), so any delivery can be matched to its t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -20,7 +22,14 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion.models import Seat, Table
-from companion.state import PublicState, private_state, public_state
+from companion.state import (
+    PublicState,
+    SeatDelta,
+    private_hp,
+    private_state,
+    public_state,
+    seat_delta,
+)
 
 if TYPE_CHECKING:
     from companion.actions import Change
@@ -125,12 +134,103 @@ def langs_in_use(code: str) -> list[str]:
     return [lang for lang in LANGS if lang in known or lang == settings.LANGUAGE_CODE]
 
 
+Outbox = list[tuple[str, dict[str, Any]]]
+_local = threading.local()
+
+
+@contextmanager
+def collecting() -> Iterator[Outbox]:
+    """Collect the group messages of the changes committed inside, instead of sending them.
+
+    The caller sends them afterwards (`send_all`) from its own event loop: the websocket taps do
+    that, and so does every change made over HTTP, in one hop to the loop per change.
+    """
+    previous = getattr(_local, "outbox", None)
+    box: Outbox = []
+    _local.outbox = box
+    try:
+        yield box
+    finally:
+        _local.outbox = previous
+
+
+async def send_all(box: Outbox) -> None:
+    """Hand collected messages to the channel layer, in order."""
+    layer = get_channel_layer()
+    for group, message in box:
+        await layer.group_send(group, message)
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, message)
+    box = getattr(_local, "outbox", None)
+    if box is not None:
+        box.append((group, message))
+    else:
+        async_to_sync(get_channel_layer().group_send)(group, message)
 
 
 def table_changed(change: Change) -> None:
     """Deliver one committed change to every screen that may see it."""
+    if getattr(_local, "outbox", None) is not None:
+        _compose(change)
+        return
+    with collecting() as box:
+        _compose(change)
+    if box:
+        async_to_sync(send_all)(box)
+
+
+def render_delta(delta: SeatDelta, lang: str, action_id: str | None = None) -> str:
+    """A one-seat change on top of the previous version; counts as the change's public render."""
+    RENDER_COUNTS["public"] += 1
+    with translation.override(lang):
+        return render_to_string(
+            "companion/live.html#delta", {"delta": delta, "action_id": action_id}
+        )
+
+
+def render_hp(seat: Seat, table: Table, lang: str, action_id: str | None = None) -> str:
+    """The seat's own HP tracker, on its own (after a change that touched only that)."""
+    with translation.override(lang):
+        return render_to_string(
+            "companion/live.html#hp_tracker",
+            {"me": private_hp(seat, table), "action_id": action_id, "hp_oob": True},
+        )
+
+
+def _compose_delta(change: Change) -> None:
+    table = change.table
+    assert table is not None and change.seats
+    seat = change.seats[0]
+    delta = seat_delta(table, seat, change.line)
+    langs = langs_in_use(table.code)
+    for lang in langs:
+        _send(
+            table_group(table.code, lang),
+            {
+                "type": "table.fragment",
+                "html": render_delta(delta, lang, change.action_id),
+                "version": delta.version,
+            },
+        )
+    for seat_id in sorted(change.private_seats):
+        if seat_id != seat.pk:
+            continue
+        for lang in langs:
+            _send(
+                seat_group(seat_id, lang),
+                {
+                    "type": "table.fragment",
+                    "html": render_hp(seat, table, lang, change.action_id),
+                    "version": delta.version,
+                },
+            )
+
+
+def _compose(change: Change) -> None:
+    if change.delta_seat is not None and change.seats and change.line is not None:
+        _compose_delta(change)
+        return
     table = Table.objects.get(pk=change.table_id)
     seats = list(table.seats.order_by("position", "slot"))
     state = public_state(table, seats)

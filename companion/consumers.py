@@ -1,25 +1,32 @@
-"""The websocket only pushes. Phones change state through HTTP POSTs; this consumer finds who is
-connected (from the URL's token, never from a message), joins that screen's groups, sends the
-current state at once and relays fragments. It keeps no game state and touches the database only
-on connect and when a phone asks to resynchronise.
+"""One socket per screen: it pushes the table's frames, and carries the phone's taps.
+
+The consumer finds who is connected from the URL's token (never from a message), joins that
+screen's groups, sends the current state at once and relays fragments. A tap arrives as
+`{"type": "act", "name": ..., "fields": {...}, "action_id": ...}`; it runs the same action as the
+HTTP view, as the seat of the socket's token, on the process's database thread
+(`companion.dbthread`), and is answered `{"type": "done"}` or `{"type": "error"}` with the
+action id. The consumer keeps no game state.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port, validate_host
+from django.utils import translation
 
-from companion import broadcast
-from companion.actions import NotFound, actor_for
+from companion import broadcast, dbthread, dispatch
+from companion.actions import ActionError, NotFound, actor_for
 from companion.models import Table
 
 # Close codes the phone's script understands: 4404 = this link no longer works (do not retry),
@@ -28,6 +35,9 @@ CLOSE_GONE = 4404
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_RECONNECT = 1012
+
+ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+FIELD_NAME_RE = re.compile(r"^[a-z_]{1,32}$")
 
 # Sockets per seat in this process (THREATS.md 16: one seat token cannot open fifty sockets).
 OPEN_PER_SEAT: Counter[int] = Counter()
@@ -69,6 +79,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     """One screen: the public display, the host console, or a seat's phone."""
 
     groups: list[str]
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own dispatch hops to a thread before every message to close stale database
+        connections. This consumer reads the database only through `database_sync_to_async`
+        (which does that itself) and the database thread, so relaying a frame needs no hop."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.groups = []
@@ -183,13 +202,79 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_snapshot()
         elif kind == "ping":
             await self.send(text_data=json.dumps({"type": "pong"}))
+        elif kind == "act":
+            await self._act(message)
         else:
-            # Changes go through HTTP, where the seat comes from the URL's token and the CSRF
-            # check; nothing a socket sends can act, for its own seat or another.
             await self._error("unsupported")
 
-    async def _error(self, code: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "error": code}))
+    async def _act(self, message: dict[str, Any]) -> None:
+        """A tap: the acting seat (or host console) is the socket's token, never the message's."""
+        name = message.get("name")
+        action_id = message.get("action_id")
+        fields = message.get("fields", {})
+        if action_id is not None and not (
+            isinstance(action_id, str) and ACTION_ID_RE.fullmatch(action_id)
+        ):
+            await self._error("malformed")
+            return
+        if (
+            not self.token
+            or not isinstance(name, str)
+            or name not in dispatch.ACTIONS
+            or name in dispatch.HTTP_ONLY
+        ):
+            await self._error("unsupported", action_id)
+            return
+        if not isinstance(fields, dict) or not all(
+            isinstance(k, str)
+            and FIELD_NAME_RE.fullmatch(k)
+            and (
+                isinstance(v, str | int)
+                or (isinstance(v, list) and all(isinstance(i, str | int) for i in v))
+            )
+            for k, v in fields.items()
+        ):
+            await self._error("malformed", action_id)
+            return
+        # Fields the phone has no say in (htmx adds its own; the seat comes from the token).
+        fields = {k: v for k, v in fields.items() if k not in ("action_id", "csrfmiddlewaretoken")}
+        result, box = await dbthread.run(self._run_act, name, fields, action_id)
+        await broadcast.send_all(box)
+        if result is None:
+            await self.send(text_data=json.dumps({"type": "done", "action_id": action_id}))
+            return
+        status, text = result
+        await self.send(
+            text_data=json.dumps(
+                {"type": "error", "action_id": action_id, "status": status, "message": text}
+            )
+        )
+        if status == 404 and not await dbthread.run(self._token_valid):
+            await self.close(code=CLOSE_GONE)
+
+    def _run_act(
+        self, name: str, fields: dict[str, Any], action_id: str | None
+    ) -> tuple[tuple[int, str] | None, broadcast.Outbox]:
+        with broadcast.collecting() as box:
+            try:
+                dispatch.ACTIONS[name](dispatch.Fields(fields), self.token, action_id)
+            except ActionError as exc:
+                with translation.override(self.lang):
+                    return (exc.status, str(exc.message)), box
+        return None, box
+
+    def _token_valid(self) -> bool:
+        try:
+            actor_for(self.token)
+        except NotFound:
+            return False
+        return True
+
+    async def _error(self, code: str, action_id: str | None = None) -> None:
+        answer: dict[str, Any] = {"type": "error", "error": code}
+        if action_id:
+            answer["action_id"] = action_id
+        await self.send(text_data=json.dumps(answer))
 
     async def table_fragment(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

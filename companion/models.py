@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import secrets
+from typing import Any
 
 from django.db import models
 from django.db.models import F, Q
@@ -82,6 +84,16 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Table:
+        """Remember the values as read, so a save can write only what an action changed."""
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_values = {
+            name: copy.deepcopy(value) if isinstance(value, list | dict) else value
+            for name, value in zip(field_names, values, strict=False)
+        }
+        return instance
 
     @property
     def group(self) -> str:

@@ -189,6 +189,9 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
 WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_CONNECTIONS_PER_SEAT = 4
 WS_MAX_MESSAGES_PER_10S = 40
+# Per-message compression of websocket frames. Most frames are small deltas and phones sit on
+# the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
+WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
 
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"

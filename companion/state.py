@@ -431,6 +431,63 @@ def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
     )
 
 
+def _public_seat(
+    s: Seat, table: Table, names: dict[int, str], distances: list[DistanceRow]
+) -> PublicSeat:
+    return PublicSeat(
+        id=s.pk,
+        name=s.name,
+        position=s.position,
+        alive=s.alive,
+        is_host=s.is_host,
+        identity=_visible_identity(s, table),
+        hero=hero_card(s.hero),
+        hp=s.hp,
+        max_hp=s.max_hp,
+        dying=s.dying,
+        killer_name=names.get(s.killer_id, "") if s.killer_id else "",
+        equipment=_equipment(s, table.maneuvering),
+        zone=list(s.judgement_zone),
+        distances=distances,
+    )
+
+
+@dataclass(frozen=True)
+class SeatDelta:
+    """One seat's public change on top of the previous version (an HP tap): the seat's place in
+    the ring, the new history line, and the turn bar when that seat has the turn."""
+
+    version: int
+    base: int
+    seat: PublicSeat
+    index: int
+    line: HistoryLine
+    turn: Turn | None
+    keep: int = HISTORY_LENGTH
+
+    @property
+    def turn_seat_id(self) -> int | None:
+        """The seat whose turn it is, if this delta carries the turn bar."""
+        return self.turn.seat_id if self.turn else None
+
+
+def seat_delta(table: Table, seat: Seat, line: HistoryLine) -> SeatDelta:
+    """The public delta of a change that touched only one living seat's HP (see broadcast).
+
+    Seats' positions are kept contiguous from 0 in play order, so a seat's place in the ring is
+    its position; a living seat has no killer to name.
+    """
+    turn = _turn(table, [seat]) if table.turn_seat_id == seat.pk else None
+    return SeatDelta(
+        version=table.version,
+        base=table.version - 1,
+        seat=_public_seat(seat, table, {}, []),
+        index=seat.position,
+        line=line,
+        turn=turn,
+    )
+
+
 def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     """The state everybody at the physical table may see."""
     if seats is None:
@@ -438,25 +495,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     names = {s.pk: s.name for s in seats}
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing else ({}, [])
-    public_seats = [
-        PublicSeat(
-            id=s.pk,
-            name=s.name,
-            position=s.position,
-            alive=s.alive,
-            is_host=s.is_host,
-            identity=_visible_identity(s, table),
-            hero=hero_card(s.hero),
-            hp=s.hp,
-            max_hp=s.max_hp,
-            dying=s.dying,
-            killer_name=names.get(s.killer_id, "") if s.killer_id else "",
-            equipment=_equipment(s, table.maneuvering),
-            zone=list(s.judgement_zone),
-            distances=rows.get(s.pk, []),
-        )
-        for s in seats
-    ]
+    public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
     options = {
         "six_two_renegades": table.six_two_renegades,
         "eight_two_renegades": table.eight_two_renegades,
@@ -494,6 +533,28 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         turn=_turn(table, seats) if playing else None,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
+    )
+
+
+def private_hp(seat: Seat, table: Table) -> PrivateState:
+    """Just what the seat's own HP tracker shows (no queries)."""
+    return PrivateState(
+        seat_id=seat.pk,
+        name=seat.name,
+        identity=None,
+        is_host=seat.is_host,
+        alive=seat.alive,
+        version=table.version,
+        history=[],
+        status=table.status,
+        candidates=[],
+        pick="",
+        hero=None,
+        hp=seat.hp,
+        max_hp=seat.max_hp,
+        dying=seat.dying,
+        maneuvering=table.maneuvering,
+        lord_waiting=False,
     )
 
 

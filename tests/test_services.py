@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion import actions
@@ -345,3 +347,33 @@ def test_every_change_bumps_version_by_one_with_one_event() -> None:
 def test_clean_code_maps_lookalikes() -> None:
     assert actions.clean_code(" abcd0 ") == "ABCDO"
     assert actions.clean_code("abc") == ""
+
+
+def test_an_hp_tap_writes_only_the_table_fields_it_changed() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.test_game import picked_all
+
+    table, seats = picked_all(4)
+    with CaptureQueriesContext(connection) as queries:
+        actions.seat_change_hp(token=seats[0].token, seat_id=seats[0].pk, delta=-1)
+    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "companion_table"')]
+    assert len(updates) == 1
+    assigned = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    assert sorted(re.findall(r'"(\w+)" =', assigned)) == ["updated_at", "version"]
+    table.refresh_from_db()
+    assert table.version == Event.objects.filter(table=table).order_by("-version")[0].version
+
+
+def test_dirty_table_fields_see_changes_made_in_place() -> None:
+    from companion.actions.core import _dirty_table_fields
+
+    table, _seats = make_table(4)
+    table = Table.objects.get(pk=table.pk)
+    assert _dirty_table_fields(table) == []
+    table.phase_skips.append("draw")
+    table.locked = True
+    assert _dirty_table_fields(table) == ["locked", "phase_skips"]
+    # A table not read from the database (just made) saves every field.
+    assert len(_dirty_table_fields(Table(code="ZZZZZ"))) > 10

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import connection, models, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from companion import broadcast
 from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table
+
+M = TypeVar("M", bound=models.Model)
 
 
 class ActionError(Exception):
@@ -57,6 +60,13 @@ class Change:
     applied: bool = True
     # Whether the host's controls may show something new (HP taps never change them).
     host_panel: bool = True
+    # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
+    # screens get a small delta on top of the previous version instead of the whole state.
+    delta_seat: int | None = None
+    # The rows the action committed, handed to the broadcast so it need not read them again.
+    table: Table | None = None
+    seats: list[Seat] | None = None
+    line: Any = None
 
 
 def clean_name(raw: str) -> str:
@@ -88,16 +98,23 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
-    seat = Seat.objects.select_related("table").filter(token=token).first()
-    if seat is not None:
-        table = seat.table
-        if for_update:
-            table = Table.objects.select_for_update().get(pk=table.pk)
-            seat = Seat.objects.filter(pk=seat.pk, token=token).first()
-            if seat is None:
-                raise NotFound()
+    if for_update and connection.features.has_select_for_update:
+        # PostgreSQL: lock the table row first, then read the seat, so the seat's columns are
+        # the ones committed by whoever held the lock before us.
+        locking = Table.objects.select_for_update(
+            of=("self",) if connection.features.has_select_for_update_of else ()
+        )
+        table = _first(locking.filter(seats__token=token))
+        seat = _first(Seat.objects.filter(token=token)) if table is not None else None
+        if seat is not None and table is not None and seat.table_id == table.pk:
             seat.table = table
-        return Actor(table=table, seat=seat, is_host=seat.is_host)
+            return Actor(table=table, seat=seat, is_host=seat.is_host)
+    else:
+        # SQLite: the IMMEDIATE transaction already holds the database's write lock, so one read
+        # of the seat with its table is current.
+        seat = _first(Seat.objects.select_related("table").filter(token=token))
+        if seat is not None:
+            return Actor(table=seat.table, seat=seat, is_host=seat.is_host)
     query = Table.objects.filter(host_token=token)
     if for_update:
         query = query.select_for_update()
@@ -105,6 +122,11 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     if table is None or table.seats.filter(is_host=True).exists():
         raise NotFound()
     return Actor(table=table, seat=None, is_host=True)
+
+
+def _first(query: QuerySet[M]) -> M | None:
+    """The first row, without the ORDER BY that `.first()` adds."""
+    return next(iter(query[:1]), None)
 
 
 def _require_host(actor: Actor) -> None:
@@ -143,6 +165,11 @@ def _record(
     change = change or Change(table_id=table.pk, version=table.version)
     change.version = table.version
     change.action_id = action_id
+    if change.delta_seat is not None:
+        from companion.state import HistoryLine
+
+        change.table = table
+        change.line = HistoryLine(kind, public, table.version, table.game_number)
     transaction.on_commit(lambda: broadcast.table_changed(change))
     return change
 
@@ -172,9 +199,19 @@ _TABLE_FIELDS = (
 
 
 def _dirty_table_fields(table: Table) -> list[str]:
-    # Tables are always saved whole-state under the row lock; listing the fields keeps the
-    # UPDATE explicit and cheap.
-    return list(_TABLE_FIELDS)
+    """The fields the action changed since the row was read (all of them if unknown)."""
+    loaded = getattr(table, "_loaded_values", None)
+    if loaded is None:
+        return list(_TABLE_FIELDS)
+    missing = object()
+    return [
+        name
+        for name, attname in _TABLE_ATTNAMES
+        if getattr(table, attname) != loaded.get(attname, missing)
+    ]
+
+
+_TABLE_ATTNAMES = [(name, Table._meta.get_field(name).attname) for name in _TABLE_FIELDS]
 
 
 def _seen(table: Table, action_id: str | None) -> bool:
@@ -197,13 +234,16 @@ def _locked_actor(token: str, action_id: str | None) -> tuple[Actor, bool]:
     return actor, _seen(actor.table, action_id)
 
 
-def _seat_of(table: Table, seat_id: Any) -> Seat:
-    """A seat of this table; any other id answers exactly like a bad token."""
+def _seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
+    """A seat of this table; any other id answers exactly like a bad token. `known`: a seat
+    already read in this transaction (the actor's own), used instead of reading it again."""
     try:
         seat_pk = int(seat_id)
     except (TypeError, ValueError):
         raise NotFound() from None
-    seat = table.seats.filter(pk=seat_pk).first()
+    if known is not None and known.pk == seat_pk and known.table_id == table.pk:
+        return known
+    seat = _first(table.seats.filter(pk=seat_pk))
     if seat is None:
         raise NotFound()
     return seat

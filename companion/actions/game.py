@@ -241,7 +241,7 @@ def _playing_seat(actor: Actor, seat_id: Any) -> tuple[Table, Seat]:
     table = actor.table
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("HP changes only while a game is being played."), 409, "not_playing")
-    seat = _seat_of(table, seat_id)
+    seat = _seat_of(table, seat_id, actor.seat)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     _may_adjust(actor, table, seat)
@@ -302,7 +302,14 @@ def seat_change_hp(
             after={"hp": seat.hp, "dying": seat.dying},
             subject=seat,
             action_id=action_id,
-            change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
+            change=Change(
+                table.pk,
+                table.version,
+                private_seats={seat.pk},
+                host_panel=False,
+                delta_seat=seat.pk if seat.dying == was_dying else None,
+                seats=[seat],
+            ),
         )
     if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.maneuvering):
         raise ActionError(_("Unknown damage type."), code="damage_type")
@@ -335,7 +342,14 @@ def seat_change_hp(
         after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
+        change=Change(
+            table.pk,
+            table.version,
+            private_seats={seat.pk},
+            host_panel=False,
+            delta_seat=seat.pk if seat.dying == was_dying else None,
+            seats=[seat],
+        ),
     )
 
 

@@ -1,6 +1,12 @@
-/* Live table: one websocket per screen that only receives state; taps are htmx POSTs.
+/* Live table: one websocket per screen. It receives the state, and carries the phone's taps.
  *
+ * - A tap is an htmx form (hx-post="act/<name>"). While the socket is open it goes over the
+ *   socket ({"type": "act"}) and is answered "done" or "error"; otherwise, or when no answer
+ *   comes within a few seconds, it is posted over HTTP with the same action id (a tap is applied
+ *   once, whichever way it arrives).
  * - Every fragment root carries data-version; an older fragment never replaces a newer one.
+ * - A small change (an HP tap) may come as a delta: a <template id="table-delta"> that applies
+ *   only on top of the version it names (data-base); otherwise the phone asks for the state.
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
@@ -19,6 +25,8 @@
   var gone = false;
   var pongTimer = null;
   var wakeLock = null;
+  var pending = {};
+  var ACT_TIMEOUT = 4000;
 
   function randomId() {
     var bytes = new Uint8Array(16);
@@ -82,15 +90,84 @@
     keepAwake();
   }
 
+  function closeDialogOf(elt) {
+    var dialog = document.getElementById('dialog');
+    if (dialog && elt && dialog.contains(elt)) dialog.innerHTML = '';
+  }
+
+  function answered(msg) {
+    var tap = pending[msg.action_id];
+    if (!tap) return;
+    clearTimeout(tap.timer);
+    delete pending[msg.action_id];
+    if (msg.type === 'error') {
+      toast(msg.message || body.getAttribute('data-error-text') || 'Error');
+    } else {
+      closeDialogOf(tap.elt);
+    }
+  }
+
+  // No answer over the socket: post the same tap (same action id) over HTTP.
+  function overHttp(id) {
+    var tap = pending[id];
+    if (!tap) return;
+    clearTimeout(tap.timer);
+    delete pending[id];
+    var values = { action_id: id };
+    for (var k in tap.fields) values[k] = tap.fields[k];
+    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+  }
+
+  function applyDelta(delta) {
+    var state = document.getElementById('table-state');
+    var v = versionOf(delta);
+    var current = versionOf(state);
+    if (!state || v <= current) return;
+    var base = parseInt(delta.getAttribute('data-base'), 10);
+    var frag = delta.content;
+    var seat = frag.querySelector('li.seat');
+    var old = seat && state.querySelector('.ring > li[data-seat="' + seat.getAttribute('data-seat') + '"]');
+    var bar = frag.querySelector('.turn-bar');
+    var oldBar = state.querySelector('.turn-bar');
+    if (base !== current || !old || (bar && !oldBar)) {
+      send({ type: 'sync', version: current });
+      return;
+    }
+    old.replaceWith(seat);
+    htmx.process(seat);
+    if (bar) { oldBar.replaceWith(bar); htmx.process(bar); }
+    var line = frag.querySelector('li[data-line]');
+    var list = state.querySelector('.history .events');
+    if (line && list) {
+      list.insertBefore(line, list.firstChild);
+      var keep = parseInt(delta.getAttribute('data-keep'), 10) || 15;
+      while (list.children.length > keep) list.removeChild(list.lastElementChild);
+    }
+    state.setAttribute('data-version', String(v));
+    var action = delta.getAttribute('data-action');
+    if (action) state.setAttribute('data-action', action); else state.removeAttribute('data-action');
+    ['data-announce', 'data-announce-version', 'data-announce-kind'].forEach(function (a) {
+      state.removeAttribute(a);
+    });
+    lastPublic = v;
+    afterSwap();
+  }
+
   function handleFrame(text) {
     if (text.charAt(0) === '{') {
       var msg;
       try { msg = JSON.parse(text); } catch (e) { return; }
       if (msg.type === 'pong') { clearTimeout(pongTimer); }
+      if ((msg.type === 'done' || msg.type === 'error') && msg.action_id) answered(msg);
       return;
     }
     var holder = document.createElement('template');
     holder.innerHTML = text;
+    var delta = holder.content.querySelector('template#table-delta');
+    if (delta) {
+      applyDelta(delta);
+      return;
+    }
     var pub = holder.content.querySelector('#table-state');
     var gap = false;
     if (pub) {
@@ -120,6 +197,7 @@
     socket.onmessage = function (ev) { handleFrame(String(ev.data)); };
     socket.onclose = function (ev) {
       socket = null;
+      Object.keys(pending).forEach(overHttp);
       if (ev.code === 4404) {
         gone = true;
         setConn('gone');
@@ -196,9 +274,24 @@
     }
   });
 
-  // Every tap carries an id, so a double tap or a replay is applied once.
+  // Every tap carries an id, so a double tap or a replay is applied once. Taps go over the open
+  // socket; a tap posted again over HTTP (overHttp) keeps its id.
   document.addEventListener('htmx:configRequest', function (ev) {
-    ev.detail.parameters['action_id'] = randomId();
+    var d = ev.detail;
+    if (d.formData && d.formData.has('action_id')) return;
+    var id = randomId();
+    d.parameters['action_id'] = id;
+    var m = /(?:^|\/)act\/([a-z]+)$/.exec(d.path || '');
+    if (d.verb !== 'post' || !m || m[1] === 'handover' || !socket || socket.readyState !== 1) return;
+    var fields = {};
+    d.formData.forEach(function (value, key) {
+      if (key === 'csrfmiddlewaretoken' || key === 'action_id') return;
+      if (Object.prototype.hasOwnProperty.call(fields, key)) fields[key] = [].concat(fields[key], value);
+      else fields[key] = value;
+    });
+    ev.preventDefault();
+    pending[id] = { elt: d.elt, path: d.path, fields: fields, timer: setTimeout(function () { overHttp(id); }, ACT_TIMEOUT) };
+    send({ type: 'act', name: m[1], fields: fields, action_id: id });
   });
   // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
   function errorText(xhr) {

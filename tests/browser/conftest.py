@@ -341,3 +341,26 @@ def screenshot(page: Page, name: str, *, full_page: bool = False) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page, animations="disabled")
     return path
+
+
+# Taps go over the page's websocket while it is open ({"type": "act"}), over HTTP otherwise.
+_TAP_LOG = """() => {
+  window.__taps = [];
+  if (window.__tapLog) return;
+  window.__tapLog = true;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { const m = JSON.parse(data); if (m.type === 'act') window.__taps.push(m.name); } catch (e) {}
+    return send.call(this, data);
+  };
+}"""
+
+
+def start_tap_log(page: Page) -> None:
+    """From now on, record the names of the taps this page sends over its websocket."""
+    page.evaluate(_TAP_LOG)
+
+
+def socket_taps(page: Page, name: str) -> int:
+    """How many `name` taps the page sent over its websocket since start_tap_log."""
+    return int(page.evaluate("n => (window.__taps || []).filter(x => x === n).length", name))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, Locator, Page, Request, expect
 
-from tests.browser.conftest import ContextFactory, screenshot
+from tests.browser.conftest import ContextFactory, screenshot, socket_taps, start_tap_log
 
 pytestmark = [pytest.mark.browser]
 
@@ -249,6 +249,7 @@ def equip(player: Player, name: str, *, replace: str = "") -> None:
             posts.append(request.url)
 
     page.on("request", sent)
+    start_tap_log(page)
     page.locator("#my-seat button[hx-get^='equip/']").click()
     dialog = page.locator("#dialog [role=dialog]")
     expect(dialog).to_be_visible()
@@ -277,7 +278,8 @@ def equip(player: Player, name: str, *, replace: str = "") -> None:
     button.click()
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
     page.remove_listener("request", sent)
-    assert len(posts) == 1, f"{len(posts)} equip requests sent"
+    sent_taps = len(posts) + socket_taps(page, "equip")
+    assert sent_taps == 1, f"{sent_taps} equip taps sent ({len(posts)} over HTTP)"
     if replace:
         assert len(asked) == 2, f"confirmations: {asked}"
         assert all(replace in m and name in m for m in asked), f"confirm asked {asked}"

@@ -60,6 +60,7 @@ class Command(BaseCommand):
             workers=options["workers"],
             access_log=False,
             ws_max_size=settings.WS_MAX_MESSAGE_BYTES * 2,
+            ws_per_message_deflate=settings.WS_DEFLATE,
             log_config=None,
             proxy_headers=False,
         )

@@ -1,0 +1,62 @@
+"""One long-lived thread per server process that runs the taps arriving over websockets.
+
+A tap is a short write transaction followed by rendering its frames. Running them one at a time
+on one thread keeps a single open database connection (no connection per tap), lets SQLite's
+write lock never be contended inside the process, and bounds the work queued under overload:
+taps wait in line here instead of piling up as threads that time out on the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from django.db import connections
+
+T = TypeVar("T")
+
+_executor: ThreadPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def _get_executor() -> ThreadPoolExecutor:
+    global _executor
+    with _lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgs-db")
+        return _executor
+
+
+def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    try:
+        return func(*args, **kwargs)
+    finally:
+        # Keep the connection for the next tap unless it broke (a restarted database).
+        for conn in connections.all(initialized_only=True):
+            if conn.errors_occurred and conn.connection is not None and not conn.is_usable():
+                conn.close()
+            conn.errors_occurred = False
+
+
+async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run `func` on the database thread and wait for its result."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, _call, func, args, kwargs)
+    return await loop.run_in_executor(_get_executor(), call)
+
+
+def shutdown() -> None:
+    """Close the thread's database connections and stop it (tests, before dropping databases)."""
+    global _executor
+    with _lock:
+        executor, _executor = _executor, None
+    if executor is None:
+        return
+    executor.submit(connections.close_all).result()
+    executor.shutdown(wait=True)
