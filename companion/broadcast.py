@@ -25,7 +25,6 @@ from companion.models import Seat, Table
 from companion.state import (
     PublicState,
     SeatDelta,
-    private_hp,
     private_state,
     public_state,
     seat_delta,
@@ -189,20 +188,10 @@ def render_delta(delta: SeatDelta, lang: str, action_id: str | None = None) -> s
         )
 
 
-def render_hp(seat: Seat, table: Table, lang: str, action_id: str | None = None) -> str:
-    """The seat's own HP tracker, on its own (after a change that touched only that)."""
-    with translation.override(lang):
-        return render_to_string(
-            "companion/live.html#hp_tracker",
-            {"me": private_hp(seat, table), "action_id": action_id, "hp_oob": True},
-        )
-
-
 def _compose_delta(change: Change) -> None:
     table = change.table
     assert table is not None and change.seats
-    seat = change.seats[0]
-    delta = seat_delta(table, seat, change.line)
+    delta = seat_delta(table, change.seats[0], change.line)
     langs = langs_in_use(table.code)
     for lang in langs:
         _send(
@@ -213,18 +202,7 @@ def _compose_delta(change: Change) -> None:
                 "version": delta.version,
             },
         )
-    for seat_id in sorted(change.private_seats):
-        if seat_id != seat.pk:
-            continue
-        for lang in langs:
-            _send(
-                seat_group(seat_id, lang),
-                {
-                    "type": "table.fragment",
-                    "html": render_hp(seat, table, lang, change.action_id),
-                    "version": delta.version,
-                },
-            )
+    # The seat's own HP tracker rides in the public delta (HP is public); no private frame.
 
 
 def _compose(change: Change) -> None:

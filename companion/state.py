@@ -463,6 +463,8 @@ class SeatDelta:
     index: int
     line: HistoryLine
     turn: Turn | None
+    # The seat's own HP tracker (HP is public): only the phone of that seat puts it in place.
+    me: PrivateState | None = None
     keep: int = HISTORY_LENGTH
 
     @property
@@ -485,6 +487,7 @@ def seat_delta(table: Table, seat: Seat, line: HistoryLine) -> SeatDelta:
         index=seat.position,
         line=line,
         turn=turn,
+        me=private_hp(seat, table),
     )
 
 

@@ -6,7 +6,8 @@
  *   once, whichever way it arrives).
  * - Every fragment root carries data-version; an older fragment never replaces a newer one.
  * - A small change (an HP tap) may come as a delta: a <template id="table-delta"> that applies
- *   only on top of the version it names (data-base); otherwise the phone asks for the state.
+ *   only on top of the version it names (data-base); otherwise the phone asks for the state. It
+ *   holds the seat's HP tracker (#my-hp), which only that seat's own phone puts in place.
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
@@ -132,6 +133,13 @@
     if (base !== current || !old || (bar && !oldBar)) {
       send({ type: 'sync', version: current });
       return;
+    }
+    // The seat's own HP tracker comes along; only that seat's phone puts it in place.
+    var hp = frag.querySelector('#my-hp');
+    var oldHp = document.getElementById('my-hp');
+    if (hp && oldHp && mySeat && seat.getAttribute('data-seat') === mySeat && versionOf(hp) > versionOf(oldHp)) {
+      oldHp.replaceWith(hp);
+      htmx.process(hp);
     }
     old.replaceWith(seat);
     htmx.process(seat);
