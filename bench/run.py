@@ -48,8 +48,10 @@ It prints:
 - deliveries expected (each applied tap is due to every phone of its table that was connected
   when it was sent) and received; lost (never received), late (received only after that run's
   drain: after each window the script waits while frames keep coming, until 10 s pass without
-  one or 120 s in all), duplicated and out-of-order deliveries; the tapper's own private frame;
-- tap→phone latency p50/p95/p99/max, tap→whole table, and the tap's HTTP reply time;
+  one or 120 s in all), duplicated and out-of-order deliveries; the tapper's own HP tracker (in the
+  public delta of an HP change, or in its private frame);
+- tap→phone latency p50/p95/p99/max, tap→whole table, and the time until the tap is answered
+  ("done" over the socket, or the HTTP 204);
 - achieved taps/s; server CPU per tap (utime+stime from /proc/<pid>/stat over the measured
   window, summed over the server processes; with --scale-out also PostgreSQL's and Redis's);
 - server RSS and memory per connected phone (RSS delta from just before the phones' websockets
@@ -1371,7 +1373,7 @@ def render_text(result: dict[str, Any]) -> str:
             f"  deliveries expected {r['deliveries_expected']}, received "
             f"{r['deliveries_received']} ({r.get('late', 0)} after the drain), lost {r['lost']}, "
             f"duplicated {r['duplicated']}, "
-            f"out of order {r['out_of_order']} · tapper's private frame "
+            f"out of order {r['out_of_order']} · tapper's own HP tracker "
             f"{r['private_received']}/{r['private_expected']} · dropped sockets "
             f"{r['dropped_connections']} · drained in {r['drain_s']} s · frames "
             f"{r.get('frame_kchars', '?')}K characters on average"
@@ -1387,7 +1389,7 @@ def render_text(result: dict[str, Any]) -> str:
             f"max {lat['max']}  (n={lat['n']})"
         )
         out.append(
-            f"  tap→whole table ms: p50 {tab['p50']}  p99 {tab['p99']} · tap HTTP reply ms: "
+            f"  tap→whole table ms: p50 {tab['p50']}  p99 {tab['p99']} · tap answered ms: "
             f"p50 {rep['p50']}  p99 {rep['p99']}"
         )
         services = (
