@@ -6,10 +6,11 @@ with the square of connected phones (PERF_NOTES.md: 43 % of server time under lo
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from typing import Any
 
-from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
 
@@ -31,11 +32,16 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
         super()._clean_expired()
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """Queue the message for every member, as the stock layer does, minus its per-member
+        deep copy and name check: the app's messages hold only strings and numbers (immutable),
+        so each member gets a shallow copy of the same dict."""
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
+        expires = time.time() + self.expiry
         for channel in list(self.groups.get(group, {})):
-            try:
-                await self.send(channel, message)
-            except ChannelFull:
-                pass
+            queue = self.channels.setdefault(
+                channel, asyncio.Queue(maxsize=self.get_capacity(channel))
+            )
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait((expires, dict(message)))
