@@ -255,6 +255,18 @@ def _int(value: Any, message: Any) -> int:
         raise ActionError(message) from None
 
 
+def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
+    """An HP change: the seat's phone and every screen; a one-seat delta unless dying changed."""
+    return Change(
+        table.pk,
+        table.version,
+        private_seats={seat.pk},
+        host_panel=False,
+        delta_seat=seat.pk if seat.dying == was_dying else None,
+        seats=[seat],
+    )
+
+
 def _hp_public(seat: Seat, before: int, **extra: Any) -> dict[str, Any]:
     return {
         **_seat_public(seat),
@@ -302,14 +314,7 @@ def seat_change_hp(
             after={"hp": seat.hp, "dying": seat.dying},
             subject=seat,
             action_id=action_id,
-            change=Change(
-                table.pk,
-                table.version,
-                private_seats={seat.pk},
-                host_panel=False,
-                delta_seat=seat.pk if seat.dying == was_dying else None,
-                seats=[seat],
-            ),
+            change=_hp_change(table, seat, was_dying),
         )
     if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.maneuvering):
         raise ActionError(_("Unknown damage type."), code="damage_type")
@@ -342,14 +347,7 @@ def seat_change_hp(
         after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
         subject=seat,
         action_id=action_id,
-        change=Change(
-            table.pk,
-            table.version,
-            private_seats={seat.pk},
-            host_panel=False,
-            delta_seat=seat.pk if seat.dying == was_dying else None,
-            seats=[seat],
-        ),
+        change=_hp_change(table, seat, was_dying),
     )
 
 
