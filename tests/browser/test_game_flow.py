@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Dialog, Page, expect
+from playwright.sync_api import BrowserContext, Dialog, Page, WebSocketRoute, expect
 
 from companion.rules.heroes import LORD_HERO_IDS, STANDARD_HEROES
 from tests.browser.conftest import ContextFactory, screenshot
@@ -622,3 +622,66 @@ def test_phones_wait_for_the_lord(
     expect(page.locator("#table-state .banner")).to_have_text(CJK)
     # After a reload the phone says what it waits for; it should say so at once.
     expect(page.locator("#my-seat .banner")).to_have_text(CJK, timeout=2_000)
+
+
+def test_a_phone_that_misses_a_delta_asks_for_the_whole_state(
+    display_context: BrowserContext, new_phone: ContextFactory
+) -> None:
+    """HP changes travel as deltas on top of a version; a phone that lost one (dropped here on
+    the way) cannot apply the next, asks for the state ({"type": "sync"}) and shows it."""
+    host = display_context.new_page()
+    host.goto("/")
+    host.locator("form[action='/new/'] button").click()
+    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    join_url = host.locator(".join-url").inner_text().strip()
+    seats = [(new_phone(), name) for name in NAMES]
+    urls = [join_by_http(context, join_url, name) for context, name in seats]
+    expect(host.locator("#table-state .seat")).to_have_count(4)
+    host.locator("#host-panel input[name=first_game_mode]").check()
+    expect(host.locator("#host-panel input[name=first_game_mode]")).to_be_checked()
+    host.locator("#host-panel form[hx-post='act/deal'] button").click()
+    expect(host.locator("#table-state")).to_have_attribute("data-status", "dealt")
+    host.locator("#host-panel form[hx-post='act/start'] button").click()
+    expect(host.locator("#table-state")).to_have_attribute("data-status", "playing")
+
+    context, _name = seats[1]
+    page = context.new_page()
+    dropped: list[str] = []
+    synced: list[str] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and 'id="table-delta"' in message and not dropped:
+                dropped.append(message)
+                return
+            page_side.send(message)
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and '"sync"' in message:
+                synced.append(message)
+            server_side.send(message)
+
+        server_side.on_message(from_server)
+        page_side.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/"), relay)
+    page.goto(urls[1])
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    seat_id = page.locator("#my-seat").get_attribute("data-seat")
+    target = host.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .hp-num")
+    full = target.inner_text()
+    hp, max_hp = (int(n) for n in full.split("/"))
+    # Two damage taps from the host console: the phone loses the first delta.
+    for expected in (hp - 1, hp - 2):
+        host.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .seat-open").click()
+        dialog = host.locator("#dialog [role=dialog]")
+        expect(dialog).to_be_visible()
+        dialog.locator("form.damage-form button").first.click()
+        expect(target).to_have_text(f"{expected}/{max_hp}")
+    assert len(dropped) == 1
+    mine = page.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .hp-num")
+    expect(mine).to_have_text(f"{hp - 2}/{max_hp}")
+    expect(page.locator("#my-hp .hp-big")).to_have_text(f"{hp - 2}/{max_hp}")
+    assert synced, "the phone never asked for the whole state"

@@ -6,13 +6,14 @@ Screenshots for a human go to test-artifacts/ (gitignored).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, WebSocket, expect
+from playwright.sync_api import BrowserContext, Page, WebSocket, WebSocketRoute, expect
 
 from companion.qr import qr_svg
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
@@ -462,6 +463,48 @@ def test_refused_tap_shows_its_message(display_context: BrowserContext) -> None:
     expect(toast).to_have_text(CJK)
     assert posts == [], posts
     expect(host.locator("#table-state")).to_have_attribute("data-status", "lobby")
+
+
+def test_a_tap_lost_on_the_socket_is_posted_again_with_the_same_id(
+    display_context: BrowserContext,
+) -> None:
+    """A tap sent over the socket that gets no answer (here: dropped on the way) is posted over
+    HTTP after a few seconds with the same action id, and applied once."""
+    setup = display_context.new_page()
+    setup.goto("/")
+    setup.locator("form[action='/new/'] button").click()
+    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    host_url = setup.url
+    setup.close()
+
+    host = display_context.new_page()
+    dropped: list[dict[str, Any]] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message) if isinstance(message, str) else {}
+            if data.get("type") == "act":
+                dropped.append(data)  # lost: the server never hears of it
+                return
+            server_side.send(message)
+
+        page_side.on_message(from_page)
+        server_side.on_message(lambda message: page_side.send(message))
+
+    host.route_web_socket(re.compile(r"/ws/"), relay)
+    host.goto(host_url)
+    expect(host.locator("#conn")).to_have_attribute("data-state", "open")
+    with host.expect_request(lambda r: r.url.endswith("/act/lock"), timeout=15_000) as posted:
+        host.locator("#host-panel form[hx-post='act/lock'] button").click()
+    assert [d["name"] for d in dropped] == ["lock"]
+    assert f"action_id={dropped[0]['action_id']}" in (posted.value.post_data or "")
+    assert posted.value.response().status == 204
+    expect(host.locator("#table-state .pill-warn")).to_have_count(1)
+    lines = host.locator("#table-state .history .events li")
+    expect(lines.first).to_contain_text(re.compile(r"锁|lock", re.I))
+    assert sum("锁" in t for t in lines.all_inner_texts()) == 1
 
 
 # ---------------------------------------------------------------------------------------------
