@@ -4,8 +4,8 @@ The consumer finds who is connected from the URL's token (never from a message),
 screen's groups, sends the current state at once and relays fragments. A tap arrives as
 `{"type": "act", "name": ..., "fields": {...}, "action_id": ...}`; it runs the same action as the
 HTTP view, as the seat of the socket's token, on the process's database thread
-(`companion.dbthread`), and is answered `{"type": "done"}` or `{"type": "error"}` with the
-action id. The consumer keeps no game state.
+(`companion.dbthread`), and is answered `{"type": "done", "version"}` or `{"type": "error",
+"status", "message"}` with the action id. The consumer keeps no game state.
 """
 
 from __future__ import annotations
@@ -240,8 +240,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         fields = {k: v for k, v in fields.items() if k not in ("action_id", "csrfmiddlewaretoken")}
         result, box = await dbthread.run(self._run_act, name, fields, action_id)
         await broadcast.send_all(box)
-        if result is None:
-            await self.send(text_data=json.dumps({"type": "done", "action_id": action_id}))
+        if isinstance(result, int):
+            # The table's version after the tap (for a replayed tap: the version it finds).
+            answer = {"type": "done", "action_id": action_id, "version": result}
+            await self.send(text_data=json.dumps(answer))
             return
         status, text = result
         await self.send(
@@ -254,14 +256,16 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _run_act(
         self, name: str, fields: dict[str, Any], action_id: str | None
-    ) -> tuple[tuple[int, str] | None, broadcast.Outbox]:
+    ) -> tuple[int | tuple[int, str], broadcast.Outbox]:
+        """The tap's new table version, or its refusal (status, message in the phone's
+        language); with the messages its change sends."""
         with broadcast.collecting() as box:
             try:
-                dispatch.ACTIONS[name](dispatch.Fields(fields), self.token, action_id)
+                change = dispatch.ACTIONS[name](dispatch.Fields(fields), self.token, action_id)
             except ActionError as exc:
                 with translation.override(self.lang):
                     return (exc.status, str(exc.message)), box
-        return None, box
+        return int(getattr(change, "version", 0)), box
 
     def _token_valid(self) -> bool:
         try:

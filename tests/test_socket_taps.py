@@ -72,7 +72,7 @@ async def test_own_hp_tap_applies_once_and_reaches_every_screen_as_a_delta() -> 
     display, _ = await open_socket(f"/ws/t/{table.code}/")
     recorded = len(await events(table))
     answer = await tap(socks[1], "hp", "tapone0001", seat=me.pk, delta=-1)
-    assert answer == {"type": "done", "action_id": "tapone0001"}
+    assert answer == {"type": "done", "action_id": "tapone0001", "version": table.version + 1}
     after = await fresh(me)
     assert after.hp == me.hp - 1
     last = (await events(table))[-1]
@@ -90,7 +90,7 @@ async def test_own_hp_tap_applies_once_and_reaches_every_screen_as_a_delta() -> 
         assert 'id="my-hp"' in delta and f'<span class="hp-big">{after.hp}<' in delta
     # The same tap again (a retry after a lost answer): answered, not applied twice.
     again = await tap(socks[1], "hp", "tapone0001", seat=me.pk, delta=-1)
-    assert again == {"type": "done", "action_id": "tapone0001"}
+    assert again == {"type": "done", "action_id": "tapone0001", "version": table.version + 1}
     assert (await fresh(me)).hp == after.hp
     assert len(await events(table)) == recorded + 1
     for comm in [*socks, display]:
@@ -198,7 +198,7 @@ async def test_host_console_socket_acts_as_host() -> None:
     table, _seats = await make(4)
     comm, _ = await open_socket(f"/ws/{table.host_token}/")
     answer = await tap(comm, "lock", "lockit0001", locked="1")
-    assert answer == {"type": "done", "action_id": "lockit0001"}
+    assert answer == {"type": "done", "action_id": "lockit0001", "version": table.version + 1}
     assert (await fresh(table)).locked
     frames = await drain(comm)
     assert any('id="table-state"' in f and 'data-action="lockit0001"' in f for f in frames)
