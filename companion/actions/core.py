@@ -8,10 +8,9 @@ from typing import Any, TypeVar
 
 from django.db import connection, models, transaction
 from django.db.models import QuerySet
-from django.db.models.query import RawQuerySet
 from django.utils.translation import gettext_lazy as _
 
-from companion import broadcast
+from companion import broadcast, fastsql
 from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table
 
 M = TypeVar("M", bound=models.Model)
@@ -102,12 +101,11 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     if for_update:
         # Every tap comes here first. Lock the table row (PostgreSQL; SQLite's IMMEDIATE
         # transaction already holds the write lock), then read the seat, so its columns are the
-        # ones committed by whoever held the lock before. Plain SQL: building these two queries
-        # with the ORM cost twice as much as running them.
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        table = _first(Table.objects.raw(_TABLE_OF_TOKEN_SQL + lock, [token]))
+        # ones committed by whoever held the lock before (companion.fastsql: the ORM's query
+        # building cost more than the queries).
+        table = fastsql.read_one(Table, _TABLE_OF_TOKEN, [token], lock=True)
         if table is not None:
-            seat = _first(Seat.objects.raw(_SEAT_OF_TOKEN_SQL, [token]))
+            seat = fastsql.read_one(Seat, "token = %s", [token])
             if seat is not None and seat.table_id == table.pk:
                 seat.table = table
                 return Actor(table=table, seat=seat, is_host=seat.is_host)
@@ -124,18 +122,12 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     return Actor(table=table, seat=None, is_host=True)
 
 
-def _first(query: QuerySet[M] | RawQuerySet[M]) -> M | None:
+def _first(query: QuerySet[M]) -> M | None:
     """The first row, without the ORDER BY that `.first()` adds."""
-    if isinstance(query, RawQuerySet):
-        return next(iter(query), None)
     return next(iter(query[:1]), None)
 
 
-_SEAT_OF_TOKEN_SQL = f"SELECT * FROM {Seat._meta.db_table} WHERE token = %s"  # noqa: S608
-_TABLE_OF_TOKEN_SQL = (
-    f"SELECT * FROM {Table._meta.db_table} WHERE id = "  # noqa: S608 - constant table names
-    f"(SELECT table_id FROM {Seat._meta.db_table} WHERE token = %s)"
-)
+_TABLE_OF_TOKEN = f"id = (SELECT table_id FROM {Seat._meta.db_table} WHERE token = %s)"  # noqa: S608
 
 
 def _require_host(actor: Actor) -> None:
@@ -157,8 +149,8 @@ def _record(
 ) -> Change:
     """Bump the version, append the event and schedule the broadcast for after the commit."""
     table.version += 1
-    table.save(update_fields=["version", "updated_at", *_dirty_table_fields(table)])
-    Event.objects.create(
+    fastsql.update(table, ["version", "updated_at", *_dirty_table_fields(table)])
+    event = Event(
         table=table,
         version=table.version,
         game_number=table.game_number,
@@ -171,6 +163,7 @@ def _record(
         public=public,
         action_id=action_id or "",
     )
+    fastsql.insert(event)
     change = change or Change(table_id=table.pk, version=table.version)
     change.version = table.version
     change.action_id = action_id

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion import fastsql
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -304,7 +305,7 @@ def seat_change_hp(
         if seat.dying and seat.hp > 0:
             seat.dying = False
             seat.damage_source = None
-        seat.save(update_fields=["hp", "dying", "damage_source"])
+        fastsql.update(seat, ["hp", "dying", "damage_source"])
         return _record(
             actor,
             table,
@@ -329,7 +330,7 @@ def seat_change_hp(
     if seat.hp <= 0:
         seat.dying = True
         seat.damage_source = source_seat
-    seat.save(update_fields=["hp", "dying", "damage_source"])
+    fastsql.update(seat, ["hp", "dying", "damage_source"])
     return _record(
         actor,
         table,
