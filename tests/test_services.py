@@ -377,3 +377,19 @@ def test_dirty_table_fields_see_changes_made_in_place() -> None:
     assert _dirty_table_fields(table) == ["locked", "phase_skips"]
     # A table not read from the database (just made) saves every field.
     assert len(_dirty_table_fields(Table(code="ZZZZZ"))) > 10
+
+
+def test_the_replay_check_reads_the_action_index() -> None:
+    """Asked on every tap: it must not scan the table's whole history (a long game has
+    thousands of events). SQLite uses a partial index only when the query repeats its condition."""
+    from django.db import connection
+
+    from companion.actions.core import _SEEN_SQL
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL plans a tiny test table by its statistics, not by the query")
+    table, _seats = make_table(4)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN QUERY PLAN " + _SEEN_SQL, [table.pk, "someaction"])
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert "event_action_once" in plan, plan

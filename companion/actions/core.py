@@ -227,9 +227,12 @@ def _seen(table: Table, action_id: str | None) -> bool:
         return cursor.fetchone() is not None
 
 
+# The condition repeats the unique index's own (Event.Meta "event_action_once") word for word:
+# SQLite uses a partial index only then; otherwise it scans every event of the table.
 _SEEN_SQL = (
     f"SELECT 1 FROM {Event._meta.db_table} "  # noqa: S608 - a constant table name
-    "WHERE table_id = %s AND action_id = %s AND private_to_id IS NULL LIMIT 1"
+    "WHERE table_id = %s AND action_id = %s "
+    "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1"
 )
 
 
