@@ -593,9 +593,11 @@ def join_by_http(context: BrowserContext, join_url: str, name: str) -> str:
     return seated.url
 
 
-def test_phones_wait_for_the_lord(
+def seated_table(
     display_context: BrowserContext, new_phone: ContextFactory
-) -> None:
+) -> tuple[Page, list[tuple[BrowserContext, str]], list[str]]:
+    """A new table on the host console with the four NAMES seated by plain requests: the host
+    page, each phone's (context, name) and each phone's own address."""
     host = display_context.new_page()
     host.goto("/")
     host.locator("form[action='/new/'] button").click()
@@ -604,6 +606,13 @@ def test_phones_wait_for_the_lord(
     seats = [(new_phone(), name) for name in NAMES]
     urls = [join_by_http(context, join_url, name) for context, name in seats]
     expect(host.locator("#table-state .seat")).to_have_count(4)
+    return host, seats, urls
+
+
+def test_phones_wait_for_the_lord(
+    display_context: BrowserContext, new_phone: ContextFactory
+) -> None:
+    host, seats, urls = seated_table(display_context, new_phone)
     host.locator("#host-panel form[hx-post='act/deal'] button").click()
     expect(host.locator("#table-state")).to_have_attribute("data-status", "dealt")
     # A phone that is not the lord's, open while the host starts the hero choice.
@@ -629,14 +638,7 @@ def test_a_phone_that_misses_a_delta_asks_for_the_whole_state(
 ) -> None:
     """HP changes travel as deltas on top of a version; a phone that lost one (dropped here on
     the way) cannot apply the next, asks for the state ({"type": "sync"}) and shows it."""
-    host = display_context.new_page()
-    host.goto("/")
-    host.locator("form[action='/new/'] button").click()
-    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
-    join_url = host.locator(".join-url").inner_text().strip()
-    seats = [(new_phone(), name) for name in NAMES]
-    urls = [join_by_http(context, join_url, name) for context, name in seats]
-    expect(host.locator("#table-state .seat")).to_have_count(4)
+    host, seats, urls = seated_table(display_context, new_phone)
     host.locator("#host-panel input[name=first_game_mode]").check()
     expect(host.locator("#host-panel input[name=first_game_mode]")).to_be_checked()
     host.locator("#host-panel form[hx-post='act/deal'] button").click()
