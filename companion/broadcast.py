@@ -189,9 +189,11 @@ def render_delta(delta: SeatDelta, lang: str, action_id: str | None = None) -> s
 
 
 def _compose_delta(change: Change) -> None:
+    """One render per language of the seat's delta; the seat's own HP tracker rides in it (HP is
+    public), so no private frame is needed."""
     table = change.table
-    assert table is not None and change.seats
-    delta = seat_delta(table, change.seats[0], change.line)
+    assert table is not None and change.delta_seat is not None
+    delta = seat_delta(table, change.delta_seat, change.line)
     langs = langs_in_use(table.code)
     for lang in langs:
         _send(
@@ -202,11 +204,10 @@ def _compose_delta(change: Change) -> None:
                 "version": delta.version,
             },
         )
-    # The seat's own HP tracker rides in the public delta (HP is public); no private frame.
 
 
 def _compose(change: Change) -> None:
-    if change.delta_seat is not None and change.seats and change.line is not None:
+    if change.delta_seat is not None and change.line is not None:
         _compose_delta(change)
         return
     table = Table.objects.get(pk=change.table_id)

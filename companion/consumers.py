@@ -36,7 +36,6 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_RECONNECT = 1012
 
-ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 FIELD_NAME_RE = re.compile(r"^[a-z_]{1,32}$")
 
 # Sockets per seat in this process (THREATS.md 16: one seat token cannot open fifty sockets).
@@ -213,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         action_id = message.get("action_id")
         fields = message.get("fields", {})
         if action_id is not None and not (
-            isinstance(action_id, str) and ACTION_ID_RE.fullmatch(action_id)
+            isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id)
         ):
             await self._error("malformed")
             return
@@ -236,8 +235,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._error("malformed", action_id)
             return
-        # Fields the phone has no say in (htmx adds its own; the seat comes from the token).
-        fields = {k: v for k, v in fields.items() if k not in ("action_id", "csrfmiddlewaretoken")}
         result, box = await dbthread.run(self._run_act, name, fields, action_id)
         await broadcast.send_all(box)
         if isinstance(result, int):

@@ -7,12 +7,16 @@ token the phone was reached by, never from the fields.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.http import QueryDict
 
 from companion import actions
+
+# A tap's id, made by the phone: replays with the same id are applied once.
+ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 class Fields:

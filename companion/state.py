@@ -7,7 +7,7 @@ it never carries a living non-lord seat's identity, nor a hero candidate or an u
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import get_language
@@ -540,7 +540,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
-    """Just what the seat's own HP tracker shows (no queries)."""
+    """Just what the seat's own HP tracker shows (no queries); `private_state` adds the rest."""
     return PrivateState(
         seat_id=seat.pk,
         name=seat.name,
@@ -566,24 +566,15 @@ def private_state(seat: Seat) -> PrivateState:
     table = seat.table
     picking = table.status == Table.Status.HEROES
     own_hero = seat.hero or (seat.hero_pick if picking else "")
-    return PrivateState(
-        seat_id=seat.pk,
-        name=seat.name,
+    return replace(
+        private_hp(seat, table),
         identity=seat.identity or None,
-        is_host=seat.is_host,
-        alive=seat.alive,
-        version=table.version,
         history=_events(table, private_to=seat),
-        status=table.status,
         candidates=[c for c in map(hero_card, seat.hero_candidates) if c]
         if picking and not seat.hero
         else [],
         pick=seat.hero_pick if picking else "",
         hero=hero_card(own_hero),
-        hp=seat.hp,
-        max_hp=seat.max_hp,
-        dying=seat.dying,
-        maneuvering=table.maneuvering,
         lord_waiting=picking and bool(seat.hero) and table.hero_stage == "others",
     )
 

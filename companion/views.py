@@ -30,7 +30,6 @@ from companion.state import HistoryLine, public_state
 
 DEVICE_COOKIE = "sgs_device"
 MINE_COOKIE = "sgs_mine"
-ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 def _private(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpResponse:
@@ -272,7 +271,7 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     if throttle.blocked(request):
         return _too_many(request)
     action_id = request.POST.get("action_id") or None
-    if action_id is not None and not ACTION_ID_RE.fullmatch(action_id):
+    if action_id is not None and not dispatch.ACTION_ID_RE.fullmatch(action_id):
         return _answer_error(request, token, _("Malformed request."), 400)
     try:
         if name == "handover":

@@ -61,11 +61,10 @@ class Change:
     # Whether the host's controls may show something new (HP taps never change them).
     host_panel: bool = True
     # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
-    # screens get a small delta on top of the previous version instead of the whole state.
-    delta_seat: int | None = None
-    # The rows the action committed, handed to the broadcast so it need not read them again.
+    # screens get a small delta on top of the previous version instead of the whole state. The
+    # rows are the ones the action committed, so the broadcast need not read them again.
+    delta_seat: Seat | None = None
     table: Table | None = None
-    seats: list[Seat] | None = None
     line: Any = None
 
 

@@ -263,8 +263,7 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
         table.version,
         private_seats={seat.pk},
         host_panel=False,
-        delta_seat=seat.pk if seat.dying == was_dying else None,
-        seats=[seat],
+        delta_seat=seat if seat.dying == was_dying else None,
     )
 
 

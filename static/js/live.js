@@ -201,8 +201,13 @@
       schedule();
       return;
     }
-    socket.onopen = function () { retry = 0; setConn('open'); };
-    socket.onmessage = function (ev) { handleFrame(String(ev.data)); };
+    var current = false;
+    socket.onopen = function () { retry = 0; };
+    // "open" once the server's first frame (the whole current state) is on the screen.
+    socket.onmessage = function (ev) {
+      handleFrame(String(ev.data));
+      if (!current) { current = true; setConn('open'); }
+    };
     socket.onclose = function (ev) {
       socket = null;
       Object.keys(pending).forEach(overHttp);
@@ -316,9 +321,7 @@
     } else if (xhr.status >= 400) {
       toast(errorText(xhr));
     } else if (ev.detail.requestConfig && ev.detail.requestConfig.verb === 'post') {
-      var elt = ev.detail.elt;
-      var dialog = document.getElementById('dialog');
-      if (dialog && elt && dialog.contains(elt) && xhr.status === 204) dialog.innerHTML = '';
+      if (xhr.status === 204) closeDialogOf(ev.detail.elt);
     }
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
