@@ -155,8 +155,23 @@ class SetupError(Exception):
 
 def proc_cpu_seconds(pid: int) -> float:
     """utime + stime of a process (all its threads), in seconds."""
+    return sum(proc_cpu_split(pid))
+
+
+def proc_cpu_split(pid: int) -> tuple[float, float]:
+    """(utime, stime) of a process (all its threads), in seconds: user and kernel time."""
     with open(f"/proc/{pid}/stat", "rb") as f:
         fields = f.read().rsplit(b")", 1)[1].split()
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def thread_cpu_seconds(pid: int, tid: int) -> float:
+    """utime + stime of one thread of a process (0 if it has gone)."""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
@@ -424,6 +439,18 @@ class Fleet:
 
     def cpu_seconds(self) -> float:
         return sum(proc_cpu_seconds(s.proc.pid) for s in self.servers if s.proc.poll() is None)
+
+    def kernel_cpu_seconds(self) -> float:
+        return sum(proc_cpu_split(s.proc.pid)[1] for s in self.servers if s.proc.poll() is None)
+
+    def loop_cpu_seconds(self) -> float:
+        """CPU of the servers' main threads: the event loop (websockets, Channels, relaying);
+        the rest is the database thread and any thread-pool work."""
+        return sum(
+            thread_cpu_seconds(s.proc.pid, s.proc.pid)
+            for s in self.servers
+            if s.proc.poll() is None
+        )
 
     def rss_bytes(self) -> int:
         return sum(proc_rss_bytes(s.proc.pid) for s in self.servers if s.proc.poll() is None)
@@ -1043,6 +1070,7 @@ class Bench:
             self.lag_samples = []
         start = perf() + 0.01
         cpu0, gen0 = self.fleet.cpu_seconds(), proc_cpu_seconds(os.getpid())
+        kernel0, loop0 = self.fleet.kernel_cpu_seconds(), self.fleet.loop_cpu_seconds()
         busy0 = machine_busy_seconds()
         svc0 = services_cpu_seconds() if self.fleet.scale_out else 0.0
         for k in range(count):
@@ -1062,6 +1090,8 @@ class Bench:
         figures = {
             "window_s": window,
             "server_cpu_s": self.fleet.cpu_seconds() - cpu0,
+            "server_kernel_cpu_s": self.fleet.kernel_cpu_seconds() - kernel0,
+            "server_loop_cpu_s": self.fleet.loop_cpu_seconds() - loop0,
             "generator_cpu_s": proc_cpu_seconds(os.getpid()) - gen0,
             "machine_busy_s": machine_busy_seconds() - busy0,
             "services_cpu_s": services_cpu_seconds() - svc0 if self.fleet.scale_out else None,
@@ -1252,6 +1282,12 @@ class Bench:
             "server_core_busy_pct": round(busy_pct, 1),
             "server_saturated": busy_pct >= SATURATED_PCT,
             "cpu_per_tap_ms": round(1000 * server_cpu / len(applied), 2) if applied else None,
+            "kernel_cpu_per_tap_ms": round(1000 * figures["server_kernel_cpu_s"] / len(applied), 2)
+            if applied
+            else None,
+            "loop_cpu_per_tap_ms": round(1000 * figures["server_loop_cpu_s"] / len(applied), 2)
+            if applied
+            else None,
             "services_cpu_per_tap_ms": round(1000 * figures["services_cpu_s"] / len(applied), 2)
             if applied and figures["services_cpu_s"] is not None
             else None,
@@ -1295,6 +1331,10 @@ def spread(values: list[float]) -> dict[str, float | int]:
     }
 
 
+def _minus(a: float | None, b: float | None) -> float | None:
+    return round(a - b, 2) if a is not None and b is not None else None
+
+
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Median of each headline figure over the runs; losses and errors are summed."""
 
@@ -1310,6 +1350,8 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
         },
         "achieved_taps_per_s": med(lambda r: r["achieved_taps_per_s"]),
         "cpu_per_tap_ms": med(lambda r: r["cpu_per_tap_ms"]),
+        "kernel_cpu_per_tap_ms": med(lambda r: r["kernel_cpu_per_tap_ms"]),
+        "loop_cpu_per_tap_ms": med(lambda r: r["loop_cpu_per_tap_ms"]),
         "services_cpu_per_tap_ms": med(lambda r: r["services_cpu_per_tap_ms"]),
         "server_core_busy_pct": med(lambda r: r["server_core_busy_pct"]),
         "lost": sum(r["lost"] for r in runs),
@@ -1403,7 +1445,10 @@ def render_text(result: dict[str, Any]) -> str:
             saturated += " (CPU per tap counts work on taps that then timed out or failed)"
         out.append(
             f"  server CPU {r['server_cpu_s']} s, its core(s) {r['server_core_busy_pct']} % "
-            f"busy{saturated} · {r['cpu_per_tap_ms']} ms per tap{services} · "
+            f"busy{saturated} · {r['cpu_per_tap_ms']} ms per tap (event loop "
+            f"{r['loop_cpu_per_tap_ms']} ms, other threads "
+            f"{_minus(r['cpu_per_tap_ms'], r['loop_cpu_per_tap_ms'])} ms; kernel "
+            f"{r['kernel_cpu_per_tap_ms']} ms){services} · "
             f"RSS {r['rss_kb'] / 1024:.1f} MB"
         )
         verdict = "YES: " + "; ".join(gen["reasons"]) if gen["bottleneck"] else "no"

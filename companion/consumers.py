@@ -10,16 +10,20 @@ HTTP view, as the seat of the socket's token, on the process's database thread
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 from urllib.parse import urlsplit
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port, validate_host
@@ -27,7 +31,10 @@ from django.utils import translation
 
 from companion import broadcast, dbthread, dispatch
 from companion.actions import ActionError, NotFound, actor_for
+from companion.layers import LeanInMemoryChannelLayer, run_eagerly
 from companion.models import Table
+
+log = logging.getLogger(__name__)
 
 # Close codes the phone's script understands: 4404 = this link no longer works (do not retry),
 # 1008 = policy (too many messages), 1009 = message too big, 1012 = reconnect now.
@@ -74,10 +81,75 @@ def _lang_from_scope(scope: dict[str, Any]) -> str:
     return broadcast.lang_of(None)
 
 
+def _relay_failed(exc: Exception) -> None:
+    if isinstance(exc, OSError):  # the phone went away; its socket's own loop cleans up
+        log.debug("frame not relayed: %r", exc)
+    else:
+        log.error("frame not relayed", exc_info=exc)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """One screen: the public display, the host console, or a seat's phone."""
 
     groups: list[str]
+    # Group messages not yet sent, in order; None while they go straight out (see _deliver).
+    _backlog: deque[dict[str, Any]] | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """On the embedded layer, take group messages straight from it (`_deliver`) and read
+        the socket in a plain loop; on any other layer (Redis), run Channels' own loop."""
+        layer = get_channel_layer(self.channel_layer_alias)
+        if not isinstance(layer, LeanInMemoryChannelLayer):
+            await super().__call__(scope, receive, send)
+            return
+        self.scope = scope
+        self.channel_layer = layer
+        self.channel_name = await layer.new_channel()
+        self.base_send = send
+        # Until the current state is on its way, frames wait (`connect` sends it, then drains).
+        self._backlog = deque()
+        layer.attach(self.channel_name, self._deliver)
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            layer.detach(self.channel_name)
+            self._backlog = None
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        """A group message for this screen, handed over by the layer on this event loop.
+
+        It is relayed at once, inside the sender's turn (no task, queue or wake-up per frame).
+        If a write has to wait (a phone that stopped reading fills its buffer), a task finishes
+        it and later messages queue behind it, so every screen gets its frames in order and no
+        slow phone holds up the others."""
+        if self._backlog is not None:
+            self._backlog.append(message)
+            return
+        try:
+            rest = run_eagerly(self.dispatch(message))
+        except Exception as exc:  # noqa: BLE001 - one screen's failure must not stop the rest
+            _relay_failed(exc)
+            return
+        if rest is not None:
+            self._backlog = deque()
+            asyncio.ensure_future(self._drain(rest))
+
+    async def _drain(self, rest: Any = None) -> None:
+        """Finish a waiting write, then send what queued behind it, then go back to direct."""
+        try:
+            if rest is not None:
+                await rest
+        except Exception as exc:  # noqa: BLE001
+            _relay_failed(exc)
+        while self._backlog:
+            try:
+                await self.dispatch(self._backlog.popleft())
+            except Exception as exc:  # noqa: BLE001
+                _relay_failed(exc)
+        self._backlog = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' own dispatch hops to a thread before every message to close stale database
@@ -130,6 +202,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         # Join first, then read: a change committed in between reaches us twice, never zero times.
         await self._send_snapshot()
+        if self._backlog is not None:
+            await self._drain()
 
     @database_sync_to_async
     def _resolve(self, token: str | None, code: str | None) -> tuple[str, int | None, bool, str]:
