@@ -13,14 +13,22 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 M = TypeVar("M", bound=models.Model)
+
+
+def _connection() -> BaseDatabaseWrapper:
+    """The default connection, looked up once per statement: every attribute read through
+    `django.db.connection` goes through a thread-local lookup."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @cache
 def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
     """The column list of a SELECT, the attribute names and each column's converters."""
+    connection = _connection()
     quote = connection.ops.quote_name
     fields = model._meta.concrete_fields
     table = model._meta.db_table
@@ -34,14 +42,24 @@ def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], li
     return columns, [f.attname for f in fields], converters
 
 
-def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = False) -> M | None:
-    """One row of `model` matching `where` (SQL over its own table), or None."""
-    columns, names, converters = _columns(model, connection.vendor)
+@cache
+def _select(
+    model: type[models.Model], where: str, lock: bool, vendor: str
+) -> tuple[str, list[str], list[Any]]:
+    connection = _connection()
+    columns, names, converters = _columns(model, vendor)
     # Identifiers come from the models, `where` from this app's code; values are parameters.
     table = connection.ops.quote_name(model._meta.db_table)
     sql = f"SELECT {columns} FROM {table} WHERE {where}"  # noqa: S608
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
+    return sql, names, converters
+
+
+def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = False) -> M | None:
+    """One row of `model` matching `where` (SQL over its own table), or None."""
+    connection = _connection()
+    sql, names, converters = _select(model, where, lock, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -57,6 +75,7 @@ def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = Fals
 
 def update(instance: models.Model, names: list[str]) -> None:
     """`instance.save(update_fields=names)`, as one UPDATE."""
+    connection = _connection()
     quote = connection.ops.quote_name
     meta = instance._meta
     fields = [meta.get_field(name) for name in names]
@@ -69,6 +88,7 @@ def update(instance: models.Model, names: list[str]) -> None:
 
 def insert(instance: M) -> M:
     """`instance.save()` of a new row, as one INSERT; sets its primary key."""
+    connection = _connection()
     quote = connection.ops.quote_name
     meta = instance._meta
     fields = [f for f in meta.concrete_fields if not f.primary_key]

@@ -109,11 +109,6 @@ class PublicSeat:
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
 
-    @property
-    def hp_marks(self) -> list[bool]:
-        """One entry per point of max HP: True where the jade is lit."""
-        return [i < self.hp for i in range(self.max_hp)]
-
 
 @dataclass(frozen=True)
 class Turn:
@@ -241,11 +236,6 @@ class PrivateState:
     dying: bool = False
     maneuvering: bool = False
     lord_waiting: bool = False
-
-    @property
-    def hp_marks(self) -> list[bool]:
-        """One entry per point of max HP: True where the jade is lit."""
-        return [i < self.hp for i in range(self.max_hp)]
 
 
 def _visible_identity(seat: Seat, table: Table) -> str | None:

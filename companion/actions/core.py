@@ -150,13 +150,13 @@ def _record(
     table.version += 1
     fastsql.update(table, ["version", "updated_at", *_dirty_table_fields(table)])
     event = Event(
-        table=table,
+        table_id=table.pk,
         version=table.version,
         game_number=table.game_number,
         kind=kind,
         actor=actor.label if actor else "system",
-        actor_seat=actor.seat if actor else None,
-        subject_seat=subject,
+        actor_seat_id=actor.seat.pk if actor and actor.seat else None,
+        subject_seat_id=subject.pk if subject else None,
         before=before or {},
         after=after or {},
         public=public,
