@@ -30,17 +30,18 @@ What it does, in order:
    and starts the game (first-game mode: no hero picking), and every phone must show "playing".
 3. Load: one phone per table taps its own HP (delta=-1, then +1, alternating; a unique action_id
    per tap), as its page does: over its open websocket ({"type": "act", "name": "hp", "fields":
-   {"seat": <its seat>, "delta": ...}}, answered "done"), or with --via http as the page's
+   {"seat": <its seat>, "delta": ...}}, answered by its change's own frame to the tapping phone,
+   or "done" when there is none), or with --via http as the page's
    fallback (POST /p/<token>/act/hp, answered 204), at --rate taps per table per second, open
    loop, tables evenly staggered. --warmup seconds are not counted; then --duration seconds are
    measured (--repeat times, back to back, each drained before the next).
 4. Every pushed fragment root (table-state, my-seat, host-panel, and the small frames of an HP
    change: table-delta, my-hp) carries data-version and data-action; each phone records when
    the public frame of each tap arrives, matched by action id. Latency runs from just before
-   the tap is written to the moment the phone has the frame. Only taps answered (204 or
-   "done") count: when the server is overloaded, read "failed" and the achieved taps/s first.
-   The host console's own websocket is not connected (its
-   frames would go to nobody's phone).
+   the tap is written to the moment the phone has the frame. Only taps answered (204, the
+   change's own frame, or "done") count: when the server is overloaded, read "failed" and the
+   achieved taps/s first. The host console's own websocket is not connected (its frames would
+   go to nobody's phone).
 
 It prints:
 - connections made/failed;
@@ -51,9 +52,11 @@ It prints:
   one or 120 s in all), duplicated and out-of-order deliveries; the tapper's own HP tracker (in the
   public delta of an HP change, or in its private frame);
 - tap→phone latency p50/p95/p99/max, tap→whole table, and the time until the tap is answered
-  ("done" over the socket, or the HTTP 204);
+  (over the socket: the change's own frame at the tapping phone, or "done"; or the HTTP 204);
 - achieved taps/s; server CPU per tap (utime+stime from /proc/<pid>/stat over the measured
-  window, summed over the server processes; with --scale-out also PostgreSQL's and Redis's);
+  window, summed over the server processes; with --scale-out also PostgreSQL's and Redis's),
+  and of it the servers' event-loop threads (websockets, Channels, relaying frames; the rest is
+  the database thread) and the kernel's part;
 - server RSS and memory per connected phone (RSS delta from just before the phones' websockets
   connect to just after, divided by the phones);
 - whether this generator was the bottleneck (its CPU >= 80 % of its core, or its send schedule
@@ -807,6 +810,11 @@ class Bench:
                 tap = self.taps.get(action) if action else None
                 if tap is None or tap.table is not phone.table:
                     continue
+                if phone is tap.table.tapper:
+                    # The change's own frame answers the tap over the socket.
+                    waiter = self.answers.pop(action, None)
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result((204, now))
                 if phone.index in tap.arrivals:
                     tap.duplicates += 1
                 else:

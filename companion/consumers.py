@@ -4,8 +4,10 @@ The consumer finds who is connected from the URL's token (never from a message),
 screen's groups, sends the current state at once and relays fragments. A tap arrives as
 `{"type": "act", "name": ..., "fields": {...}, "action_id": ...}`; it runs the same action as the
 HTTP view, as the seat of the socket's token, on the process's database thread
-(`companion.dbthread`), and is answered `{"type": "done", "version"}` or `{"type": "error",
-"status", "message"}` with the action id. The consumer keeps no game state.
+(`companion.dbthread`). Its answer is the change's own frame to this screen, which carries the
+action id (`data-action`); a tap that sends this screen no frame (a replay, or nothing to change)
+is answered `{"type": "done", "version"}`, a refused one `{"type": "error", "status", "message"}`,
+both with the action id. The consumer keeps no game state.
 """
 
 from __future__ import annotations
@@ -312,6 +314,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         result, box = await dbthread.run(self._run_act, name, fields, action_id)
         await broadcast.send_all(box)
         if isinstance(result, int):
+            if action_id and any(
+                group in self.groups and message.get("type") == "table.fragment"
+                for group, message in box
+            ):
+                # The change's own frame, which names the tap (data-action), has reached this
+                # screen already: it is the answer.
+                return
             # The table's version after the tap (for a replayed tap: the version it finds).
             answer = {"type": "done", "action_id": action_id, "version": result}
             await self.send(text_data=json.dumps(answer))

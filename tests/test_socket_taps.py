@@ -37,7 +37,7 @@ def events(table: Table) -> list[tuple[int, str, str]]:
 
 async def tap(
     comm: WebsocketCommunicator, name: str, action_id: str | None = None, **fields: Any
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """Send a tap and wait for its answer (frames that come first are skipped)."""
     answer, _frames = await tap_seeing(comm, name, action_id, **fields)
     return answer
@@ -45,9 +45,12 @@ async def tap(
 
 async def tap_seeing(
     comm: WebsocketCommunicator, name: str, action_id: str | None = None, **fields: Any
-) -> tuple[dict[str, Any], list[str]]:
-    """Send a tap; its answer and the frames the tapping socket got before it (its own change
-    reaches it as soon as it is committed, ahead of the answer)."""
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """Send a tap; its answer and the frames the tapping socket got until then.
+
+    An applied tap with an id is answered by its change's own frame (it names the tap in
+    `data-action`; the last of the frames returned) and the answer is None; otherwise the
+    answer is the JSON "done" or "error"."""
     message: dict[str, Any] = {"type": "act", "name": name, "fields": fields}
     if action_id:
         message["action_id"] = action_id
@@ -58,6 +61,8 @@ async def tap_seeing(
         if frame.startswith("{"):
             return json.loads(frame), frames
         frames.append(frame)
+        if action_id and f'data-action="{action_id}"' in frame:
+            return None, frames
 
 
 def delta_of(frames: list[str]) -> str:
@@ -85,13 +90,16 @@ async def test_own_hp_tap_applies_once_and_reaches_every_screen_as_a_delta() -> 
     display, _ = await open_socket(f"/ws/t/{table.code}/")
     recorded = len(await events(table))
     answer, seen = await tap_seeing(socks[1], "hp", "tapone0001", seat=me.pk, delta=-1)
-    assert answer == {"type": "done", "action_id": "tapone0001", "version": table.version + 1}
+    # Answered by its own delta (no separate "done" frame is sent).
+    assert answer is None
+    assert attr(seen[-1], "table-delta", "data-action") == "tapone0001"
     after = await fresh(me)
     assert after.hp == me.hp - 1
     last = (await events(table))[-1]
     assert last == (table.version + 1, "damage", f"seat:{me.pk}")
     for comm in [*socks, display]:
         frames = [*seen, *await drain(comm)] if comm is socks[1] else await drain(comm)
+        assert not [f for f in frames if f.startswith("{")]
         delta = delta_of(frames)
         assert attr(delta, "table-delta", "data-version") == str(table.version + 1)
         assert attr(delta, "table-delta", "data-base") == str(table.version)
@@ -212,7 +220,8 @@ async def test_host_console_socket_acts_as_host() -> None:
     table, _seats = await make(4)
     comm, _ = await open_socket(f"/ws/{table.host_token}/")
     answer, seen = await tap_seeing(comm, "lock", "lockit0001", locked="1")
-    assert answer == {"type": "done", "action_id": "lockit0001", "version": table.version + 1}
+    assert answer is None
+    assert f'data-version="{table.version + 1}"' in seen[-1]
     assert (await fresh(table)).locked
     frames = [*seen, *await drain(comm)]
     assert any('id="table-state"' in f and 'data-action="lockit0001"' in f for f in frames)

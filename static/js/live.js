@@ -1,9 +1,10 @@
 /* Live table: one websocket per screen. It receives the state, and carries the phone's taps.
  *
  * - A tap is an htmx form (hx-post="act/<name>"). While the socket is open it goes over the
- *   socket ({"type": "act"}) and is answered "done" or "error"; otherwise, or when no answer
- *   comes within a few seconds, it is posted over HTTP with the same action id (a tap is applied
- *   once, whichever way it arrives).
+ *   socket ({"type": "act"}) and is answered by the change's own frame (its data-action is the
+ *   tap's id), or by "done" (nothing new to send) or "error"; otherwise, or when no answer comes
+ *   within a few seconds, it is posted over HTTP with the same action id (a tap is applied once,
+ *   whichever way it arrives).
  * - Every fragment root carries data-version; an older fragment never replaces a newer one.
  * - A small change (an HP tap) may come as a delta: a <template id="table-delta"> that applies
  *   only on top of the version it names (data-base); otherwise the phone asks for the state. It
@@ -172,6 +173,11 @@
     var holder = document.createElement('template');
     holder.innerHTML = text;
     var delta = holder.content.querySelector('template#table-delta');
+    // A frame caused by one of this phone's taps answers that tap.
+    var acted = delta || holder.content.querySelector('[data-action]');
+    if (acted && pending[acted.getAttribute('data-action')]) {
+      answered({ type: 'done', action_id: acted.getAttribute('data-action') });
+    }
     if (delta) {
       applyDelta(delta);
       return;

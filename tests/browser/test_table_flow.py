@@ -507,6 +507,53 @@ def test_a_tap_lost_on_the_socket_is_posted_again_with_the_same_id(
     assert sum("锁" in t for t in lines.all_inner_texts()) == 1
 
 
+def test_a_socket_tap_is_answered_by_its_own_frame(display_context: BrowserContext) -> None:
+    """The change's own frame (data-action = the tap's id) answers a tap sent over the socket:
+    no "done" message comes, and the page does not post the tap again after its timeout."""
+    setup = display_context.new_page()
+    setup.goto("/")
+    setup.locator("form[action='/new/'] button").click()
+    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    host_url = setup.url
+    setup.close()
+
+    host = display_context.new_page()
+    taps: list[dict[str, Any]] = []
+    answers: list[str] = []
+
+    def relay(page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            data = json.loads(message) if isinstance(message, str) else {}
+            if data.get("type") == "act":
+                taps.append(data)
+            server_side.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and message.startswith("{"):
+                answers.append(message)
+            page_side.send(message)
+
+        page_side.on_message(from_page)
+        server_side.on_message(from_server)
+
+    host.route_web_socket(re.compile(r"/ws/"), relay)
+    posts: list[str] = []
+    host.on("request", lambda r: posts.append(r.url) if "/act/" in r.url else None)
+    host.goto(host_url)
+    expect(host.locator("#conn")).to_have_attribute("data-state", "open")
+    host.locator("#host-panel form[hx-post='act/lock'] button").click()
+    expect(host.locator("#table-state .pill-warn")).to_have_count(1)
+    state = host.locator("#table-state")
+    assert [t["name"] for t in taps] == ["lock"]
+    expect(state).to_have_attribute("data-action", taps[0]["action_id"])
+    host.wait_for_timeout(5_000)  # past the page's 4 s wait for an answer
+    assert posts == []
+    assert not [a for a in answers if '"done"' in a or '"error"' in a]
+    assert len(taps) == 1
+
+
 # ---------------------------------------------------------------------------------------------
 # Without the Origin workaround (see conftest.referrer_bug)
 
