@@ -32,3 +32,11 @@ def _stop_db_thread(request: pytest.FixtureRequest) -> object:
     blocker = request.getfixturevalue("django_db_blocker")
     with blocker.unblock():
         dbthread.shutdown()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last. Playwright's sync API marks its own event loop as the main
+    thread's running loop between calls (its session-wide browser stays open to the end), and
+    pytest-asyncio cannot start a test's loop while one is marked running: an async test after
+    a browser test would fail with "Runner.run() cannot be called from a running event loop"."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -465,18 +465,23 @@ def test_refused_tap_shows_its_message(display_context: BrowserContext) -> None:
     expect(host.locator("#table-state")).to_have_attribute("data-status", "lobby")
 
 
+def new_table_console(context: BrowserContext) -> str:
+    """Open a new table from the start page; the address of its host console."""
+    setup = context.new_page()
+    setup.goto("/")
+    setup.locator("form[action='/new/'] button").click()
+    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    url = setup.url
+    setup.close()
+    return url
+
+
 def test_a_tap_lost_on_the_socket_is_posted_again_with_the_same_id(
     display_context: BrowserContext,
 ) -> None:
     """A tap sent over the socket that gets no answer (here: dropped on the way) is posted over
     HTTP after a few seconds with the same action id, and applied once."""
-    setup = display_context.new_page()
-    setup.goto("/")
-    setup.locator("form[action='/new/'] button").click()
-    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
-    host_url = setup.url
-    setup.close()
-
+    host_url = new_table_console(display_context)
     host = display_context.new_page()
     dropped: list[dict[str, Any]] = []
 
@@ -510,13 +515,7 @@ def test_a_tap_lost_on_the_socket_is_posted_again_with_the_same_id(
 def test_a_socket_tap_is_answered_by_its_own_frame(display_context: BrowserContext) -> None:
     """The change's own frame (data-action = the tap's id) answers a tap sent over the socket:
     no "done" message comes, and the page does not post the tap again after its timeout."""
-    setup = display_context.new_page()
-    setup.goto("/")
-    setup.locator("form[action='/new/'] button").click()
-    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
-    host_url = setup.url
-    setup.close()
-
+    host_url = new_table_console(display_context)
     host = display_context.new_page()
     taps: list[dict[str, Any]] = []
     answers: list[str] = []
