@@ -177,16 +177,21 @@ class Event(models.Model):
     only ever given `public` (shown to all, or only to `private_to` when that is set).
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    # Every tap appends one row, and SQLite writes a page for each index an INSERT touches: the
+    # foreign keys below carry no index of their own. `table` is covered by (table, version);
+    # events are never looked up by actor or subject alone, only within a table.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     version = models.PositiveIntegerField()
     game_number = models.PositiveIntegerField(default=0)
     kind = models.CharField(max_length=32)
     actor = models.CharField(max_length=32)
     actor_seat = models.ForeignKey(
-        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     subject_seat = models.ForeignKey(
-        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     private_to = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="private_events"

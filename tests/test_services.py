@@ -366,6 +366,59 @@ def test_an_hp_tap_writes_only_the_table_fields_it_changed() -> None:
     assert table.version == Event.objects.filter(table=table).order_by("-version")[0].version
 
 
+def test_an_hp_tap_writes_dying_and_its_source_only_when_they_may_change() -> None:
+    """SQLite rewrites an index entry for every column an UPDATE names, changed or not: a plain
+    HP change names `hp` alone; damage to 0 and the rescue name dying and its source too."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.test_game import picked_all
+
+    def seat_columns(**change: object) -> list[str]:
+        with CaptureQueriesContext(connection) as queries:
+            actions.seat_change_hp(token=seat.token, seat_id=seat.pk, **change)
+        updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "companion_seat"')]
+        assert len(updates) == 1, updates
+        assigned = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+        return sorted(re.findall(r'"(\w+)" =', assigned))
+
+    table, seats = picked_all(4)
+    seat = Seat.objects.get(pk=seats[1].pk)
+    assert seat_columns(delta=-1) == ["hp"]
+    assert seat_columns(delta=1) == ["hp"]
+    seat.refresh_from_db()
+    assert seat_columns(delta=-seat.hp, source=seats[0].pk) == ["damage_source_id", "dying", "hp"]
+    seat.refresh_from_db()
+    assert seat.dying and seat.damage_source_id == seats[0].pk
+    assert seat_columns(delta=-1) == ["damage_source_id", "dying", "hp"]
+    assert seat_columns(delta=2) == ["damage_source_id", "dying", "hp"]
+    seat.refresh_from_db()
+    assert seat.hp == 1 and not seat.dying and seat.damage_source_id is None
+    assert seat_columns(delta=-1, source=seats[0].pk) == ["damage_source_id", "dying", "hp"]
+    seat.refresh_from_db()
+    assert seat.dying and seat.damage_source_id == seats[0].pk
+
+
+def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
+    """Every tap appends an event, and each index costs the insert a page: the foreign keys
+    have no index of their own (the table's is the prefix of (table, version))."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        described = connection.introspection.get_constraints(cursor, Event._meta.db_table)
+    indexed = sorted(
+        tuple(c["columns"]) for c in described.values() if c["index"] and not c["primary_key"]
+    )
+    assert indexed == sorted(
+        [
+            ("private_to_id",),
+            ("table_id", "action_id"),
+            ("table_id", "version"),
+            ("table_id", "version"),
+        ]
+    ), indexed
+
+
 def test_dirty_table_fields_see_changes_made_in_place() -> None:
     from companion.actions.core import _dirty_table_fields
 

@@ -267,6 +267,12 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
     )
 
 
+def _hp_fields(dying_touched: bool) -> list[str]:
+    """The columns an HP change writes: `hp`, and dying and its source only when they may have
+    changed (SQLite rewrites an index for every column an UPDATE names, changed or not)."""
+    return ["hp", "dying", "damage_source"] if dying_touched else ["hp"]
+
+
 def _hp_public(seat: Seat, before: int, **extra: Any) -> dict[str, Any]:
     return {
         **_seat_public(seat),
@@ -304,7 +310,7 @@ def seat_change_hp(
         if seat.dying and seat.hp > 0:
             seat.dying = False
             seat.damage_source = None
-        fastsql.update(seat, ["hp", "dying", "damage_source"])
+        fastsql.update(seat, _hp_fields(was_dying))
         return _record(
             actor,
             table,
@@ -329,7 +335,7 @@ def seat_change_hp(
     if seat.hp <= 0:
         seat.dying = True
         seat.damage_source = source_seat
-    fastsql.update(seat, ["hp", "dying", "damage_source"])
+    fastsql.update(seat, _hp_fields(was_dying or seat.dying))
     return _record(
         actor,
         table,
