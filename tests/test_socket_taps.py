@@ -285,8 +285,11 @@ async def test_delta_render_counts_once_per_change_whatever_the_phones() -> None
         socks = [(await open_socket(f"/ws/{s.token}/"))[0] for s in seats]
         before = broadcast.RENDER_COUNTS["public"]
         answer, seen = await tap_seeing(socks[0], "hp", seat=seats[0].pk, delta=-1)
-        assert answer["type"] == "done"
-        assert [f for f in seen if 'id="table-delta"' in f]
+        assert answer is not None and answer["type"] == "done"
+        # A tap without an id is answered "done" as soon as its messages are handed to the
+        # layer; on Redis its own delta may arrive after that answer.
+        if not [f for f in seen if 'id="table-delta"' in f]:
+            await receive_until(socks[0], lambda f: 'id="table-delta"' in f)
         for comm in socks[1:]:
             assert 'id="table-delta"' in await receive_until(
                 comm, lambda f: 'id="table-delta"' in f
