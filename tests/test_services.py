@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -349,6 +350,14 @@ def test_clean_code_maps_lookalikes() -> None:
     assert actions.clean_code("abc") == ""
 
 
+def assigned_columns(queries: Any, table: str) -> list[str]:
+    """The columns the one UPDATE of `table` among the captured queries sets."""
+    updates = [q["sql"] for q in queries if q["sql"].startswith(f'UPDATE "{table}"')]
+    assert len(updates) == 1, updates
+    assigned = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    return sorted(re.findall(r'"(\w+)" =', assigned))
+
+
 def test_an_hp_tap_writes_only_the_table_fields_it_changed() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -358,10 +367,7 @@ def test_an_hp_tap_writes_only_the_table_fields_it_changed() -> None:
     table, seats = picked_all(4)
     with CaptureQueriesContext(connection) as queries:
         actions.seat_change_hp(token=seats[0].token, seat_id=seats[0].pk, delta=-1)
-    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "companion_table"')]
-    assert len(updates) == 1
-    assigned = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
-    assert sorted(re.findall(r'"(\w+)" =', assigned)) == ["updated_at", "version"]
+    assert assigned_columns(queries, "companion_table") == ["updated_at", "version"]
     table.refresh_from_db()
     assert table.version == Event.objects.filter(table=table).order_by("-version")[0].version
 
@@ -377,12 +383,9 @@ def test_an_hp_tap_writes_dying_and_its_source_only_when_they_may_change() -> No
     def seat_columns(**change: object) -> list[str]:
         with CaptureQueriesContext(connection) as queries:
             actions.seat_change_hp(token=seat.token, seat_id=seat.pk, **change)
-        updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "companion_seat"')]
-        assert len(updates) == 1, updates
-        assigned = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
-        return sorted(re.findall(r'"(\w+)" =', assigned))
+        return assigned_columns(queries, "companion_seat")
 
-    table, seats = picked_all(4)
+    _table, seats = picked_all(4)
     seat = Seat.objects.get(pk=seats[1].pk)
     assert seat_columns(delta=-1) == ["hp"]
     assert seat_columns(delta=1) == ["hp"]

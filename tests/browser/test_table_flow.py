@@ -130,6 +130,22 @@ def hold_with_mouse(page: Page, card: Any, secret: Any) -> None:
 # The whole flow
 
 
+def open_new_table(page: Page) -> None:
+    """Open a new table from the start page: `page` becomes its host console."""
+    page.goto("/")
+    page.locator("form[action='/new/'] button").click()
+    expect(page).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+
+
+def new_table_console(context: BrowserContext) -> str:
+    """Open a new table in a page of its own; the address of its host console."""
+    setup = context.new_page()
+    open_new_table(setup)
+    url = setup.url
+    setup.close()
+    return url
+
+
 def test_whole_table_flow(
     app_server: AppServer,
     display_context: BrowserContext,
@@ -410,9 +426,7 @@ def test_history_speaks_each_screens_language(
     display_context: BrowserContext, new_phone: ContextFactory
 ) -> None:
     host = display_context.new_page()
-    host.goto("/")
-    host.locator("form[action='/new/'] button").click()
-    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    open_new_table(host)
     join_url = host.locator(".join-url").inner_text().strip()
     code = join_url.rstrip("/").rsplit("/", 1)[-1]
     display = display_context.new_page()
@@ -443,9 +457,7 @@ def test_history_speaks_each_screens_language(
 
 def test_refused_tap_shows_its_message(display_context: BrowserContext) -> None:
     host = display_context.new_page()
-    host.goto("/")
-    host.locator("form[action='/new/'] button").click()
-    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    open_new_table(host)
     deal = host.locator("#host-panel form[hx-post='act/deal'] button")
     expect(deal).to_be_disabled()
     expect(host.locator("#conn")).to_have_attribute("data-state", "open")
@@ -463,17 +475,6 @@ def test_refused_tap_shows_its_message(display_context: BrowserContext) -> None:
     expect(toast).to_have_text(CJK)
     assert posts == [], posts
     expect(host.locator("#table-state")).to_have_attribute("data-status", "lobby")
-
-
-def new_table_console(context: BrowserContext) -> str:
-    """Open a new table from the start page; the address of its host console."""
-    setup = context.new_page()
-    setup.goto("/")
-    setup.locator("form[action='/new/'] button").click()
-    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
-    url = setup.url
-    setup.close()
-    return url
 
 
 def test_a_tap_lost_on_the_socket_is_posted_again_with_the_same_id(
@@ -563,9 +564,7 @@ def test_taps_work_in_a_plain_browser(
     """htmx taps from the no-referrer host console and seat page pass the CSRF check
     (companion/middleware.py NullOriginMiddleware), with no workaround in the page."""
     setup = display_context.new_page()
-    setup.goto("/")
-    setup.locator("form[action='/new/'] button").click()
-    expect(setup).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    open_new_table(setup)
     join_url = setup.locator(".join-url").inner_text().strip()
     joiner = new_phone().new_page()
     joiner.goto(join_url)
