@@ -315,7 +315,9 @@ def test_fixed_lord_deals_the_rest_uniformly(player_count: int, lord_index: int)
     rng = random.Random(99)
     tallies = [Counter[Identity]() for _ in range(player_count)]
     for _ in range(DEALS):
-        for seat, identity in enumerate(deal_identities_fixed_lord(player_count, lord_index, rng)):
+        for seat, identity in enumerate(
+            deal_identities_fixed_lord(player_count, lord_index, rng=rng)
+        ):
             tallies[seat][identity] += 1
     assert tallies[lord_index][LORD] == DEALS
     for seat, tally in enumerate(tallies):
