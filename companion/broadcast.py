@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from companion import fragments
 from companion.models import Seat, Table
 from companion.state import (
     PublicState,
@@ -183,9 +184,7 @@ def render_delta(delta: SeatDelta, lang: str, action_id: str | None = None) -> s
     """A one-seat change on top of the previous version; counts as the change's public render."""
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
-        return render_to_string(
-            "companion/live.html#delta", {"delta": delta, "action_id": action_id}
-        )
+        return fragments.delta(delta, action_id)
 
 
 def _compose_delta(change: Change) -> None:

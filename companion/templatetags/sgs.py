@@ -9,7 +9,7 @@ from django.template.loader import get_template
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from companion import state
+from companion import fragments, state
 
 register = template.Library()
 
@@ -32,6 +32,36 @@ def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
             {"marks": [i < hp for i in range(max_hp)], "hp": hp, "max": max_hp}
         )
     return mark_safe(html)  # noqa: S308 - our own template's output
+
+
+@register.filter
+def identity_label(ident: str | None) -> str:
+    """An identity's name in the active language."""
+    return fragments.identity_label(ident)
+
+
+@register.simple_tag
+def hero_label(hero: state.HeroCard) -> SafeString:
+    """A hero's names (companion.fragments.hero_name)."""
+    return fragments.hero_name(hero)
+
+
+@register.simple_tag
+def seat_item(seat: state.PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
+    """One seat's place in the ring (companion.fragments.seat_item)."""
+    return fragments.seat_item(seat, int(i), turn_seat_id)
+
+
+@register.simple_tag
+def hp_tracker(me: state.PrivateState, action_id: str | None = None) -> SafeString:
+    """A seat's own HP tracker (companion.fragments.hp_tracker)."""
+    return fragments.hp_tracker(me, action_id)
+
+
+@register.simple_tag
+def event_line(e: state.HistoryLine) -> SafeString:
+    """One line of the table's history (companion.fragments.event_line)."""
+    return fragments.event_line(e)
 
 
 @register.filter

@@ -1,0 +1,175 @@
+"""The live fragments every HP tap sends, built as plain strings instead of through templates.
+
+An HP change is the commonest tap, and its frame (a seat's place in the ring, its HP tracker, the
+history line) was most of a tap's server time when rendered by Django's template engine: about
+sixty variable lookups through nested partials. These functions build the same markup directly.
+`live.html` uses them too, through the `sgs` template tags (`seat_item`, `hp_tracker`,
+`event_line`, the `identity_label` filter and the `hero_name` tag), so each piece of markup is
+written once and the whole state and the delta cannot disagree.
+
+Every value is escaped with Django's `conditional_escape`, as the template engine's autoescaping
+does;
+translated words come from the same catalogue entries the templates used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.html import conditional_escape as escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_noop
+
+if TYPE_CHECKING:
+    from companion.state import HeroCard, HistoryLine, PrivateState, PublicSeat, SeatDelta
+
+_IDENTITY_WORDS = {
+    "lord": gettext_noop("Lord"),
+    "loyalist": gettext_noop("Loyalist"),
+    "rebel": gettext_noop("Rebel"),
+    "renegade": gettext_noop("Renegade"),
+}
+
+
+def identity_label(ident: str | None) -> str:
+    """An identity's name in the active language ('' for none or an unknown one)."""
+    word = _IDENTITY_WORDS.get(ident or "")
+    return gettext(word) if word else ""
+
+
+def hero_name(hero: HeroCard) -> SafeString:
+    """A hero's Chinese name, with the English one beside it in the English UI."""
+    english = f' <span class="en">{escape(hero.name_en)}</span>' if hero.english else ""
+    return mark_safe(  # noqa: S308 - every value escaped
+        f'<span class="hero-name kingdom-{escape(hero.kingdom)}">'
+        f'<span lang="zh-CN">{escape(hero.name_zh)}</span>{english}</span>'
+    )
+
+
+def _jades(hp: int, max_hp: int) -> str:
+    from companion.templatetags.sgs import jades
+
+    return jades(hp, max_hp)
+
+
+def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
+    """One seat's place in the ring (`<li class="seat" data-seat=…>`), as every screen shows it."""
+    classes = "seat"
+    if not seat.alive:
+        classes += " dead"
+    if seat.identity == "lord":
+        classes += " is-lord"
+    if seat.dying:
+        classes += " dying"
+    if seat.id == turn_seat_id:
+        classes += " has-turn"
+    name = escape(seat.name)
+    label = gettext("Details of %(name)s") % {"name": name}
+    if seat.identity:
+        word = escape(identity_label(seat.identity))
+        idn = f'<span class="idn idn-{escape(seat.identity)}">{word}</span>'
+    else:
+        idn = '<span class="idn idn-hidden">?</span>'
+    parts = [
+        f'<li class="{classes}" data-seat="{seat.id}" data-i="{i}">',
+        f'<button type="button" class="seat-open" hx-get="seat/{seat.id}" hx-target="#dialog"'
+        f' aria-label="{label}">',
+        f'<span class="seat-no">{i + 1}</span>',
+        f'<span class="seat-name">{name}</span>',
+        idn,
+    ]
+    if seat.hero:
+        parts.append(f'<span class="seat-hero">{hero_name(seat.hero)}</span>')
+    if seat.max_hp:
+        parts.append(
+            f'<span class="seat-hp">{_jades(seat.hp, seat.max_hp)}'
+            f'<span class="hp-num">{seat.hp}/{seat.max_hp}</span></span>'
+        )
+    if seat.equipment:
+        chips = "".join(
+            f'<span class="chip eq eq-{escape(e.slot)}">{escape(e.name_zh)}'
+            f"{f'<small>{e.range}</small>' if e.range else ''}</span>"
+            for e in seat.equipment
+        )
+        parts.append(f'<span class="equip">{chips}</span>')
+    if seat.zone:
+        chips = "".join(f'<span class="chip trick">{escape(c)}</span>' for c in seat.zone)
+        parts.append(f'<span class="zone">{chips}</span>')
+    if seat.is_host:
+        host = escape(gettext("Host"))
+        parts.append(f'<span class="host-mark" title="{host}">★</span>')
+    if seat.dying:
+        dying = escape(gettext("Dying"))
+        parts.append(f'<span class="dying-mark">{dying}</span>')
+    if not seat.alive:
+        if seat.killer_name:
+            fate = gettext("Killed by %(k)s") % {"k": escape(seat.killer_name)}
+        else:
+            fate = escape(gettext("Dead"))
+        parts.append(f'<span class="dead-mark">{fate}</span>')
+    parts.append("</button>\n</li>")
+    return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped
+
+
+def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
+    """A seat's own HP tracker (`#my-hp`): the jades, the number, − and + while in play."""
+    classes = "hp-tracker"
+    if me.dying:
+        classes += " dying"
+    if not me.alive:
+        classes += " dead"
+    action = f' data-action="{escape(action_id)}"' if action_id else ""
+    buttons = me.alive and me.status == "playing"
+    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}>']
+    if buttons:
+        damage = escape(gettext("Take damage"))
+        parts.append(
+            f'<button type="button" class="btn hp-btn hp-minus" hx-get="seat/{me.seat_id}"'
+            f' hx-target="#dialog" aria-label="{damage}">−</button>'
+        )
+    parts.append(
+        f'<div class="hp-center">{_jades(me.hp, me.max_hp)}\n'
+        f'<span class="hp-big">{me.hp}<small>/{me.max_hp}</small></span></div>'
+    )
+    if buttons:
+        disabled = " disabled" if me.hp >= me.max_hp else ""
+        recover = escape(gettext("Recover 1 HP"))
+        parts.append(
+            '<form hx-post="act/hp" hx-swap="none">'
+            f'<input type="hidden" name="seat" value="{me.seat_id}">'
+            '<input type="hidden" name="delta" value="1">'
+            f'<button class="btn hp-btn hp-plus" aria-label="{recover}"'
+            f"{disabled}>+</button></form>"
+        )
+    parts.append("</div>")
+    return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped
+
+
+def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
+    """One line of the table's history (`<li>`), marked when worth an announcement."""
+    classes = ("important" if e.important else "") + (" reveal" if e.reveal else "")
+    mark = " data-line" if data_line else ""
+    return mark_safe(  # noqa: S308 - every value escaped
+        f'<li{mark} class="{classes}"><span class="v">#{e.version}</span> {escape(e.text)}</li>'
+    )
+
+
+def delta(d: SeatDelta, action_id: str | None = None) -> str:
+    """An HP change's frame: `<template id="table-delta">` on top of version `d.base`, holding
+    the seat's place in the ring, the turn bar when that seat has the turn, the seat's own HP
+    tracker and the new history line (live.js puts each in place)."""
+    action = f' data-action="{escape(action_id)}"' if action_id else ""
+    parts = [
+        f'<template id="table-delta" data-version="{d.version}" data-base="{d.base}"'
+        f' data-keep="{d.keep}"{action}>',
+        seat_item(d.seat, d.index, d.turn_seat_id),
+    ]
+    if d.turn:
+        from django.template.loader import get_template
+
+        parts.append(get_template("companion/live.html#turn_bar_frame").render({"t": d.turn}))
+    if d.me:
+        parts.append(hp_tracker(d.me, action_id))
+    parts.append(event_line(d.line, data_line=True))
+    parts.append("</template>")
+    return "".join(parts)
