@@ -17,6 +17,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 M = TypeVar("M", bound=models.Model)
+N = TypeVar("N", bound=models.Model)
 
 
 def _connection() -> BaseDatabaseWrapper:
@@ -65,12 +66,54 @@ def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = Fals
         row = cursor.fetchone()
     if row is None:
         return None
+    return model.from_db(connection.alias, names, _convert(row, converters, connection))
+
+
+def read_pair(
+    model: type[M], other: type[N], join: str, where: str, params: list[Any]
+) -> tuple[M, N] | None:
+    """One row of `model` with the row of `other` it joins (`join`: the ON condition), in one
+    statement, or None. For databases where one query is cheaper than a lock, then a read."""
+    connection = _connection()
+    sql, names, converters, other_names, other_converters = _select_pair(
+        model, other, join, where, connection.vendor
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(names)
+    return (
+        model.from_db(connection.alias, names, _convert(row[:split], converters, connection)),
+        other.from_db(
+            connection.alias, other_names, _convert(row[split:], other_converters, connection)
+        ),
+    )
+
+
+@cache
+def _select_pair(
+    model: type[models.Model], other: type[models.Model], join: str, where: str, vendor: str
+) -> tuple[str, list[str], list[Any], list[str], list[Any]]:
+    connection = _connection()
+    quote = connection.ops.quote_name
+    columns, names, converters = _columns(model, vendor)
+    other_columns, other_names, other_converters = _columns(other, vendor)
+    sql = (
+        f"SELECT {columns}, {other_columns} FROM {quote(model._meta.db_table)} "  # noqa: S608
+        f"JOIN {quote(other._meta.db_table)} ON {join} WHERE {where}"
+    )
+    return sql, names, converters, other_names, other_converters
+
+
+def _convert(row: Any, converters: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
     values = []
     for value, (col, funcs) in zip(row, converters, strict=True):
         for func in funcs:
             value = func(value, col, connection)
         values.append(value)
-    return model.from_db(connection.alias, names, values)
+    return values
 
 
 def update(instance: models.Model, names: list[str]) -> None:

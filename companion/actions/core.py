@@ -97,11 +97,18 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
-    if for_update:
-        # Every tap comes here first. Lock the table row (PostgreSQL; SQLite's IMMEDIATE
-        # transaction already holds the write lock), then read the seat, so its columns are the
-        # ones committed by whoever held the lock before (companion.fastsql: the ORM's query
+    if for_update and not connection.features.has_select_for_update:
+        # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
+        # lock: the seat and its table in one statement (companion.fastsql: the ORM's query
         # building cost more than the queries).
+        pair = fastsql.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
+        if pair is not None:
+            seat, table = pair
+            seat.table = table
+            return Actor(table=table, seat=seat, is_host=seat.is_host)
+    elif for_update:
+        # PostgreSQL: lock the table row, then read the seat, so its columns are the ones
+        # committed by whoever held the lock before.
         table = fastsql.read_one(Table, _TABLE_OF_TOKEN, [token], lock=True)
         if table is not None:
             seat = fastsql.read_one(Seat, "token = %s", [token])
@@ -126,6 +133,8 @@ def _first(query: QuerySet[M]) -> M | None:
     return next(iter(query[:1]), None)
 
 
+_SEAT_JOIN_TABLE = f"{Table._meta.db_table}.id = {Seat._meta.db_table}.table_id"
+_SEAT_TOKEN = f"{Seat._meta.db_table}.token = %s"
 _TABLE_OF_TOKEN = f"id = (SELECT table_id FROM {Seat._meta.db_table} WHERE token = %s)"  # noqa: S608
 
 
