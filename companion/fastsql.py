@@ -119,30 +119,29 @@ def _convert(row: Any, converters: list[Any], connection: BaseDatabaseWrapper) -
 def update(instance: models.Model, names: list[str]) -> None:
     """`instance.save(update_fields=names)`, as one UPDATE."""
     connection = _connection()
-    quote = connection.ops.quote_name
-    meta = instance._meta
-    fields = [meta.get_field(name) for name in names]
+    sql, fields = _update(type(instance), tuple(names), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, instance.pk])
+
+
+@cache
+def _update(
+    model: type[models.Model], names: tuple[str, ...], vendor: str
+) -> tuple[str, list[Any]]:
+    quote = _connection().ops.quote_name
+    meta = model._meta
+    fields = [meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+    return sql, fields
 
 
 def insert(instance: M) -> M:
     """`instance.save()` of a new row, as one INSERT; sets its primary key."""
     connection = _connection()
-    quote = connection.ops.quote_name
-    meta = instance._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    sql, fields, returning = _insert(type(instance), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "  # noqa: S608
-        f"VALUES ({', '.join(['%s'] * len(fields))})"
-    )
-    returning = connection.features.can_return_columns_from_insert
-    if returning:
-        sql += f" RETURNING {quote(meta.pk.column)}"
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         pk = cursor.fetchone()[0] if returning else cursor.lastrowid
@@ -150,3 +149,19 @@ def insert(instance: M) -> M:
     instance._state.adding = False
     instance._state.db = connection.alias
     return instance
+
+
+@cache
+def _insert(model: type[models.Model], vendor: str) -> tuple[str, list[Any], bool]:
+    connection = _connection()
+    quote = connection.ops.quote_name
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    returning = connection.features.can_return_columns_from_insert
+    if returning:
+        sql += f" RETURNING {quote(meta.pk.column)}"
+    return sql, fields, returning
