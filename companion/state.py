@@ -7,6 +7,7 @@ it never carries a living non-lord seat's identity, nor a hero candidate or an u
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -598,117 +599,128 @@ def _hero_name(hero_id: str) -> str:
 
 def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
     """One history line from an event's public part only."""
-    name = public.get("name", "")
-    texts: dict[str, Any] = {
-        "table_created": lambda: _("Table opened"),
-        "seat_joined": lambda: _("%(name)s joined") % {"name": name},
-        "seat_moved": lambda: (
-            _("%(name)s moved to seat %(pos)s")
-            % {"name": name, "pos": int(public.get("position", 0)) + 1}
-        ),
-        "seat_removed": lambda: _("%(name)s was removed") % {"name": name},
-        "seat_handed_over": lambda: _("%(name)s's seat moved to another phone") % {"name": name},
-        "host_passed": lambda: _("%(name)s is now the host") % {"name": name},
-        "table_locked": lambda: _("Table locked"),
-        "table_unlocked": lambda: _("Table unlocked"),
-        "options_changed": lambda: _("Table options changed"),
-        "identities_dealt": lambda: (
-            _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
-        ),
-        "identities_redealt": lambda: (
-            _("Identities dealt again: %(name)s is the Lord")
-            % {"name": public.get("lord_name", "")}
-        ),
-        "game_started": lambda: _("The game has started"),
-        "heroes_lord_choosing": lambda: (
-            _("%(name)s, the Lord, is choosing a hero") % {"name": name}
-        ),
-        "hero_lord_picked": lambda: (
-            _("The Lord %(name)s plays %(hero)s")
-            % {"name": name, "hero": _hero_name(public.get("hero", ""))}
-        ),
-        "hero_picked": lambda: (
-            _("%(name)s has chosen a hero (%(n)s of %(of)s)")
-            % {"name": name, "n": public.get("picked"), "of": public.get("of")}
-        ),
-        "hero_repicked": lambda: (
-            _("%(name)s changed their choice (%(n)s of %(of)s)")
-            % {"name": name, "n": public.get("picked"), "of": public.get("of")}
-        ),
-        "heroes_revealed": lambda: _("All heroes revealed: take your hero card from the box"),
-        "heroes_redealt": lambda: _("The host dealt the hero candidates again"),
-        "my_hero_picked": lambda: _("You chose %(hero)s") % {"hero": _hero_name(public["hero"])},
-        "damage": lambda: (
-            (
-                _("%(name)s took %(n)s damage from %(source)s (HP %(hp)s)")
-                if public.get("source_name")
-                else _("%(name)s took %(n)s damage (HP %(hp)s)")
-            )
-            % {
-                "name": name,
-                "n": public.get("amount"),
-                "source": public.get("source_name"),
-                "hp": public.get("hp"),
-            }
-        ),
-        "recover": lambda: (
-            _("%(name)s recovered to HP %(hp)s") % {"name": name, "hp": public["hp"]}
-        ),
-        "max_hp": lambda: (
-            _("%(name)s's max HP is now %(max)s") % {"name": name, "max": public.get("max_hp")}
-        ),
-        "rescue": lambda: (
-            (
-                _("%(by)s gave %(name)s a Peach (HP %(hp)s)")
-                if public.get("card") == "peach"
-                else _("%(name)s drank Wine (HP %(hp)s)")
-            )
-            % {"by": public.get("by_name"), "name": name, "hp": public.get("hp")}
-        ),
-        "died": lambda: _died_text(public),
-        "game_over": lambda: side_label(public.get("winner", "")),
-        "equipped": lambda: _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)},
-        "unequipped": lambda: _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)},
-        "trick_placed": lambda: (
-            _("%(card)s placed on %(name)s") % {"name": name, "card": _card(public)}
-        ),
-        "trick_removed": lambda: (
-            _("%(card)s removed from %(name)s") % {"name": name, "card": _card(public)}
-        ),
-        "judgement_pending": lambda: (
-            _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s (鬼才 may replace it)")
-            % _judgement_words(public)
-        ),
-        "judgement_replaced": lambda: (
-            _("鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
-        ),
-        "judgement": lambda: _judgement_text(public),
-        "phase": lambda: (
-            _("%(name)s: %(phase)s") % {"name": name, "phase": phase_label(public.get("phase", ""))}
-        ),
-        "turn": lambda: (
-            _("Round %(round)s: %(name)s's turn") % {"name": name, "round": public.get("round")}
-        ),
-        "turn_set": lambda: (
-            _("The host set the turn: %(name)s, %(phase)s")
-            % {"name": name, "phase": phase_label(public.get("phase", ""))}
-        ),
-        "timer": lambda: (
-            _("Turn timer: %(s)s seconds") % {"s": public.get("seconds")}
-            if public.get("seconds")
-            else _("Turn timer off")
-        ),
-        "undo": lambda: (
-            _("Undone: change #%(v)s to %(name)s")
-            % {"v": public.get("undone_version"), "name": name}
-        ),
-    }
-    make = texts.get(kind)
+    make = _TEXTS.get(kind)
     if make is None and kind in ("session_started", "game_corrected"):
         from companion import sessions
 
         return {"kind": kind, "text": sessions.describe(kind, public)}
-    return {"kind": kind, "text": make() if make else kind}
+    return {"kind": kind, "text": make(public, public.get("name", "")) if make else kind}
+
+
+# One history line per event kind, from the event's public part and its seat's name. Built once
+# (describe runs for every line of every screen's history).
+_TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "table_created": lambda public, name: _("Table opened"),
+    "seat_joined": lambda public, name: _("%(name)s joined") % {"name": name},
+    "seat_moved": lambda public, name: (
+        _("%(name)s moved to seat %(pos)s")
+        % {"name": name, "pos": int(public.get("position", 0)) + 1}
+    ),
+    "seat_removed": lambda public, name: _("%(name)s was removed") % {"name": name},
+    "seat_handed_over": lambda public, name: (
+        _("%(name)s's seat moved to another phone") % {"name": name}
+    ),
+    "host_passed": lambda public, name: _("%(name)s is now the host") % {"name": name},
+    "table_locked": lambda public, name: _("Table locked"),
+    "table_unlocked": lambda public, name: _("Table unlocked"),
+    "options_changed": lambda public, name: _("Table options changed"),
+    "identities_dealt": lambda public, name: (
+        _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+    ),
+    "identities_redealt": lambda public, name: (
+        _("Identities dealt again: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+    ),
+    "game_started": lambda public, name: _("The game has started"),
+    "heroes_lord_choosing": lambda public, name: (
+        _("%(name)s, the Lord, is choosing a hero") % {"name": name}
+    ),
+    "hero_lord_picked": lambda public, name: (
+        _("The Lord %(name)s plays %(hero)s")
+        % {"name": name, "hero": _hero_name(public.get("hero", ""))}
+    ),
+    "hero_picked": lambda public, name: (
+        _("%(name)s has chosen a hero (%(n)s of %(of)s)")
+        % {"name": name, "n": public.get("picked"), "of": public.get("of")}
+    ),
+    "hero_repicked": lambda public, name: (
+        _("%(name)s changed their choice (%(n)s of %(of)s)")
+        % {"name": name, "n": public.get("picked"), "of": public.get("of")}
+    ),
+    "heroes_revealed": lambda public, name: _(
+        "All heroes revealed: take your hero card from the box"
+    ),
+    "heroes_redealt": lambda public, name: _("The host dealt the hero candidates again"),
+    "my_hero_picked": lambda public, name: (
+        _("You chose %(hero)s") % {"hero": _hero_name(public["hero"])}
+    ),
+    "damage": lambda public, name: (
+        (
+            _("%(name)s took %(n)s damage from %(source)s (HP %(hp)s)")
+            if public.get("source_name")
+            else _("%(name)s took %(n)s damage (HP %(hp)s)")
+        )
+        % {
+            "name": name,
+            "n": public.get("amount"),
+            "source": public.get("source_name"),
+            "hp": public.get("hp"),
+        }
+    ),
+    "recover": lambda public, name: (
+        _("%(name)s recovered to HP %(hp)s") % {"name": name, "hp": public["hp"]}
+    ),
+    "max_hp": lambda public, name: (
+        _("%(name)s's max HP is now %(max)s") % {"name": name, "max": public.get("max_hp")}
+    ),
+    "rescue": lambda public, name: (
+        (
+            _("%(by)s gave %(name)s a Peach (HP %(hp)s)")
+            if public.get("card") == "peach"
+            else _("%(name)s drank Wine (HP %(hp)s)")
+        )
+        % {"by": public.get("by_name"), "name": name, "hp": public.get("hp")}
+    ),
+    "died": lambda public, name: _died_text(public),
+    "game_over": lambda public, name: side_label(public.get("winner", "")),
+    "equipped": lambda public, name: (
+        _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)}
+    ),
+    "unequipped": lambda public, name: (
+        _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)}
+    ),
+    "trick_placed": lambda public, name: (
+        _("%(card)s placed on %(name)s") % {"name": name, "card": _card(public)}
+    ),
+    "trick_removed": lambda public, name: (
+        _("%(card)s removed from %(name)s") % {"name": name, "card": _card(public)}
+    ),
+    "judgement_pending": lambda public, name: (
+        _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s (鬼才 may replace it)")
+        % _judgement_words(public)
+    ),
+    "judgement_replaced": lambda public, name: (
+        _("鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
+    ),
+    "judgement": lambda public, name: _judgement_text(public),
+    "phase": lambda public, name: (
+        _("%(name)s: %(phase)s") % {"name": name, "phase": phase_label(public.get("phase", ""))}
+    ),
+    "turn": lambda public, name: (
+        _("Round %(round)s: %(name)s's turn") % {"name": name, "round": public.get("round")}
+    ),
+    "turn_set": lambda public, name: (
+        _("The host set the turn: %(name)s, %(phase)s")
+        % {"name": name, "phase": phase_label(public.get("phase", ""))}
+    ),
+    "timer": lambda public, name: (
+        _("Turn timer: %(s)s seconds") % {"s": public.get("seconds")}
+        if public.get("seconds")
+        else _("Turn timer off")
+    ),
+    "undo": lambda public, name: (
+        _("Undone: change #%(v)s to %(name)s") % {"v": public.get("undone_version"), "name": name}
+    ),
+}
 
 
 def _died_text(public: dict[str, Any]) -> str:
