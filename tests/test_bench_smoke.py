@@ -104,3 +104,33 @@ def test_help_documents_the_options() -> None:
     for option in ("--tables", "--phones", "--rate", "--duration", "--warmup", "--scale-out"):
         assert option in done.stdout
     assert "--json" in done.stdout
+
+
+def worktrees() -> str:
+    return subprocess.run(
+        ["git", "worktree", "list"], cwd=BASE_DIR, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_compare_runs_both_trees_in_turn() -> None:
+    """bench/compare.py: a worktree of another commit and this tree, one run each, medians."""
+    if os.environ.get("DB") == "postgres":
+        pytest.skip("the embedded runs of the first pass cover it")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    before = worktrees()
+    done = subprocess.run(
+        [sys.executable, "bench/compare.py", "HEAD", "--rounds", "1", "--", *SMOKE],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=2 * TIMEOUT_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    lines = done.stdout.splitlines()
+    rounds = [line for line in lines if line.startswith("round 1")]
+    assert len(rounds) == 2 and "this tree" in rounds[1], done.stdout
+    assert all("ms/tap" in line and "lost 0" in line for line in rounds), done.stdout
+    assert lines[-3].startswith("medians over 1 rounds"), done.stdout
+    assert worktrees() == before, "the worktree is removed"
