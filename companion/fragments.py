@@ -4,21 +4,22 @@ An HP change is the commonest tap, and its frame (a seat's place in the ring, it
 history line) was most of a tap's server time when rendered by Django's template engine: about
 sixty variable lookups through nested partials. These functions build the same markup directly.
 `live.html` uses them too, through the `sgs` template tags (`seat_item`, `hp_tracker`,
-`event_line`, the `identity_label` filter and the `hero_name` tag), so each piece of markup is
+`event_line`, `hero_label`, `jades` and the `identity_label` filter), so each piece of markup is
 written once and the whole state and the delta cannot disagree.
 
 Every value is escaped with Django's `conditional_escape`, as the template engine's autoescaping
-does;
-translated words come from the same catalogue entries the templates used.
+does; translated words come from the same catalogue entries the templates used.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from django.template.loader import get_template
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop, override
 
 if TYPE_CHECKING:
     from companion.state import HeroCard, HistoryLine, PrivateState, PublicSeat, SeatDelta
@@ -46,10 +47,23 @@ def hero_name(hero: HeroCard) -> SafeString:
     )
 
 
-def _jades(hp: int, max_hp: int) -> str:
-    from companion.templatetags.sgs import jades
+def jades(hp: int, max_hp: int) -> SafeString:
+    """The HP jades (live.html's `jades` partial) for `hp` of `max_hp`.
 
-    return jades(hp, max_hp)
+    Every HP change shows them twice (the seat's line and the seat's own tracker), and the
+    partial's translated label made them a quarter of a change's rendering; there are only so
+    many (HP, max HP) pairs, so each is rendered once per language and process.
+    """
+    return _jades(int(hp), int(max_hp), get_language())
+
+
+@lru_cache(maxsize=512)
+def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
+    with override(lang):
+        html = get_template("companion/live.html#jades").render(
+            {"marks": [i < hp for i in range(max_hp)], "hp": hp, "max": max_hp}
+        )
+    return mark_safe(html)  # noqa: S308 - our own template's output
 
 
 def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
@@ -82,7 +96,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         parts.append(f'<span class="seat-hero">{hero_name(seat.hero)}</span>')
     if seat.max_hp:
         parts.append(
-            f'<span class="seat-hp">{_jades(seat.hp, seat.max_hp)}'
+            f'<span class="seat-hp">{jades(seat.hp, seat.max_hp)}'
             f'<span class="hp-num">{seat.hp}/{seat.max_hp}</span></span>'
         )
     if seat.equipment:
@@ -128,7 +142,7 @@ def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
             f' hx-target="#dialog" aria-label="{damage}">−</button>'
         )
     parts.append(
-        f'<div class="hp-center">{_jades(me.hp, me.max_hp)}\n'
+        f'<div class="hp-center">{jades(me.hp, me.max_hp)}\n'
         f'<span class="hp-big">{me.hp}<small>/{me.max_hp}</small></span></div>'
     )
     if buttons:
@@ -165,8 +179,6 @@ def delta(d: SeatDelta, action_id: str | None = None) -> str:
         seat_item(d.seat, d.index, d.turn_seat_id),
     ]
     if d.turn:
-        from django.template.loader import get_template
-
         parts.append(get_template("companion/live.html#turn_bar_frame").render({"t": d.turn}))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))

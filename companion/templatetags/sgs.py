@@ -1,13 +1,10 @@
-"""Template filters for game words: phases, judgements and their results, card names."""
+"""Template tags and filters: the live fragments (companion.fragments) and game words (phases,
+judgements and their results, card names)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django import template
-from django.template.loader import get_template
-from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from companion import fragments, state
 
@@ -16,22 +13,8 @@ register = template.Library()
 
 @register.simple_tag
 def jades(hp: int, max_hp: int) -> SafeString:
-    """The HP jades (live.html's `jades` partial) for `hp` of `max_hp`.
-
-    Every HP change renders them twice (the seat's line and the seat's own tracker), and the
-    partial's translated label made them a quarter of a change's rendering; there are only so
-    many (HP, max HP) pairs, so each is rendered once per language and process.
-    """
-    return _jades(int(hp), int(max_hp), translation.get_language())
-
-
-@lru_cache(maxsize=512)
-def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
-    with translation.override(lang):
-        html = get_template("companion/live.html#jades").render(
-            {"marks": [i < hp for i in range(max_hp)], "hp": hp, "max": max_hp}
-        )
-    return mark_safe(html)  # noqa: S308 - our own template's output
+    """The HP jades for `hp` of `max_hp` (companion.fragments.jades)."""
+    return fragments.jades(hp, max_hp)
 
 
 @register.filter
