@@ -38,6 +38,24 @@ def test_read_one_equals_the_orm_for_every_field() -> None:
     assert fastsql.read_one(Seat, "token = %s", ["no-such-token"]) is None
 
 
+def test_read_pair_equals_the_orm_for_both_rows() -> None:
+    table, seats = picked_all(5)
+    Seat.objects.filter(pk=seats[2].pk).update(equipment={"horse_minus": "赤兔"}, dying=True)
+    Table.objects.filter(pk=table.pk).update(phase_skips=["draw"])
+    join = f"{Table._meta.db_table}.id = {Seat._meta.db_table}.table_id"
+    where = f"{Seat._meta.db_table}.token = %s"
+    orm_table = Table.objects.get(pk=table.pk)
+    for seat in seats:
+        pair = fastsql.read_pair(Seat, Table, join, where, [seat.token])
+        assert pair is not None
+        fast_seat, fast_table = pair
+        assert as_dict(fast_seat) == as_dict(Seat.objects.get(pk=seat.pk))
+        assert as_dict(fast_table) == as_dict(orm_table)
+        assert fast_table._loaded_values == orm_table._loaded_values  # type: ignore[attr-defined]
+        assert not fast_seat._state.adding and not fast_table._state.adding
+    assert fastsql.read_pair(Seat, Table, join, where, ["no-such-token"]) is None
+
+
 def test_update_writes_like_save_with_update_fields() -> None:
     table, seats = picked_all(4)
     seat = Seat.objects.get(pk=seats[1].pk)
