@@ -4,7 +4,7 @@ An HP change is the commonest tap, and its frame (a seat's place in the ring, it
 history line) was most of a tap's server time when rendered by Django's template engine: about
 sixty variable lookups through nested partials. These functions build the same markup directly.
 `live.html` uses them too, through the `sgs` template tags (`seat_item`, `hp_tracker`,
-`event_line`, `hero_label`, `jades` and the `identity_label` filter), so each piece of markup is
+`event_line`, `hero_label` and `jades`), so each piece of markup is
 written once and the whole state and the delta cannot disagree.
 
 Every value is escaped with Django's `conditional_escape`, as the template engine's autoescaping
@@ -19,23 +19,12 @@ from typing import TYPE_CHECKING, Any
 from django.template.loader import get_template
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, gettext_noop, override
+from django.utils.translation import get_language, gettext, override
+
+from companion.state import identity_label
 
 if TYPE_CHECKING:
     from companion.state import HeroCard, HistoryLine, PrivateState, PublicSeat, SeatDelta
-
-_IDENTITY_WORDS = {
-    "lord": gettext_noop("Lord"),
-    "loyalist": gettext_noop("Loyalist"),
-    "rebel": gettext_noop("Rebel"),
-    "renegade": gettext_noop("Renegade"),
-}
-
-
-def identity_label(ident: str | None) -> str:
-    """An identity's name in the active language ('' for none or an unknown one)."""
-    word = _IDENTITY_WORDS.get(ident or "")
-    return gettext(word) if word else ""
 
 
 def hero_name(hero: HeroCard) -> SafeString:
@@ -179,7 +168,7 @@ def delta(d: SeatDelta, action_id: str | None = None) -> str:
         seat_item(d.seat, d.index, d.turn_seat_id),
     ]
     if d.turn:
-        parts.append(get_template("companion/live.html#turn_bar_frame").render({"t": d.turn}))
+        parts.append(get_template("companion/live.html#turn_bar").render({"t": d.turn}))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))
     parts.append(event_line(d.line, data_line=True))

@@ -13,7 +13,6 @@ from django import template
 
 from companion import sessions
 from companion.models import Table
-from companion.state import identity_label as _identity_label
 
 register = template.Library()
 
@@ -50,9 +49,3 @@ def game_result(state: Any) -> GameResult | None:
     if summary is not None and game.session != summary.number:
         summary = None
     return GameResult(game=game, session=summary)
-
-
-@register.filter
-def identity_label(identity: str) -> str:
-    """An identity's name in the active language."""
-    return _identity_label(identity)

@@ -20,7 +20,7 @@ def jades(hp: int, max_hp: int) -> SafeString:
 @register.filter
 def identity_label(ident: str | None) -> str:
     """An identity's name in the active language."""
-    return fragments.identity_label(ident)
+    return state.identity_label(ident)
 
 
 @register.simple_tag
