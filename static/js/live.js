@@ -354,6 +354,24 @@
     if (ev.target.closest && ev.target.closest('[data-hold]')) ev.preventDefault();
   });
 
+  // The identity reminder: a tap shows it, and it covers itself again after a few seconds (or
+  // as soon as the page is hidden); a new fragment comes covered.
+  var PEEK_MS = 3000;
+  function unpeek() {
+    var shown = document.querySelectorAll('[data-peek].peeking');
+    for (var i = 0; i < shown.length; i++) shown[i].classList.remove('peeking');
+  }
+  document.addEventListener('click', function (ev) {
+    var el = ev.target.closest && ev.target.closest('[data-peek]');
+    if (!el) return;
+    el.classList.add('peeking');
+    clearTimeout(el._peek);
+    el._peek = setTimeout(function () { el.classList.remove('peeking'); }, PEEK_MS);
+  });
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState !== 'visible') unpeek();
+  });
+
   document.addEventListener('click', function (ev) {
     if (ev.target.closest && ev.target.closest('[data-close-dialog]')) {
       document.getElementById('dialog').innerHTML = '';
