@@ -82,6 +82,11 @@
     body.classList.toggle('my-turn', !!(mySeat && bar && bar.getAttribute('data-turn-seat') === mySeat));
     body.classList.toggle('my-guicai', !!(mySeat && judge && judge.getAttribute('data-guicai') === mySeat));
     body.classList.toggle('my-judged', !!(mySeat && judge && judge.getAttribute('data-judged') === mySeat));
+    // A seat move the host asked for: its own phone agrees or refuses, the others may object.
+    var moves = state.querySelectorAll('.banner-handover');
+    for (var m = 0; m < moves.length; m++) {
+      moves[m].classList.toggle('mine', !!mySeat && moves[m].getAttribute('data-handover-seat') === mySeat);
+    }
     tick();
     var announce = state.getAttribute('data-announce-version');
     if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
