@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from companion import actions, throttle
@@ -44,7 +45,10 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
         )
         if handover is None:
             return _not_found(request)
+    left = max(0, int((handover.not_before - timezone.now()).total_seconds() + 0.999))
     context = {
+        # The countdown as live.js shows it, already there before its first tick.
+        "left": f"{left // 60}:{left % 60:02d}",
         "handover": handover,
         "seat_name": handover.seat.name,
         "code": handover.table.code,
