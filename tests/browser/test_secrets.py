@@ -126,6 +126,7 @@ def test_a_seat_the_host_moves_waits_for_its_own_phone(
     link = dialog.locator(".url").inner_text().strip()
     assert re.fullmatch(r"http://[^/]+/n/[A-Za-z0-9_-]{22,}/", link), link
     assert "/p/" not in dialog.inner_html()
+    screenshot(host, "secrets-zh-host-handover-dialog")
     # Every phone is told; the old phone is asked, the others may object.
     banner = old.locator("#table-state .banner-handover")
     expect(banner).to_be_visible()
