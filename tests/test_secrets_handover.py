@@ -309,3 +309,22 @@ async def test_agreeing_over_the_socket_closes_the_old_phone() -> None:
     moved = await receive_until(watcher, lambda f: "moved to a new phone, by the host" in f)
     assert "banner-handover" not in moved
     await watcher.disconnect()
+
+
+def test_claim_answers_carry_the_private_headers() -> None:
+    table, seats = make_table(4)
+    claim_token = request_move(csrf_client(), table, seats[0])
+    phone = csrf_client()
+    page = phone.get(f"/n/{claim_token}/")
+    taken = phone.post(f"/n/{claim_token}/", HTTP_X_CSRFTOKEN=phone.cookies["sgs_csrf"].value)
+    assert taken.status_code == 303 and taken["Location"].startswith("/p/")
+    for response in (page, taken):
+        assert response["Cache-Control"] == "no-store, private"
+        assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_guessing_claim_links_is_throttled(settings) -> None:
+    settings.BAD_TOKEN_LIMIT_PER_MINUTE = 5
+    client = Client()
+    statuses = [client.get(f"/n/guess{n:04d}/").status_code for n in range(8)]
+    assert statuses[:5] == [404] * 5 and statuses[-1] == 429
