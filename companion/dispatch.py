@@ -119,5 +119,11 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
     "timer": lambda r, t, a: actions.timer_set(token=t, seconds=r.POST.get("seconds"), action_id=a),
 }
 
+# Issue 10: the seat's own phone agrees to a move the host asked for; anyone stops one.
+ACTIONS["handoverok"] = lambda r, t, a: actions.handover_confirm(token=t, action_id=a)
+ACTIONS["handoverno"] = lambda r, t, a: actions.handover_cancel(
+    token=t, seat_id=r.POST.get("seat"), action_id=a
+)
+
 # Taps that answer with a page of their own (a QR code) go through HTTP only.
 HTTP_ONLY = frozenset({"handover"})

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from companion.models import MIN_PLAYERS, Event, Seat, Table
+from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
@@ -146,6 +146,15 @@ class PendingJudgement:
 
 
 @dataclass(frozen=True)
+class HandoverNotice:
+    """A seat move the host asked for, waiting: every screen shows it (issue 10)."""
+
+    seat_id: int
+    name: str
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
 class PublicState:
     code: str
     status: str
@@ -164,6 +173,7 @@ class PublicState:
     turn: Turn | None = None
     pending: PendingJudgement | None = None
     matrix: list[list[int | None]] = field(default_factory=list)
+    handovers: list[HandoverNotice] = field(default_factory=list)
 
     @property
     def seat_count(self) -> int:
@@ -273,6 +283,9 @@ class HistoryLine:
         """Lines worth an announcement on every screen."""
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
+        if self.kind.startswith("seat_hand"):
+            # Issue 10: a move the host asked for is announced on every screen.
+            return self.kind != "seat_handed_over" or bool(self.public.get("by_host"))
         return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property
@@ -527,7 +540,17 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         turn=_turn(table, seats) if playing else None,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
+        handovers=_handovers(table, names),
     )
+
+
+def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
+    """The seat moves waiting for consent or for their delay to pass."""
+    rows = Handover.objects.filter(table_id=table.pk, state=Handover.State.PENDING)
+    return [
+        HandoverNotice(seat_id, names.get(seat_id, ""), int(not_before.timestamp() * 1000))
+        for seat_id, not_before in rows.order_by("pk").values_list("seat_id", "not_before")
+    ]
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -618,7 +641,22 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     ),
     "seat_removed": lambda public, name: _("%(name)s was removed") % {"name": name},
     "seat_handed_over": lambda public, name: (
-        _("%(name)s's seat moved to another phone") % {"name": name}
+        _("%(name)s's seat moved to a new phone, by the host") % {"name": name}
+        if public.get("by_host")
+        else _("%(name)s's seat moved to another phone") % {"name": name}
+    ),
+    "seat_handover_requested": lambda public, name: (
+        _(
+            "%(name)s's seat is moving to a new phone, by the host: in %(s)s seconds unless "
+            "%(name)s's phone refuses or someone objects"
+        )
+        % {"name": name, "s": public.get("seconds")}
+    ),
+    "seat_handover_cancelled": lambda public, name: (
+        _("%(by)s objected: %(name)s's seat stays on its phone")
+        % {"by": public.get("by_name"), "name": name}
+        if public.get("by_name")
+        else _("The move of %(name)s's seat to a new phone was stopped") % {"name": name}
     ),
     "host_passed": lambda public, name: _("%(name)s is now the host") % {"name": name},
     "table_locked": lambda public, name: _("Table locked"),

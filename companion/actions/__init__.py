@@ -23,6 +23,9 @@ from companion.actions.game import (
     seat_rescue,
     seat_set_max_hp,
 )
+
+# Issue 10: a seat moving to another phone (companion/actions/handover.py).
+from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
 from companion.actions.table import (
     OPTION_FIELDS,
     game_start,
@@ -88,3 +91,4 @@ __all__ = [
     "turn_advance",
     "turn_set",
 ]
+__all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
