@@ -47,6 +47,7 @@ from companion.actions.turns import (
     trick_place,
     trick_remove,
     turn_advance,
+    turn_end,
     turn_set,
 )
 
@@ -86,5 +87,6 @@ __all__ = [
     "trick_place",
     "trick_remove",
     "turn_advance",
+    "turn_end",
     "turn_set",
 ]
