@@ -155,7 +155,8 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
     undone = ""
     if e.undone:
         classes += " undone"
-        undone = f' <span class="undone-mark">{escape(gettext("undone"))}</span>'
+        label = escape(gettext("undone"))
+        undone = f' <span class="undone-mark">{label}</span>'
     return mark_safe(  # noqa: S308 - every value escaped
         f'<li{mark} class="{classes}"><span class="v">#{e.version}</span> {escape(e.text)}'
         f"{undone}</li>"
