@@ -550,3 +550,39 @@ def test_jiuyuan_never_heals_past_max_hp() -> None:
     Seat.objects.filter(pk=lord.pk).update(max_hp=1)
     actions.seat_rescue(token=giver.token, seat_id=lord.pk)
     assert fresh(lord).hp == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_marks_the_existing_history() -> None:
+    """0005_flow_event_undo: events recorded before it are marked undoable (the kinds the old
+    undo could pick) and undone (from the undo events' JSON, read once by the migration)."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    old, new = [("companion", "0004_event_fewer_indexes")], [("companion", "0005_flow_event_undo")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(old)
+    try:
+        apps = executor.loader.project_state(old).apps
+        OldTable, OldEvent = (
+            apps.get_model("companion", "Table"),
+            apps.get_model("companion", "Event"),
+        )
+        table = OldTable.objects.create(code="MIGRA", host_token="t" * 32)
+
+        def event(version: int, kind: str, after: dict | None = None) -> None:
+            OldEvent.objects.create(
+                table=table, version=version, kind=kind, actor="host", after=after or {}
+            )
+
+        event(1, "damage")
+        event(2, "damage")
+        event(3, "undo", {"undoes": 2})
+        event(4, "phase")
+        executor = MigrationExecutor(connection)
+        executor.migrate(new)
+        marks = dict(Event.objects.filter(table_id=table.pk).values_list("version", "undoable"))
+        undone = dict(Event.objects.filter(table_id=table.pk).values_list("version", "undone_by"))
+        assert marks == {1: True, 2: True, 3: False, 4: False}
+        assert undone == {1: None, 2: 3, 3: None, 4: None}
+    finally:
+        MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
