@@ -39,9 +39,11 @@ class Migration(migrations.Migration):
             name='undone_by',
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
-        migrations.RunPython(mark_history, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name='event',
             index=models.Index(condition=models.Q(('undoable', True), ('undone_by__isnull', True)), fields=['table', 'actor_seat', 'version'], name='event_undo_last'),
         ),
+        # Last: on PostgreSQL no schema change may follow the rows it updates in one transaction
+        # ("pending trigger events").
+        migrations.RunPython(mark_history, migrations.RunPython.noop),
     ]
