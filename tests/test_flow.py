@@ -586,3 +586,16 @@ def test_the_migration_marks_the_existing_history() -> None:
         assert undone == {1: None, 2: 3, 3: None, 4: None}
     finally:
         MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_undoing_a_phase_keeps_a_skip_a_judgement_added_since() -> None:
+    table, seats = first_game(4)
+    me = holder_of(table)
+    actions.trick_place(token=table.host_token, seat_id=me.pk, name="乐不思蜀")
+    actions.turn_advance(token=me.token)  # to judgement
+    actions.judgement_flip(
+        token=me.token, check="indulgence", suit="spade", rank=5, seat_id=me.pk, trick="乐不思蜀"
+    )
+    assert turn_of(table) == (me.pk, "judgement", 1, ["play"])
+    actions.event_undo(token=me.token)  # the phase change (the judgement is not undoable)
+    assert turn_of(table) == (me.pk, "start", 1, ["play"])

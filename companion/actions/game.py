@@ -716,11 +716,13 @@ def _restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) -
     still where that change left it)."""
     if not undo_turn_allowed(_turn_now(table), after):
         raise _changed_since()
-    same_turn = before.get("seat") == table.turn_seat_id
+    # Within one turn the skips stay as they are now (a judgement since may have added one);
+    # back to an earlier turn, that turn's skips return.
+    if before.get("seat") != table.turn_seat_id:
+        table.phase_skips = before.get("skips", [])
     table.turn_seat_id = before["seat"]
     table.phase = before["phase"]
     table.round = before["round"]
-    table.phase_skips = before.get("skips", table.phase_skips if same_turn else [])
     if before.get("turn_started_at"):
         table.turn_started_at = datetime.fromisoformat(before["turn_started_at"])
     table.phase_started_at = timezone.now()
