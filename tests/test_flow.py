@@ -346,6 +346,9 @@ def test_undone_lines_are_struck_through_and_labelled_in_the_history_and_the_tim
     assert next(e for e in timeline if e.version == damage.version).undone
     # The history and the timeline.
     assert public_html(table).count('<span class="undone-mark">已撤销</span>') == 2
+    # The finished game's own page.
+    page = Client().get(f"/t/{table.code}/game/{table.game_number}/").content.decode()
+    assert '<span class="undone-mark">已撤销</span>' in page
 
 
 def test_the_host_still_undoes_any_change_by_number_and_a_phone_only_its_own_last() -> None:
