@@ -65,6 +65,7 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
         delta=r.POST.get("delta"),
         source=r.POST.get("source", ""),
         damage_type=r.POST.get("damage_type", "normal"),
+        loss=_flag(r, "lose"),
         action_id=a,
     ),
     "maxhp": lambda r, t, a: actions.seat_set_max_hp(
@@ -109,6 +110,7 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
     ),
     "confirm": lambda r, t, a: actions.judgement_confirm(token=t, action_id=a),
     "next": lambda r, t, a: actions.turn_advance(token=t, action_id=a),
+    "endturn": lambda r, t, a: actions.turn_end(token=t, action_id=a),
     "turnset": lambda r, t, a: actions.turn_set(
         token=t,
         seat_id=r.POST.get("seat"),

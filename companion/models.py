@@ -201,10 +201,22 @@ class Event(models.Model):
     public = models.JSONField(default=dict)
     action_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Undo: whether "undo my last change" may pick this event, and the version of the undo that
+    # reverted it. The partial index "event_undo_last" holds only undoable events not undone yet,
+    # so a seat's last one is one index step away whatever the length of the history.
+    undoable = models.BooleanField(default=False)
+    undone_by = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["version", "pk"]
-        indexes = [models.Index(fields=["table", "version"])]
+        indexes = [
+            models.Index(fields=["table", "version"]),
+            models.Index(
+                fields=["table", "actor_seat", "version"],
+                condition=Q(undoable=True, undone_by__isnull=True),
+                name="event_undo_last",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "action_id"],

@@ -298,11 +298,16 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
     rows = (
         Event.objects.filter(table=table, **filters)
         .order_by("-version", "-pk")
-        .values("version", "kind", "public", "game_number")
+        .values("version", "kind", "public", "game_number", "undone_by")
     )
     if limit is not None:
         rows = rows[:limit]
-    return [HistoryLine(e["kind"], e["public"], e["version"], e["game_number"]) for e in rows]
+    return [
+        HistoryLine(
+            e["kind"], e["public"], e["version"], e["game_number"], e["undone_by"] is not None
+        )
+        for e in rows
+    ]
 
 
 SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
@@ -759,6 +764,40 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         _("Undone: change #%(v)s to %(name)s") % {"v": public.get("undone_version"), "name": name}
     ),
 }
+
+
+def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
+    """Add clauses to one kind's line ("text · clause"), leaving its own text as it is."""
+    base = _TEXTS[kind]
+    _TEXTS[kind] = lambda public, name: " · ".join([base(public, name), *extra(public)])
+
+
+_TEXTS["lose_hp"] = lambda public, name: (
+    _("%(name)s lost %(n)s HP (HP %(hp)s)")
+    % {"name": name, "n": public.get("amount"), "hp": public.get("hp")}
+)
+_TEXTS["turn_ended"] = lambda public, name: (
+    _("%(from)s ended the turn · Round %(round)s: %(name)s's turn")
+    % {"from": public.get("from_name", ""), "name": name, "round": public.get("round")}
+)
+_extend(
+    "damage",
+    lambda public: (
+        [_("may trigger: %(skills)s") % {"skills": "、".join(public["skills"])}]
+        if public.get("skills")
+        else []
+    ),
+)
+_extend(
+    "rescue",
+    lambda public: [_("救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else [],
+)
+_extend(
+    "died",
+    lambda public: (
+        [_("%(name)s's turn") % {"name": public["turn_name"]}] if public.get("turn_name") else []
+    ),
+)
 
 
 def _died_text(public: dict[str, Any]) -> str:

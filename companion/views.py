@@ -321,7 +321,7 @@ def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
     return _private(render(request, "companion/live.html#handover", context))
 
 
-HP_KINDS = ("damage", "recover", "max_hp", "rescue", "died", "undo")
+HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
 
 def _seat_dialog(
@@ -351,9 +351,8 @@ def _seat_dialog(
             game_number=table.game_number,
         ).order_by("-version")
     )
-    undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
     history = [
-        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.version in undone)
+        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
         for e in events
     ]
     in_play = actor is not None and actor.seat is not None and actor.seat.alive

@@ -413,7 +413,8 @@ def test_an_hp_tap_writes_dying_and_its_source_only_when_they_may_change() -> No
 
 def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
     """Every tap appends an event, and each index costs the insert a page: the foreign keys
-    have no index of their own (the table's is the prefix of (table, version))."""
+    have no index of their own (the table's is the prefix of (table, version)). The undo's
+    (table, actor seat, version) is partial: only undoable events not undone yet."""
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -427,6 +428,7 @@ def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
             ("table_id", "action_id"),
             ("table_id", "version"),
             ("table_id", "version"),
+            ("table_id", "actor_seat_id", "version"),
         ]
     ), indexed
 

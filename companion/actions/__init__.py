@@ -50,6 +50,7 @@ from companion.actions.turns import (
     trick_place,
     trick_remove,
     turn_advance,
+    turn_end,
     turn_set,
 )
 
@@ -89,6 +90,7 @@ __all__ = [
     "trick_place",
     "trick_remove",
     "turn_advance",
+    "turn_end",
     "turn_set",
 ]
 __all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
