@@ -557,11 +557,11 @@ def test_jiuyuan_never_heals_past_max_hp() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_marks_the_existing_history() -> None:
-    """0005_flow_event_undo: events recorded before it are marked undoable (the kinds the old
+    """0006_flow_event_undo: events recorded before it are marked undoable (the kinds the old
     undo could pick) and undone (from the undo events' JSON, read once by the migration)."""
     from django.db.migrations.executor import MigrationExecutor
 
-    old, new = [("companion", "0004_event_fewer_indexes")], [("companion", "0005_flow_event_undo")]
+    old, new = [("companion", "0005_secrets_handover")], [("companion", "0006_flow_event_undo")]
     executor = MigrationExecutor(connection)
     executor.migrate(old)
     try:

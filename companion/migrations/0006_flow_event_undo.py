@@ -25,7 +25,7 @@ def mark_history(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('companion', '0004_event_fewer_indexes'),
+        ('companion', '0005_secrets_handover'),
     ]
 
     operations = [
