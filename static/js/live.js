@@ -332,6 +332,16 @@
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
   document.addEventListener('htmx:afterSwap', afterSwap);
+  // A page without a place for the host controls (the role just came to this phone) puts them
+  // ahead of the table.
+  document.addEventListener('htmx:oobErrorNoTarget', function (ev) {
+    var el = ev.detail && ev.detail.content;
+    var state = document.getElementById('table-state');
+    if (!el || el.id !== 'host-panel' || !state || document.getElementById('host-panel')) return;
+    el.removeAttribute('hx-swap-oob');
+    state.parentNode.insertBefore(el, state);
+    htmx.process(el);
+  });
 
   // Press and hold to see one's identity; let go and it is covered again.
   function hold(ev) {
