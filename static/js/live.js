@@ -84,7 +84,11 @@
     body.classList.toggle('my-judged', !!(mySeat && judge && judge.getAttribute('data-judged') === mySeat));
     tick();
     var announce = state.getAttribute('data-announce-version');
-    if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
+    // The judged player and 司马懿 have the waiting judgement on screen already (a sheet).
+    var kind = state.getAttribute('data-announce-kind') || '';
+    var onSheet = judge && /^judgement_(pending|replaced)$/.test(kind) &&
+      (body.classList.contains('my-guicai') || body.classList.contains('my-judged'));
+    if (announce && lastAnnounce !== null && announce !== lastAnnounce && !onSheet) {
       toast(state.getAttribute('data-announce'));
     }
     if (announce) lastAnnounce = announce;
