@@ -847,7 +847,7 @@ def _nullified_text(public: dict[str, Any], name: str) -> str:
             "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and discarded, unjudged"
         )
     text = text % words
-    if public.get("by_name"):
+    if public.get("by_name") and public["by_name"] != name:
         text += " · " + _("recorded by %(by)s") % {"by": public["by_name"]}
     return text
 

@@ -332,6 +332,25 @@ def test_judgement_flow_guicai_and_delayed_tricks(
         expect(p.locator(f"#table-state .seat[data-seat='{judged}'] .zone .chip")).to_have_count(0)
         expect(p.locator("#table-state .turn-bar .phase.skipped")).to_have_count(0)
 
+    # Any phone's own judgement helper (八卦阵, 铁骑, …): the check, the card and the button fit.
+    other = phones[next(s for s in order if s != judged)]
+    for _language in range(2):
+        other.locator("#my-seat button[hx-get^='judge/']").click()
+        free = other.locator("#dialog .judge-form")
+        expect(free).to_be_visible()
+        expect(free.locator("button.btn-primary")).to_be_in_viewport(ratio=1)
+        free.locator(".check-choice:has(input[value=eight_trigrams])").click()
+        for part in (
+            free.locator(".check-choice:has(input:checked) .odds"),
+            free.locator(".suits label").last,
+            free.locator(".ranks label").last,
+            free.locator("button.btn-primary"),
+        ):
+            expect(part).to_be_in_viewport(ratio=1)
+        screenshot(other, f"judge-free-dialog-{other.locator('html').get_attribute('lang')}")
+        other.locator("#dialog [data-close-dialog]").first.click()
+        switch_language(other)
+
     # The judged player plays on: 闪电 into their own zone; 乐不思蜀 on the lord, removed again
     # (asked first, and the history says who removed it).
     advance_to(host, phones, judged, "play")
