@@ -273,11 +273,11 @@ class HistoryLine:
     @property
     def important(self) -> bool:
         """Lines worth an announcement on every screen."""
+        if self.kind == "trick_nullified":
+            return True
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
-        return self.kind.startswith(
-            ("identities", "hero", "died", "game_over", "judgement", "trick_nullified")
-        )
+        return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property
     def reveal(self) -> bool:
