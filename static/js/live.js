@@ -89,7 +89,11 @@
     }
     tick();
     var announce = state.getAttribute('data-announce-version');
-    if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
+    // The judged player and 司马懿 have the waiting judgement on screen already (a sheet).
+    var kind = state.getAttribute('data-announce-kind') || '';
+    var onSheet = judge && /^judgement_(pending|replaced)$/.test(kind) &&
+      (body.classList.contains('my-guicai') || body.classList.contains('my-judged'));
+    if (announce && lastAnnounce !== null && announce !== lastAnnounce && !onSheet) {
       toast(state.getAttribute('data-announce'));
     }
     if (announce) lastAnnounce = announce;
@@ -337,6 +341,16 @@
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
   document.addEventListener('htmx:afterSwap', afterSwap);
+  // A page without a place for the host controls (the role just came to this phone) puts them
+  // ahead of the table.
+  document.addEventListener('htmx:oobErrorNoTarget', function (ev) {
+    var el = ev.detail && ev.detail.content;
+    var state = document.getElementById('table-state');
+    if (!el || el.id !== 'host-panel' || !state || document.getElementById('host-panel')) return;
+    el.removeAttribute('hx-swap-oob');
+    state.parentNode.insertBefore(el, state);
+    htmx.process(el);
+  });
 
   // Press and hold to see one's identity; let go and it is covered again.
   function hold(ev) {
