@@ -194,7 +194,7 @@ def not_scrolled(page: Page) -> None:
 def test_the_strip_shows_the_turn_and_a_dying_player_with_a_peach_on_another_phone(
     display_context: BrowserContext, new_phone: ContextFactory
 ) -> None:
-    table = phone_table(display_context, new_phone, 5, maneuvering=True, locales={3: "en-US"})
+    table = phone_table(display_context, new_phone, 5, maneuvering=True)
     lord = lord_seat(table)
     order = table.order()
     # The dying player: the seat after the lord's (not the lord, so 4 HP); the saviour: another.
@@ -208,8 +208,8 @@ def test_the_strip_shows_the_turn_and_a_dying_player_with_a_peach_on_another_pho
         assert box["y"] < 120, box
         expect(page.locator("#now-strip .now-phase")).to_have_text("回合开始")
     lord_name = lord_phone.name
-    expect(saviour.page.locator("#now-strip .now-who")).to_have_text(f"{lord_name} 的回合")
-    expect(lord_phone.page.locator("#now-strip .now-who")).to_have_text("轮到你了！")
+    expect(saviour.page.locator("#now-strip .now-who")).to_have_text(f"{lord_name} 的回合", use_inner_text=True)
+    expect(lord_phone.page.locator("#now-strip .now-who")).to_have_text("轮到你了！", use_inner_text=True)
 
     bring_down(table, victim.seat)
     strip = saviour.page.locator("#now-strip")
@@ -244,12 +244,18 @@ def test_the_strip_shows_the_turn_and_a_dying_player_with_a_peach_on_another_pho
     screenshot(saviour.page, "phone-zh-strip-dying-other")
     screenshot(victim.page, "phone-zh-strip-dying-self")
 
-    # English: the same strip in English, the Chinese card name beside the English one.
-    english = table.by_seat(order[3]) if order[3] != victim.seat else table.by_seat(order[4])
-    page = english.open()
-    if english.name == NAMES[3]:
-        expect(page.locator("#now-strip .strip-peach button")).to_have_text("Peach 桃")
-        screenshot(page, "phone-en-strip-dying-other")
+    # In English (the phone switches language: the page reloads, same seat): the same strip,
+    # the Chinese card name beside the English one.
+    saviour.page.locator(".lang button").click()
+    expect(saviour.page.locator("html")).to_have_attribute("lang", "en")
+    expect(saviour.page.locator("#conn")).to_have_attribute("data-state", "open")
+    strip = saviour.page.locator("#now-strip")
+    peach = strip.locator(".now-dying .strip-peach button")
+    expect(peach).to_have_text("Peach 桃")
+    expect(strip.locator(".now-who")).to_have_text(f"{lord_name}'s turn", use_inner_text=True)
+    not_scrolled(saviour.page)
+    in_viewport(saviour.page, "#now-strip .strip-peach button")
+    screenshot(saviour.page, "phone-en-strip-dying-other")
 
     # One tap on the other phone saves the dying player: 0 + 1 = 1 HP, no longer dying.
     peach.click()
@@ -408,19 +414,14 @@ def test_the_hero_card_folds_away_in_play(
     host.locator("#host-panel form[hx-post='act/start'] button").click()
     expect(host.locator("#table-state")).to_have_attribute("data-status", "heroes")
     pages = [p.open() for p in table.phones]
-    # The lord picks first, then the others; each takes the first candidate.
-    for _round in range(2):
-        for page in pages:
-            choice = page.locator("#my-seat .hero-choices .choice button")
-            if choice.count() and "picked" not in (
-                page.locator("#my-seat .hero-choices .choice").first.get_attribute("class") or ""
-            ):
-                choice.first.click()
-                expect(page.locator("#my-seat .hero-choices .choice.picked")).to_have_count(1)
-        if host.locator("#table-state").get_attribute("data-status") == "playing":
-            break
-        if _round == 0:
-            expect(host.locator("#table-state .banner")).not_to_contain_text("主公")
+    # The lord picks first, then the others; each takes its first candidate.
+    lord = table.by_seat(lord_seat(table)).open()
+    lord.locator("#my-seat .hero-choices .choice button").first.click()
+    others = [p for p in pages if p is not lord]
+    for i, page in enumerate(others):
+        page.locator("#my-seat .hero-choices .choice button").first.click()
+        if i < len(others) - 1:
+            expect(page.locator("#my-seat .hero-choices .choice.picked")).to_have_count(1)
     expect(host.locator("#table-state")).to_have_attribute("data-status", "playing")
     for page in pages:
         fold = page.locator("#my-seat details.hero-fold")
