@@ -390,10 +390,18 @@
     ring.setAttribute('data-me', String(me));
   }
 
+  // The folded hero card stays as the player left it when the seat's part is sent again.
+  var heroOpen = null;
+  document.addEventListener('toggle', function (ev) {
+    if (ev.target.matches && ev.target.matches('#my-seat details.hero-fold')) heroOpen = ev.target.open;
+  }, true);
+
   function phoneNow(state) {
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
     alerts(markStrip(state));
+    var fold = document.querySelector('#my-seat details.hero-fold');
+    if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;
   }
 
   function keepAwake() {

@@ -354,7 +354,7 @@ def test_the_wake_lock_is_taken_again_when_the_page_comes_back(
     page = phone.open()
     page.wait_for_function("() => window.__wakeLocks === 1")
     # Hidden: the browser releases the lock; visible again: taken again at once.
-    page.evaluate(
+    taken = page.evaluate(
         """() => {
             window.__lastLock.release();
             Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
@@ -362,9 +362,10 @@ def test_the_wake_lock_is_taken_again_when_the_page_comes_back(
             Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'visible'});
             WebSocket.prototype.send = function () {};  // no answer to the wake-up's sync
             document.dispatchEvent(new Event('visibilitychange'));
+            return window.__wakeLocks;
         }"""
     )
-    page.wait_for_function("() => window.__wakeLocks === 2")
+    assert taken == 2, "the lock is asked for again as soon as the page is visible"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -433,10 +434,19 @@ def test_the_hero_card_folds_away_in_play(
         for selector in FIRST_SCREEN:
             in_viewport(page, selector)
     page = pages[0]
-    screenshot(page, "phone-zh-hero-folded", full_page=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#my-seat").screenshot(path=str(ARTIFACTS / "phone-zh-hero-folded.png"))
     page.locator("#my-seat details.hero-fold > summary").click()
     expect(page.locator("#my-seat .hero-fold .hero-card")).to_be_visible()
     expect(page.locator("#my-seat .hero-fold .take-hero")).to_be_visible()
+    page.locator("#my-seat").screenshot(path=str(ARTIFACTS / "phone-zh-hero-open.png"))
+    # Opened, it stays open when the seat's part is sent again (here: the whole state, which
+    # a phone asks for when it wakes up).
+    before = page.locator("#my-seat").evaluate("el => { el.dataset.old = '1'; return 1; }")
+    assert before == 1
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("#my-seat[data-old]")).to_have_count(0)
+    expect(page.locator("#my-seat .hero-fold .hero-card")).to_be_visible()
 
 
 def test_a_dead_players_page_shows_what_is_left_to_do(
