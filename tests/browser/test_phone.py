@@ -208,8 +208,12 @@ def test_the_strip_shows_the_turn_and_a_dying_player_with_a_peach_on_another_pho
         assert box["y"] < 120, box
         expect(page.locator("#now-strip .now-phase")).to_have_text("回合开始")
     lord_name = lord_phone.name
-    expect(saviour.page.locator("#now-strip .now-who")).to_have_text(f"{lord_name} 的回合", use_inner_text=True)
-    expect(lord_phone.page.locator("#now-strip .now-who")).to_have_text("轮到你了！", use_inner_text=True)
+    expect(saviour.page.locator("#now-strip .now-who")).to_have_text(
+        f"{lord_name} 的回合", use_inner_text=True
+    )
+    expect(lord_phone.page.locator("#now-strip .now-who")).to_have_text(
+        "轮到你了！", use_inner_text=True
+    )
 
     bring_down(table, victim.seat)
     strip = saviour.page.locator("#now-strip")
