@@ -82,7 +82,6 @@
     body.classList.toggle('my-turn', !!(mySeat && bar && bar.getAttribute('data-turn-seat') === mySeat));
     body.classList.toggle('my-guicai', !!(mySeat && judge && judge.getAttribute('data-guicai') === mySeat));
     body.classList.toggle('my-judged', !!(mySeat && judge && judge.getAttribute('data-judged') === mySeat));
-    phoneNow(state);
     tick();
     var announce = state.getAttribute('data-announce-version');
     if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
@@ -91,6 +90,7 @@
     if (announce) lastAnnounce = announce;
     if (lastAnnounce === null) lastAnnounce = '';
     keepAwake();
+    phoneNow(state);
   }
 
   function closeDialogOf(elt) {
