@@ -138,8 +138,8 @@ def same_version(pages: list[Page], like: Page) -> None:
 
 
 def sticky(page: Page) -> Locator:
-    """The current player's button pinned at the bottom of the phone."""
-    return page.locator("#table-state .turn-bar .turn-only .btn")
+    """The current player's step button pinned at the bottom of the phone (End turn is beside it)."""
+    return page.locator("#table-state .turn-bar .turn-only .btn").first
 
 
 def pick_hero(page: Page, hero_id: str) -> None:
