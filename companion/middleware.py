@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
+
+from companion import throttle
+
+# A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
+PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
 
 
 class SecurityHeadersMiddleware:
@@ -27,7 +34,35 @@ class SecurityHeadersMiddleware:
             "frame-ancestors 'none'; object-src 'none'",
         )
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if _carries_token(request, response):
+            response["Cache-Control"] = "no-store, private"
+            response["Referrer-Policy"] = "no-referrer"
+        _give_device(request, response)
         return response
+
+
+def _carries_token(request: HttpRequest, response: HttpResponse) -> bool:
+    """A response to a token's address, or one that leads to it (a redirect to a new seat or
+    console), whatever answered it: the view, or a middleware refusing the request early."""
+    location = urlsplit(response.get("Location", "")).path
+    return bool(PRIVATE_PATH_RE.match(request.path) or PRIVATE_PATH_RE.match(location))
+
+
+def _give_device(request: HttpRequest, response: HttpResponse) -> None:
+    """Every browser gets a device cookie on its first page: the guessing throttle counts per
+    device (companion/throttle.py), and the join page keeps one seat per device."""
+    if request.path.startswith(settings.STATIC_URL) or throttle.DEVICE_COOKIE in response.cookies:
+        return
+    device, new = throttle.device_of(request)
+    if new:
+        response.set_cookie(
+            throttle.DEVICE_COOKIE,
+            device,
+            max_age=365 * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.HTTPS,
+        )
 
 
 def _host_ok(request: HttpRequest) -> bool:
