@@ -97,7 +97,12 @@ def _layer_failed(exc: BaseException) -> None:
     now = time.monotonic()
     if now - _last_layer_warning[0] >= 10:
         _last_layer_warning[0] = now
-        log.warning("channel layer unreachable, sockets closed with %s: %r", CLOSE_TRY_LATER, exc)
+        log.warning(
+            "channel layer unreachable, sockets closed with %s: %s: %s",
+            CLOSE_TRY_LATER,
+            type(exc).__name__,
+            exc,
+        )
     else:
         log.debug("channel layer unreachable: %r", exc)
 
@@ -155,6 +160,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await super().__call__(scope, receive, send)
             except (RedisError, OSError) as exc:
                 _layer_failed(exc)
+                # A channel whose subscription failed stays in the layer's table otherwise.
+                getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
                 await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
             finally:
                 self._release_slot()
