@@ -13,6 +13,7 @@ both with the action id. The consumer keeps no game state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -158,11 +159,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(layer, LeanInMemoryChannelLayer):
             try:
                 await super().__call__(scope, receive, send)
-            except (RedisError, OSError) as exc:
+            except RedisError as exc:
                 _layer_failed(exc)
                 # A channel whose subscription failed stays in the layer's table otherwise.
                 getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
-                await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                with contextlib.suppress(Exception):  # the phone may be gone already
+                    await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
             finally:
                 self._release_slot()
             return

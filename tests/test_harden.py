@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from companion import consumers, throttle
+from companion import broadcast, consumers, throttle
 from companion.asgi import application
+from companion.layers import LeanInMemoryChannelLayer
 from companion.models import Seat, Table
 from tests.factories import make_table
 from tests.test_views import csrf_client, csrf_post
@@ -358,6 +360,10 @@ async def test_a_crashed_socket_gives_its_seat_slot_back(monkeypatch: pytest.Mon
             await comm.connect(timeout=5)
             await comm.receive_output(timeout=5)
     assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
+    layer = get_channel_layer()
+    if isinstance(layer, LeanInMemoryChannelLayer):
+        # Nor does it stay in its groups (frames for it would pile up in a queue nobody reads).
+        assert not layer.groups.get(broadcast.seat_group(seats[0].pk, "zh-hans"))
     monkeypatch.setattr(consumers.TableConsumer, "_send_snapshot", real)
     comm = socket(path, device=DEVICE_A)
     connected, _ = await comm.connect(timeout=5)

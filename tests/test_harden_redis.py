@@ -65,9 +65,10 @@ class RedisServer:
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(
-                ("127.0.0.1", self.port), timeout=1
-            ) as conn:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn,
+            ):
                 conn.sendall(b"PING\r\n")
                 if conn.recv(16).startswith(b"+PONG"):
                     return
@@ -144,7 +145,11 @@ def test_two_deployments_on_one_redis_do_not_hear_each_other(
 
     async def scenario() -> dict[str, bool]:
         sender = layer_of(first)
-        listeners = {"same": layer_of(same), "second": layer_of(second), "other": layer_of(other_db)}
+        listeners = {
+            "same": layer_of(same),
+            "second": layer_of(second),
+            "other": layer_of(other_db),
+        }
         channels = {}
         for name, layer in listeners.items():
             channels[name] = await layer.new_channel()
@@ -155,7 +160,7 @@ def test_two_deployments_on_one_redis_do_not_hear_each_other(
         for name, layer in listeners.items():
             try:
                 message = await asyncio.wait_for(layer.receive(channels[name]), 1.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 heard[name] = False
             else:
                 heard[name] = message["html"] == "反贼"
