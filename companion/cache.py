@@ -4,7 +4,8 @@ The cache holds the guessing throttles' counters and which languages a table's s
 nothing that must survive or be shared exactly. While Redis cannot be reached, each process
 answers from its own memory instead (one warning when Redis goes away, one when it is back,
 no traceback per request), and tries Redis again every `RETRY_SECONDS`. Pages keep loading and
-the throttles keep counting, per process, during the outage.
+the throttles keep counting, per process, during the outage. Changes are refused meanwhile
+(`companion.middleware.RedisOutageMiddleware`): Redis also carries every frame to the screens.
 """
 
 from __future__ import annotations
@@ -54,6 +55,19 @@ class FailSafeRedisCache(RedisCache):
     def redis_down(self) -> bool:
         """Whether Redis failed within the last RETRY_SECONDS (the fallback answers)."""
         return time.monotonic() < _down_until.get(self._location, 0.0)
+
+    def reachable(self) -> bool:
+        """Whether Redis answers now (a PING, unless it failed within RETRY_SECONDS)."""
+        if self.redis_down():
+            return False
+        try:
+            self._cache.get_client(write=True).ping()
+        except (RedisError, OSError) as exc:
+            self._failed(exc)
+            return False
+        if self._location in _down_until:
+            self._recovered()
+        return True
 
     def _failed(self, exc: Exception) -> None:
         with _lock:

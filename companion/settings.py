@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "companion.middleware.RequestSizeMiddleware",
+    "companion.middleware.RedisOutageMiddleware",
 ]
 
 ROOT_URLCONF = "companion.urls"

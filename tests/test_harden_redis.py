@@ -29,9 +29,10 @@ from django.utils.module_loading import import_string
 from companion import cache as failsafe
 from companion import consumers
 from companion.asgi import application
+from companion.models import Seat, Table
 from tests.aio import run
 from tests.factories import make_table
-from tests.test_views import csrf_client, htmx_post
+from tests.test_views import csrf_client, csrf_post, htmx_post
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_SERVER = shutil.which("redis-server")
@@ -201,12 +202,6 @@ def test_pages_load_and_the_throttle_holds_while_redis_is_down(
         for _ in range(3):
             for url in pages:
                 assert client.get(url).status_code == 200, url
-        # A tap goes through (the embedded layer here; the channel layer is another matter).
-        host = csrf_client()
-        response = htmx_post(host, f"/h/{table.host_token}/act/lock", {"locked": "1"})
-        assert response.status_code == 204
-        table.refresh_from_db()
-        assert table.locked
         # The throttle still counts, in this process's memory.
         guesser = Client()
         statuses = [guesser.get(f"/t/BAD{i}/").status_code for i in range(4)]
@@ -267,3 +262,50 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         assert 'id="table-state"' in await back.receive_from(timeout=5)
         await back.disconnect()
         await get_channel_layer().flush()
+
+
+@pytest.mark.django_db
+def test_changes_are_refused_with_a_clear_message_while_redis_is_down(
+    redis_server: RedisServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = deployment(tmp_path, redis_server, 0, "sgs_taps", "k5")
+    monkeypatch.setattr(failsafe, "RETRY_SECONDS", 0.3)
+    table, seats = make_table(4)
+    with override_settings(CACHES=built["caches"]):
+        host = csrf_client()
+        applied = htmx_post(
+            host, f"/h/{table.host_token}/act/lock", {"locked": "1", "action_id": "before-outage"}
+        )
+        assert applied.status_code == 204
+        version = Table.objects.get(pk=table.pk).version
+        redis_server.stop()
+        for _ in range(2):  # the first finds Redis gone, the next knows it
+            refused = htmx_post(
+                host, f"/h/{table.host_token}/act/lock", {"locked": "0", "action_id": f"during-{_}"}
+            )
+            assert refused.status_code == 503
+            assert refused["HX-Reswap"] == "none" and refused["Retry-After"] == "5"
+            assert "没有生效" in refused.content.decode()  # the phone's language: Chinese
+        assert Table.objects.get(pk=table.pk).version == version
+        # A phone retrying over HTTP a tap it sent before (its socket dropped): the true answer.
+        replay = htmx_post(
+            host, f"/h/{table.host_token}/act/lock", {"locked": "1", "action_id": "before-outage"}
+        )
+        assert replay.status_code == 204
+        # Joining is a change too: no seat is created, the page says why and links back.
+        joiner = csrf_client()
+        joiner.cookies["sgs_lang"] = "en"
+        joined = csrf_post(joiner, f"/j/{table.code}/", {"name": "Late"})
+        assert joined.status_code == 503
+        body = joined.content.decode()
+        assert "nothing was changed" in body and f'href="/j/{table.code}/"' in body
+        assert not Seat.objects.filter(table=table, name="Late").exists()
+        # Pages load meanwhile.
+        assert Client().get(f"/p/{seats[0].token}/").status_code == 200
+        redis_server.start()
+        time.sleep(0.4)
+        after = htmx_post(
+            host, f"/h/{table.host_token}/act/lock", {"locked": "0", "action_id": "after-outage"}
+        )
+        assert after.status_code == 204
+        assert Table.objects.get(pk=table.pk).version == version + 1
