@@ -226,14 +226,7 @@ WS_MAX_MESSAGES_PER_10S = 40
 # Per-message compression of websocket frames. Most frames are small deltas and phones sit on
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")
-# Failed lookups (wrong tokens or table codes) a minute: per device, and per client address
-# (companion/throttle.py). The address limit is much higher: behind one Wi-Fi's NAT or a proxy
-# every phone shares an address.
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
-BAD_LOOKUP_LIMIT_PER_ADDRESS_PER_MINUTE = 300
-# Proxies (addresses or networks) in front of the app whose X-Forwarded-For header is believed;
-# none by default, so a client cannot choose its own address by sending one.
-TRUSTED_PROXIES = envlist("TRUSTED_PROXIES")
 
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"
@@ -244,6 +237,14 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Failed lookups (wrong tokens or table codes) a minute: BAD_TOKEN_LIMIT_PER_MINUTE per device,
+# this per client address (companion/throttle.py). The address limit is much higher: behind one
+# Wi-Fi's NAT or a proxy every phone shares an address.
+BAD_LOOKUP_LIMIT_PER_ADDRESS_PER_MINUTE = 300
+# Proxies (addresses or networks) in front of the app whose X-Forwarded-For header is believed;
+# none by default, so a client cannot choose its own address by sending one.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES")
 
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
