@@ -1,7 +1,6 @@
 from django.urls import path, re_path
 
 from companion import views, views_session
-from companion.views_misc import robots_txt, websocket_only
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -58,10 +57,14 @@ urlpatterns = [
         name="display-game",
     ),
     # Only for reverse(): the websocket routes live in companion/routing.py.
-    re_path(rf"^ws/{TOKEN}/$", websocket_only, name="ws-token"),
-    re_path(rf"^ws/t/{CODE}/$", websocket_only, name="ws-display"),
-    path("robots.txt", robots_txt, name="robots"),
+    re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),
+    re_path(rf"^ws/t/{CODE}/$", views.page_not_found, name="ws-display"),
 ]
 
 handler404 = "companion.views.page_not_found"
 handler500 = "companion.views.server_error"
+
+# Issue 10: what browsers ask for by themselves (companion/views_misc.py).
+from companion.views_misc import robots_txt  # noqa: E402
+
+urlpatterns += [path("robots.txt", robots_txt, name="robots")]

@@ -519,6 +519,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     )
 
 
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Every unknown address answers like a wrong token."""
+def page_not_found(
+    request: HttpRequest, exception: Exception | None = None, **url_kwargs: str
+) -> HttpResponse:
+    """Every unknown address answers like a wrong token (`/ws/<token>/` over HTTP too: those
+    URL names exist for reverse(), and Django hands this view the token)."""
     return _not_found(request)
