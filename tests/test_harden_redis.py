@@ -234,11 +234,14 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         up = socket_to(f"/ws/{seats[0].token}/")
         assert (await up.connect(timeout=5))[0]
         assert 'id="table-state"' in await up.receive_from(timeout=5)
-        await up.disconnect()
+        assert consumers.OPEN_PER_SEAT[seats[0].pk] == 1
 
         redis_server.stop()
         caplog.clear()
         caplog.set_level(logging.WARNING)
+        # The phone goes away during the outage: leaving its groups fails, its slot is freed.
+        await up.disconnect(timeout=5)
+        assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
         for _ in range(settings.WS_MAX_CONNECTIONS_PER_SEAT + 2):
             down = socket_to(f"/ws/{seats[0].token}/")
             connected, code = await down.connect(timeout=5)
