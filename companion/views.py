@@ -91,11 +91,7 @@ def _remember(
     response: HttpResponse, request: HttpRequest, code: str, kind: str, token: str
 ) -> None:
     """Keep this phone's links in a cookie so the start page can lead back to them."""
-    try:
-        mine = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
-        mine = [m for m in mine if isinstance(m, list) and len(m) == 3 and m[0] != code]
-    except ValueError:
-        mine = []
+    mine = [list(m) for m in _mine(request) if m[0] != code]
     mine = [[code, kind, token], *mine][:5]
     response.set_cookie(
         MINE_COOKIE,
@@ -107,6 +103,21 @@ def _remember(
     )
 
 
+def _mine(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """The links kept in this phone's cookie; anything else the cookie holds is ignored."""
+    try:
+        value = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [
+        (m[0], m[1], m[2])
+        for m in value
+        if isinstance(m, list) and len(m) == 3 and all(isinstance(part, str) for part in m)
+    ][:5]
+
+
 def _join_url(request: HttpRequest, code: str) -> str:
     return request.build_absolute_uri(reverse("join", args=[code]))
 
@@ -116,7 +127,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The start page: open a new table, join one by its code, or go back to one."""
     mine = []
     try:
-        for code, kind, token in json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))[:5]:
+        for code, kind, token in _mine(request):
             try:
                 actor = actor_for(token)
             except NotFound:
@@ -547,6 +558,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     )
 
 
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Every unknown address answers like a wrong token."""
+def page_not_found(
+    request: HttpRequest, exception: Exception | None = None, **url_kwargs: str
+) -> HttpResponse:
+    """Every unknown address answers like a wrong token (`/ws/<token>/` over HTTP too: those
+    URL names exist for reverse(), and Django hands this view the token)."""
     return _not_found(request)
