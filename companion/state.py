@@ -193,6 +193,11 @@ class PublicState:
         )
 
     @property
+    def matrix_seats(self) -> list[tuple[PublicSeat, list[int | None]]]:
+        """The distance matrix, each row with the living seat it starts from."""
+        return list(zip(self.alive_seats, self.matrix, strict=False))
+
+    @property
     def phase_names(self) -> list[str]:
         """The six phases in order."""
         return [p.value for p in PHASE_ORDER]
