@@ -90,7 +90,9 @@ LAYOUT_JS = """() => {
 
 
 def _overlap(a: list[float], b: list[float], slack: float = 1.0) -> bool:
-    return a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+    return (
+        a[0] < b[2] - slack and b[0] < a[2] - slack and a[1] < b[3] - slack and b[1] < a[3] - slack
+    )
 
 
 def layout(page: Page) -> dict[str, Any]:
@@ -223,7 +225,9 @@ def test_banners_and_toasts_keep_off_the_seats(browser: Browser, app_server: App
     for victim in (one, two):
         while True:
             table.host.act("hp", seat=str(victim.id), delta="-3", source=str(lord.id))
-            if re.search(rf'class="[^"]*\bdying\b[^"]*" data-seat="{victim.id}"', table.host.page()):
+            if re.search(
+                rf'class="[^"]*\bdying\b[^"]*" data-seat="{victim.id}"', table.host.page()
+            ):
                 break
     for size, page in pages.items():
         expect(page.locator("#table-state > .banner-dying")).to_have_count(2)
