@@ -158,22 +158,21 @@ def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape
 
 
 def heavy_play(base_url: str, names: list[str]) -> tuple[tables.HttpTable, list[str]]:
-    """In play with heroes; seat 1 has all four kinds of equipment, seat 2 a 乐不思蜀 and the
-    current player a 闪电 (placed by the current player), and from five players one player (not the lord) is dead.
+    """In play with heroes; seat 1 has all four kinds of equipment, seat 2 a 乐不思蜀 and a 闪电,
+    and from five players one player (not the lord) is dead.
     Returns the table and the names of the dead."""
     table = tables.playing(base_url, names)
     first, second = table.seats[0], table.seats[1]
     for card in ("麒麟弓", "八卦阵", "的卢", "赤兔"):
         table.host.act("equip", seat=str(first.id), name=card, replace="1")
-    turn = re.search(r'data-turn-seat="(\d+)"', table.host.page())
-    assert turn
-    current = next(s for s in table.seats if s.id == int(turn.group(1)))
-    current.device.act("trick", seat=str(second.id), name="乐不思蜀")
-    current.device.act("trick", seat=str(current.id), name="闪电")  # 闪电: one's own zone
+    # The host may put a delayed trick anywhere (a correction); the current player only in their
+    # play phase.
+    table.host.act("trick", seat=str(second.id), name="乐不思蜀")
+    table.host.act("trick", seat=str(second.id), name="闪电")
     dead: list[str] = []
     if len(names) >= 5:
         lord = table.seat_by_identity("lord")
-        victim = next(s for s in reversed(table.seats) if s is not lord and s is not current)
+        victim = next(s for s in reversed(table.seats) if s is not lord)
         tables.kill(table, victim, lord)
         dead.append(victim.name)
     return table, dead
