@@ -12,6 +12,15 @@
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
+ * - A tap waiting for its answer shows as pending (its button spins, its form is aria-busy); an
+ *   identical tap meanwhile, or within TAP_SAME_MS after it, is the same tap and is dropped (a
+ *   form with a "repeat" field means it: those add up after the first answer); any other tap
+ *   meanwhile is refused with a message. A tap whose outcome is in doubt (its socket closed, no
+ *   answer, a 5xx, no network) is never reported failed: the phone asks the server whether that
+ *   action id was applied ({"type": "status"} over the socket, or GET status/<id>), again until
+ *   it answers, says which it was, and shows the current state.
+ * - A heartbeat: a socket idle for HEARTBEAT_MS sends {"type": "ping"}; the pong carries the
+ *   table's version, and a phone behind it (a frame lost in a Redis outage) asks for the state.
  */
 (function () {
   'use strict';
@@ -29,6 +38,13 @@
   var wakeLock = null;
   var pending = {};
   var ACT_TIMEOUT = 4000;
+  var TAP_SAME_MS = 400;
+  var TAP_GIVE_UP = 10000;
+  var HEARTBEAT_MS = 12000;
+  var lastFrameAt = Date.now();
+  var answeredAt = {};
+  var notApplied = {};
+  var behindTimer = null;
 
   function randomId() {
     var bytes = new Uint8Array(16);
@@ -97,28 +113,117 @@
     if (dialog && elt && dialog.contains(elt)) dialog.innerHTML = '';
   }
 
-  function answered(msg) {
-    var tap = pending[msg.action_id];
-    if (!tap) return;
-    clearTimeout(tap.timer);
-    delete pending[msg.action_id];
-    if (msg.type === 'error') {
-      toast(msg.message || body.getAttribute('data-error-text') || 'Error');
-    } else {
-      closeDialogOf(tap.elt);
+  function tapText(name, fallback) {
+    var el = document.getElementById('tap-texts');
+    return (el && el.getAttribute('data-' + name)) || fallback;
+  }
+
+  // The tapped control shows that its tap is on its way.
+  function markPending(tap, on) {
+    [tap.elt, tap.button].forEach(function (el) {
+      if (!el || !el.setAttribute) return;
+      el.classList.toggle(el === tap.button ? 'tap-pending-btn' : 'tap-pending', on);
+      if (on) el.setAttribute('aria-busy', 'true'); else el.removeAttribute('aria-busy');
+    });
+    if (tap.button) {
+      if (on) tap.button.setAttribute('aria-disabled', 'true'); else tap.button.removeAttribute('aria-disabled');
     }
   }
 
-  // No answer over the socket: post the same tap (same action id) over HTTP.
-  function overHttp(id) {
+  // A tap's outcome, known for sure: 'applied', 'refused' (with the server's message) or
+  // 'not_applied'. After a doubt the phone says which it was and asks for the current state.
+  function settle(id, outcome, message) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
+    clearTimeout(tap.giveUp);
     delete pending[id];
-    var values = { action_id: id };
-    for (var k in tap.fields) values[k] = tap.fields[k];
-    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+    markPending(tap, false);
+    if (outcome === 'applied') {
+      answeredAt[tap.key] = Date.now();
+      closeDialogOf(tap.elt);
+      if (tap.doubt) toast(tapText('applied', 'Applied'));
+    } else if (outcome === 'not_applied') {
+      notApplied[id] = true;
+      toast(tapText('not-applied', 'Not applied'));
+    } else {
+      toast(message || body.getAttribute('data-error-text') || 'Error');
+    }
+    if (tap.doubt) send({ type: 'sync', version: lastPublic });
   }
+
+  function answered(msg) {
+    var tap = pending[msg.action_id];
+    if (!tap) return;
+    if (msg.type === 'error') {
+      if (msg.outcome === 'not_applied') settle(msg.action_id, 'not_applied');
+      else if ((msg.status || 0) >= 500) doubt(msg.action_id);
+      else settle(msg.action_id, 'refused', msg.message);
+    } else {
+      settle(msg.action_id, 'applied');
+      if (msg.version) behind(msg.version);
+    }
+  }
+
+  // Whether the tap was applied is in doubt: ask the server, again until it answers. A tap sent
+  // over the socket is asked about over the socket (behind whatever the server still runs for
+  // it), after a reconnect if need be; one posted over HTTP, over HTTP.
+  function doubt(id) {
+    var tap = pending[id];
+    if (!tap) return;
+    clearTimeout(tap.giveUp);
+    if (!tap.doubt) {
+      tap.doubt = true;
+      tap.tries = 0;
+      toast(tapText('checking', 'Checking…'));
+    }
+    askStatus(id);
+  }
+
+  function askStatus(id) {
+    var tap = pending[id];
+    if (!tap) return;
+    clearTimeout(tap.timer);
+    tap.tries += 1;
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 * Math.pow(2, tap.tries)));
+    if (tap.via === 'ws') {
+      send({ type: 'status', action_id: id });
+      return;
+    }
+    var url = tap.path.replace(/act\/[a-z]+$/, 'status/' + id);
+    fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { 'Accept': 'application/json' } })
+      .then(function (response) {
+        if (response.status === 404) { clearTimeout(tap.timer); settle(id, 'refused', body.getAttribute('data-conn-gone')); return null; }
+        return response.ok ? response.json() : null;
+      })
+      .then(function (msg) { if (msg) statusAnswer(msg); })
+      .catch(function () {});
+  }
+
+  function statusAnswer(msg) {
+    if (!pending[msg.action_id] || msg.applied === null || msg.applied === undefined) return;
+    settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
+  }
+
+  // The server's table is newer than what this screen shows: unless its frame arrives in a
+  // moment, ask for the whole state.
+  function behind(version) {
+    if (!(version > lastPublic) || behindTimer) return;
+    behindTimer = setTimeout(function () {
+      behindTimer = null;
+      if (version > lastPublic) send({ type: 'sync', version: lastPublic });
+    }, 1000);
+  }
+
+  function heartbeat() {
+    if (!socket || socket.readyState !== 1 || gone || document.visibilityState !== 'visible') return;
+    if (Object.keys(pending).length || Date.now() - lastFrameAt < HEARTBEAT_MS) return;
+    lastFrameAt = Date.now();
+    clearTimeout(pongTimer);
+    send({ type: 'ping', version: lastPublic });
+    pongTimer = setTimeout(function () { if (socket) socket.close(); }, 5000);
+  }
+  setInterval(heartbeat, 3000);
 
   function applyDelta(delta) {
     var state = document.getElementById('table-state');
@@ -166,8 +271,9 @@
     if (text.charAt(0) === '{') {
       var msg;
       try { msg = JSON.parse(text); } catch (e) { return; }
-      if (msg.type === 'pong') { clearTimeout(pongTimer); }
+      if (msg.type === 'pong') { clearTimeout(pongTimer); if (msg.version) behind(msg.version); }
       if ((msg.type === 'done' || msg.type === 'error') && msg.action_id) answered(msg);
+      if (msg.type === 'status' && msg.action_id) statusAnswer(msg);
       return;
     }
     var holder = document.createElement('template');
@@ -175,8 +281,13 @@
     var delta = holder.content.querySelector('template#table-delta');
     // A frame caused by one of this phone's taps answers that tap.
     var acted = delta || holder.content.querySelector('[data-action]');
-    if (acted && pending[acted.getAttribute('data-action')]) {
-      answered({ type: 'done', action_id: acted.getAttribute('data-action') });
+    var actedId = acted && acted.getAttribute('data-action');
+    if (actedId && pending[actedId]) {
+      answered({ type: 'done', action_id: actedId });
+    } else if (actedId && notApplied[actedId]) {
+      // Told "not applied" (by another server process), it was applied after all: say so.
+      delete notApplied[actedId];
+      toast(tapText('applied', 'Applied'));
     }
     if (delta) {
       applyDelta(delta);
@@ -211,12 +322,24 @@
     socket.onopen = function () { retry = 0; };
     // "open" once the server's first frame (the whole current state) is on the screen.
     socket.onmessage = function (ev) {
+      lastFrameAt = Date.now();
       handleFrame(String(ev.data));
-      if (!current) { current = true; setConn('open'); }
+      if (!current) {
+        current = true;
+        setConn('open');
+        // Taps whose socket closed before their answer: ask about them on this one.
+        Object.keys(pending).forEach(function (id) {
+          if (pending[id].doubt && pending[id].via === 'ws') askStatus(id);
+        });
+      }
     };
     socket.onclose = function (ev) {
       socket = null;
-      Object.keys(pending).forEach(overHttp);
+      Object.keys(pending).forEach(function (id) {
+        if (pending[id].via !== 'ws') return;
+        if (ev.code === 4404) settle(id, 'refused', body.getAttribute('data-conn-gone'));
+        else doubt(id);
+      });
       if (ev.code === 4404) {
         gone = true;
         setConn('gone');
@@ -293,23 +416,46 @@
     }
   });
 
-  // Every tap carries an id, so a double tap or a replay is applied once. Taps go over the open
-  // socket; a tap posted again over HTTP (overHttp) keeps its id.
+  // Every tap carries an id, so a replay is applied once. Taps go over the open socket, or over
+  // HTTP when there is none; one tap at a time, and the same tap twice in a row is one tap.
   document.addEventListener('htmx:configRequest', function (ev) {
     var d = ev.detail;
     if (d.formData && d.formData.has('action_id')) return;
     var id = randomId();
     d.parameters['action_id'] = id;
     var m = /(?:^|\/)act\/([a-z]+)$/.exec(d.path || '');
-    if (d.verb !== 'post' || !m || m[1] === 'handover' || !socket || socket.readyState !== 1) return;
+    if (d.verb !== 'post' || !m || m[1] === 'handover') return;
     var fields = {};
     d.formData.forEach(function (value, key) {
       if (key === 'csrfmiddlewaretoken' || key === 'action_id') return;
       if (Object.prototype.hasOwnProperty.call(fields, key)) fields[key] = [].concat(fields[key], value);
       else fields[key] = value;
     });
+    var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
+    var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
+    if (waiting.length) {
+      ev.preventDefault();
+      var same = waiting.some(function (t) { return t.key === key; });
+      if (!same || 'repeat' in fields) {
+        toast(waiting.some(function (t) { return t.doubt; }) ? tapText('checking', 'Checking…') : tapText('busy', 'Wait'));
+      }
+      return;
+    }
+    if (!('repeat' in fields) && Date.now() - (answeredAt[key] || 0) < TAP_SAME_MS) {
+      ev.preventDefault();
+      return;
+    }
+    var trigger = d.triggeringEvent;
+    var button = trigger && trigger.submitter;
+    var tap = { elt: d.elt, button: button || null, path: d.path, fields: fields, key: key, via: 'http' };
+    pending[id] = tap;
+    markPending(tap, true);
+    if (!socket || socket.readyState !== 1) return;
     ev.preventDefault();
-    pending[id] = { elt: d.elt, path: d.path, fields: fields, timer: setTimeout(function () { overHttp(id); }, ACT_TIMEOUT) };
+    tap.via = 'ws';
+    // Slow: ask over the same socket (answered after the tap); silent for long: reconnect and ask.
+    tap.timer = setTimeout(function () { send({ type: 'status', action_id: id }); }, ACT_TIMEOUT);
+    tap.giveUp = setTimeout(function () { if (pending[id] && socket) socket.close(); }, TAP_GIVE_UP);
     send({ type: 'act', name: m[1], fields: fields, action_id: id });
   });
   // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
@@ -322,6 +468,16 @@
   document.addEventListener('htmx:afterRequest', function (ev) {
     var xhr = ev.detail.xhr;
     if (!xhr) return;
+    var config = ev.detail.requestConfig;
+    var id = config && config.formData && config.formData.get('action_id');
+    if (id && pending[id] && pending[id].via === 'http') {
+      if (xhr.status >= 200 && xhr.status < 400) settle(id, 'applied');
+      else if (xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
+      else settle(id, 'refused', errorText(xhr));
+      if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
+      return;
+    }
     if (xhr.status === 0) {
       toast(body.getAttribute('data-offline-text') || 'Offline');
     } else if (xhr.status >= 400) {
