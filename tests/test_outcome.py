@@ -29,9 +29,11 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from companion import actions, broadcast, dbthread
 from companion.models import Event, Seat, Table
+from tests.factories import make_table
 from tests.test_consumers import drain, open_socket, receive_until
 from tests.test_game import picked_all
 from tests.test_socket_taps import fresh, tap
@@ -326,7 +328,7 @@ def redis_server(port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 async def test_redis_down_taps_are_answered_applied_and_phones_see_they_are_behind(
-    settings: Any,
+    settings: Settings,
 ) -> None:
     """A redis-server of the test's own, stopped while phones are connected: taps commit and are
     answered applied (socket and HTTP); the other phone, which missed both frames, learns from
@@ -409,6 +411,16 @@ def test_an_identical_http_tap_within_the_window_is_the_same_tap() -> None:
     assert Seat.objects.get(pk=me.pk).hp == start - 1
     assert hp_event_count(table) == 1
     assert http.get(f"/p/{me.token}/status/httpdbl002").json()["applied"] is False
+
+
+def test_a_double_tap_on_deal_deals_once_without_asking_to_confirm() -> None:
+    table, _ = make_table(4)
+    http = Client()
+    url = f"/h/{table.host_token}/act/deal"
+    for action_id in ("dealdbl001", "dealdbl002"):
+        response = http.post(url, {"action_id": action_id}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 204
+    assert Event.objects.filter(table=table, kind__startswith="identities").count() == 1
 
 
 # ---------------------------------------------------------------------------------------------
