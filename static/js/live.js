@@ -45,6 +45,7 @@
   var answeredAt = {};
   var notApplied = {};
   var behindTimer = null;
+  var queue = [];
 
   function randomId() {
     var bytes = new Uint8Array(16);
@@ -150,6 +151,7 @@
       toast(message || body.getAttribute('data-error-text') || 'Error');
     }
     if (tap.doubt) send({ type: 'sync', version: lastPublic });
+    setTimeout(nextTap, 0);
   }
 
   function answered(msg) {
@@ -173,6 +175,7 @@
     if (!tap) return;
     clearTimeout(tap.giveUp);
     if (!tap.doubt) {
+      dropQueue();
       tap.doubt = true;
       tap.tries = 0;
       toast(tapText('checking', 'Checking…'));
@@ -417,7 +420,9 @@
   });
 
   // Every tap carries an id, so a replay is applied once. Taps go over the open socket, or over
-  // HTTP when there is none; one tap at a time, and the same tap twice in a row is one tap.
+  // HTTP when there is none. One tap at a time: another one meanwhile waits its turn (shown
+  // pending too), except while an outcome is being checked (refused, with a message); the same
+  // tap twice in a row is one tap.
   document.addEventListener('htmx:configRequest', function (ev) {
     var d = ev.detail;
     if (d.formData && d.formData.has('action_id')) return;
@@ -432,32 +437,59 @@
       else fields[key] = value;
     });
     var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
+    var trigger = d.triggeringEvent;
+    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, path: d.path, fields: fields, key: key, via: 'http' };
     var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
     if (waiting.length) {
       ev.preventDefault();
-      var same = waiting.some(function (t) { return t.key === key; });
-      if (!same || 'repeat' in fields) {
-        toast(waiting.some(function (t) { return t.doubt; }) ? tapText('checking', 'Checking…') : tapText('busy', 'Wait'));
+      var same = waiting.concat(queue).some(function (t) { return t.key === key; });
+      if (waiting.some(function (t) { return t.doubt; })) {
+        toast(tapText('checking', 'Checking…'));
+      } else if (!same || 'repeat' in fields) {
+        if (queue.length >= 3) { toast(tapText('busy', 'Wait')); return; }
+        queue.push(tap);
+        markPending(tap, true);
       }
       return;
     }
     if (!('repeat' in fields) && Date.now() - (answeredAt[key] || 0) < TAP_SAME_MS) {
+      // The same tap as the one just answered: done already.
       ev.preventDefault();
+      closeDialogOf(d.elt);
       return;
     }
-    var trigger = d.triggeringEvent;
-    var button = trigger && trigger.submitter;
-    var tap = { elt: d.elt, button: button || null, path: d.path, fields: fields, key: key, via: 'http' };
+    if (startTap(tap)) ev.preventDefault();
+  });
+
+  // Send a tap: over the open socket (true), or leave it to htmx's own POST (false).
+  function startTap(tap) {
+    var id = tap.id;
     pending[id] = tap;
     markPending(tap, true);
-    if (!socket || socket.readyState !== 1) return;
-    ev.preventDefault();
+    if (!socket || socket.readyState !== 1) return false;
     tap.via = 'ws';
     // Slow: ask over the same socket (answered after the tap); silent for long: reconnect and ask.
     tap.timer = setTimeout(function () { send({ type: 'status', action_id: id }); }, ACT_TIMEOUT);
     tap.giveUp = setTimeout(function () { if (pending[id] && socket) socket.close(); }, TAP_GIVE_UP);
-    send({ type: 'act', name: m[1], fields: fields, action_id: id });
-  });
+    send({ type: 'act', name: tap.name, fields: tap.fields, action_id: id });
+    return true;
+  }
+
+  // The next waiting tap, once the one before it has its answer.
+  function nextTap() {
+    if (Object.keys(pending).length || !queue.length) return;
+    var tap = queue.shift();
+    if (startTap(tap)) return;
+    var values = { action_id: tap.id };
+    for (var k in tap.fields) values[k] = tap.fields[k];
+    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+  }
+
+  // A tap in doubt: the taps waiting behind it are not sent (the player sees the outcome first).
+  function dropQueue() {
+    queue.forEach(function (tap) { markPending(tap, false); });
+    queue = [];
+  }
   // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
   function errorText(xhr) {
     var holder = document.createElement('template');
