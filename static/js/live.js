@@ -13,9 +13,10 @@
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
  * - A tap waiting for its answer shows as pending (its button spins, its form is aria-busy); an
- *   identical tap meanwhile, or within TAP_SAME_MS after it, is the same tap and is dropped (a
- *   form with a "repeat" field means it: those add up after the first answer); any other tap
- *   meanwhile is refused with a message. A tap whose outcome is in doubt (its socket closed, no
+ *   identical tap meanwhile, or within TAP_SAME_MS after it was sent, is the same tap and is
+ *   dropped (a form with a "repeat" field means it: those wait their turn); any other tap
+ *   meanwhile waits its turn too (shown pending), or is refused with a message while an
+ *   outcome is being checked. A tap whose outcome is in doubt (its socket closed, no
  *   answer, a 5xx, no network) is never reported failed: the phone asks the server whether that
  *   action id was applied ({"type": "status"} over the socket, or GET status/<id>), again until
  *   it answers, says which it was, and shows the current state.
@@ -141,7 +142,7 @@
     delete pending[id];
     markPending(tap, false);
     if (outcome === 'applied') {
-      answeredAt[tap.key] = Date.now();
+      answeredAt[tap.key] = tap.sentAt || Date.now();
       closeDialogOf(tap.elt);
       if (tap.doubt) toast(tapText('applied', 'Applied'));
     } else if (outcome === 'not_applied') {
@@ -464,6 +465,7 @@
   // Send a tap: over the open socket (true), or leave it to htmx's own POST (false).
   function startTap(tap) {
     var id = tap.id;
+    tap.sentAt = Date.now();
     pending[id] = tap;
     markPending(tap, true);
     if (!socket || socket.readyState !== 1) return false;
