@@ -423,6 +423,25 @@ def test_a_double_tap_on_deal_deals_once_without_asking_to_confirm() -> None:
     assert Event.objects.filter(table=table, kind__startswith="identities").count() == 1
 
 
+def test_next_phase_taps_made_from_the_same_phase_are_one_tap() -> None:
+    """The Next phase button names the phase it advances from (`from`): twice from the same
+    phase is a double tap; from the phase that followed, another tap however soon."""
+    table, _seats = picked_all(4)
+    http = Client()
+    url = f"/h/{table.host_token}/act/next"
+    start = Table.objects.get(pk=table.pk).phase
+    for action_id, made_from in (("nextdbl001", "a"), ("nextdbl002", "a")):
+        form = {"from": made_from, "action_id": action_id}
+        assert http.post(url, form, HTTP_HX_REQUEST="true").status_code == 204
+    assert Event.objects.filter(table=table, action_id__startswith="nextdbl").count() == 1
+    second = Table.objects.get(pk=table.pk).phase
+    assert second != start
+    form = {"from": "b", "action_id": "nextdbl003"}
+    assert http.post(url, form, HTTP_HX_REQUEST="true").status_code == 204
+    assert Event.objects.filter(table=table, action_id__startswith="nextdbl").count() == 2
+    assert Table.objects.get(pk=table.pk).phase != second
+
+
 # ---------------------------------------------------------------------------------------------
 # Item 11: the heartbeat tells a phone it is behind
 

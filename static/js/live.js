@@ -47,6 +47,7 @@
   var notApplied = {};
   var behindTimer = null;
   var queue = [];
+  var dialogSerial = 0;
 
   function randomId() {
     var bytes = new Uint8Array(16);
@@ -342,7 +343,7 @@
       Object.keys(pending).forEach(function (id) {
         if (pending[id].via !== 'ws') return;
         if (ev.code === 4404) settle(id, 'refused', body.getAttribute('data-conn-gone'));
-        else doubt(id);
+        else if (!pending[id].posting) doubt(id);
       });
       if (ev.code === 4404) {
         gone = true;
@@ -431,6 +432,14 @@
     d.parameters['action_id'] = id;
     var m = /(?:^|\/)act\/([a-z]+)$/.exec(d.path || '');
     if (d.verb !== 'post' || !m || m[1] === 'handover') return;
+    var dialog = document.getElementById('dialog');
+    var box = dialog && dialog.firstElementChild;
+    if (box && dialog.contains(d.elt)) {
+      // A tap in a dialog is made from that opening of it: the same tap twice in one dialog is
+      // one tap; the dialog opened again for the same tap is another one.
+      if (!box.tapSerial) box.tapSerial = String(++dialogSerial);
+      d.parameters['from'] = 'dialog-' + box.tapSerial;
+    }
     var fields = {};
     d.formData.forEach(function (value, key) {
       if (key === 'csrfmiddlewaretoken' || key === 'action_id') return;
@@ -470,11 +479,23 @@
     markPending(tap, true);
     if (!socket || socket.readyState !== 1) return false;
     tap.via = 'ws';
-    // Slow: ask over the same socket (answered after the tap); silent for long: reconnect and ask.
-    tap.timer = setTimeout(function () { send({ type: 'status', action_id: id }); }, ACT_TIMEOUT);
+    // No answer soon: post the same tap (same id) over HTTP; silent for long: reconnect and ask.
+    tap.timer = setTimeout(function () { overHttp(id); }, ACT_TIMEOUT);
     tap.giveUp = setTimeout(function () { if (pending[id] && socket) socket.close(); }, TAP_GIVE_UP);
     send({ type: 'act', name: tap.name, fields: tap.fields, action_id: id });
     return true;
+  }
+
+  // A tap sent over the socket and not answered in time: the same tap (same id, applied once)
+  // posted over HTTP. Its answer settles the tap; a failure there is a doubt, asked about over
+  // the socket, behind the socket's own copy of the tap.
+  function overHttp(id) {
+    var tap = pending[id];
+    if (!tap || tap.doubt || tap.posting) return;
+    tap.posting = true;
+    var values = { action_id: id };
+    for (var k in tap.fields) values[k] = tap.fields[k];
+    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
   }
 
   // The next waiting tap, once the one before it has its answer.
@@ -504,9 +525,11 @@
     if (!xhr) return;
     var config = ev.detail.requestConfig;
     var id = config && config.formData && config.formData.get('action_id');
-    if (id && pending[id] && pending[id].via === 'http') {
+    if (id && pending[id] && (pending[id].via === 'http' || pending[id].posting)) {
+      var only = pending[id].via === 'http';
+      pending[id].posting = false;
       if (xhr.status >= 200 && xhr.status < 400) settle(id, 'applied');
-      else if (xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
       else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
       else settle(id, 'refused', errorText(xhr));
       if (!socket || socket.readyState !== 1) { retry = 0; connect(); }

@@ -124,9 +124,8 @@ def expect_hp(page: Page, hp: int, max_hp: int, timeout: int = 10_000) -> None:
 
 
 def hurt_myself(page: Page) -> None:
-    """The phone's own −, then "no source": one damage (after the double-tap window of the
-    tap before, which may have been the same)."""
-    page.wait_for_timeout(450)
+    """The phone's own −, then "no source": one damage. The dialog opened again makes it
+    another tap than the one before, however soon."""
     page.locator("#my-seat .hp-minus").click()
     dialog = page.locator("#dialog .dialog")
     dialog.locator(".damage-form .source-grid button[value='']").click()
