@@ -195,6 +195,8 @@ WS_MAX_MESSAGES_PER_10S = 40
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
+# An identical tap from the same screen within this many ms is the same tap (companion/taps.py).
+TAP_REPEAT_WINDOW_MS = 400
 
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"
