@@ -9,6 +9,7 @@ Variables (all optional):
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
   HTTPS=1                  behind a TLS proxy: secure cookies, HSTS, SSL redirect
   DATA_DIR=path            where the SQLite file and secret key live (default var/)
+  HANDOVER_DELAY=60        seconds the table has to object to a seat move the host asked for
 """
 
 from __future__ import annotations
@@ -197,6 +198,9 @@ WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
 # An identical tap from the same screen within this many ms is the same tap (companion/taps.py).
 TAP_REPEAT_WINDOW_MS = 400
+# Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
+# a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
+HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))
 
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from companion.models import MIN_PLAYERS, Event, Seat, Table
+from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
@@ -128,6 +128,8 @@ class Turn:
     deadline_ms: int | None
     timer_seconds: int
     zone: list[str] = field(default_factory=list)
+    # A judgement waiting for 鬼才: whose it is (the turn bar's button follows it).
+    pending_seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,15 @@ class PendingJudgement:
     guicai_name: str
     trick: str
     replaced: bool
+
+
+@dataclass(frozen=True)
+class HandoverNotice:
+    """A seat move the host asked for, waiting: every screen shows it (issue 10)."""
+
+    seat_id: int
+    name: str
+    deadline_ms: int
 
 
 @dataclass(frozen=True)
@@ -164,6 +175,7 @@ class PublicState:
     turn: Turn | None = None
     pending: PendingJudgement | None = None
     matrix: list[list[int | None]] = field(default_factory=list)
+    handovers: list[HandoverNotice] = field(default_factory=list)
 
     @property
     def seat_count(self) -> int:
@@ -271,8 +283,13 @@ class HistoryLine:
     @property
     def important(self) -> bool:
         """Lines worth an announcement on every screen."""
+        if self.kind == "trick_nullified":
+            return True
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
+        if self.kind.startswith("seat_hand"):
+            # Issue 10: a move the host asked for is announced on every screen.
+            return self.kind != "seat_handed_over" or bool(self.public.get("by_host"))
         return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property
@@ -285,11 +302,16 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
     rows = (
         Event.objects.filter(table=table, **filters)
         .order_by("-version", "-pk")
-        .values("version", "kind", "public", "game_number")
+        .values("version", "kind", "public", "game_number", "undone_by")
     )
     if limit is not None:
         rows = rows[:limit]
-    return [HistoryLine(e["kind"], e["public"], e["version"], e["game_number"]) for e in rows]
+    return [
+        HistoryLine(
+            e["kind"], e["public"], e["version"], e["game_number"], e["undone_by"] is not None
+        )
+        for e in rows
+    ]
 
 
 SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
@@ -395,6 +417,7 @@ def _turn(table: Table, seats: list[Seat]) -> Turn | None:
         deadline_ms=deadline,
         timer_seconds=table.timer_seconds,
         zone=judgement_order(holder.judgement_zone),
+        pending_seat=(table.pending_judgement or {}).get("seat"),
     )
 
 
@@ -527,7 +550,17 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         turn=_turn(table, seats) if playing else None,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
+        handovers=_handovers(table, names),
     )
+
+
+def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
+    """The seat moves waiting for consent or for their delay to pass."""
+    rows = Handover.objects.filter(table_id=table.pk, state=Handover.State.PENDING)
+    return [
+        HandoverNotice(seat_id, names.get(seat_id, ""), int(not_before.timestamp() * 1000))
+        for seat_id, not_before in rows.order_by("pk").values_list("seat_id", "not_before")
+    ]
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -618,7 +651,22 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     ),
     "seat_removed": lambda public, name: _("%(name)s was removed") % {"name": name},
     "seat_handed_over": lambda public, name: (
-        _("%(name)s's seat moved to another phone") % {"name": name}
+        _("%(name)s's seat moved to a new phone, by the host") % {"name": name}
+        if public.get("by_host")
+        else _("%(name)s's seat moved to another phone") % {"name": name}
+    ),
+    "seat_handover_requested": lambda public, name: (
+        _(
+            "%(name)s's seat is moving to a new phone, by the host: in %(s)s seconds unless "
+            "%(name)s's phone refuses or someone objects"
+        )
+        % {"name": name, "s": public.get("seconds")}
+    ),
+    "seat_handover_cancelled": lambda public, name: (
+        _("%(by)s objected: %(name)s's seat stays on its phone")
+        % {"by": public.get("by_name"), "name": name}
+        if public.get("by_name")
+        else _("The move of %(name)s's seat to a new phone was stopped") % {"name": name}
     ),
     "host_passed": lambda public, name: _("%(name)s is now the host") % {"name": name},
     "table_locked": lambda public, name: _("Table locked"),
@@ -689,11 +737,24 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)}
     ),
     "trick_placed": lambda public, name: (
-        _("%(card)s placed on %(name)s") % {"name": name, "card": _card(public)}
+        (
+            _("%(by)s placed %(card)s on %(name)s")
+            if public.get("by_name")
+            else _("%(card)s placed on %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
     ),
     "trick_removed": lambda public, name: (
-        _("%(card)s removed from %(name)s") % {"name": name, "card": _card(public)}
+        (
+            _("%(by)s removed %(card)s from %(name)s")
+            if public.get("by_name")
+            else _("The host removed %(card)s from %(name)s")
+            if "by_name" in public
+            else _("%(card)s removed from %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
     ),
+    "trick_nullified": lambda public, name: _nullified_text(public, name),
     "judgement_pending": lambda public, name: (
         _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s (鬼才 may replace it)")
         % _judgement_words(public)
@@ -721,6 +782,40 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         _("Undone: change #%(v)s to %(name)s") % {"v": public.get("undone_version"), "name": name}
     ),
 }
+
+
+def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
+    """Add clauses to one kind's line ("text · clause"), leaving its own text as it is."""
+    base = _TEXTS[kind]
+    _TEXTS[kind] = lambda public, name: " · ".join([base(public, name), *extra(public)])
+
+
+_TEXTS["lose_hp"] = lambda public, name: (
+    _("%(name)s lost %(n)s HP (HP %(hp)s)")
+    % {"name": name, "n": public.get("amount"), "hp": public.get("hp")}
+)
+_TEXTS["turn_ended"] = lambda public, name: (
+    _("%(from)s ended the turn · Round %(round)s: %(name)s's turn")
+    % {"from": public.get("from_name", ""), "name": name, "round": public.get("round")}
+)
+_extend(
+    "damage",
+    lambda public: (
+        [_("may trigger: %(skills)s") % {"skills": "、".join(public["skills"])}]
+        if public.get("skills")
+        else []
+    ),
+)
+_extend(
+    "rescue",
+    lambda public: [_("救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else [],
+)
+_extend(
+    "died",
+    lambda public: (
+        [_("%(name)s's turn") % {"name": public["turn_name"]}] if public.get("turn_name") else []
+    ),
+)
 
 
 def _died_text(public: dict[str, Any]) -> str:
@@ -813,6 +908,25 @@ def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
         "card": f"{suit.symbol}{rank_label(public['rank'])}",
         "result": outcome_label(public.get("outcome", "")),
     }
+
+
+def _nullified_text(public: dict[str, Any], name: str) -> str:
+    words = {"name": name, "card": _card(public), "to": public.get("moved_to_name", "")}
+    if public.get("moved_to_name"):
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and moves on to %(to)s,"
+            " unjudged"
+        )
+    elif public.get("lightning_stays"):
+        text = _("无懈可击 (Nullification): %(card)s on %(name)s is cancelled and stays, unjudged")
+    else:
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and discarded, unjudged"
+        )
+    text = text % words
+    if public.get("by_name") and public["by_name"] != name:
+        text += " · " + _("recorded by %(by)s") % {"by": public["by_name"]}
+    return text
 
 
 def _judgement_text(public: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import HistoryLine, public_state
 
@@ -345,17 +346,24 @@ def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -
     return _private(response)
 
 
-def _handover_answer(request: HttpRequest, new_token_value: str) -> HttpResponse:
-    url = request.build_absolute_uri(reverse("phone", args=[new_token_value]))
-    response = render(
-        request,
-        "companion/live.html#handover",
-        {"url": url, "qr": qr_svg(url), "full": not _is_htmx(request)},
-    )
-    return _private(response)
+def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
+    """The one-time link for the new phone (issue 10: never the seat's own token)."""
+    from companion.models import Handover
+
+    handover = Handover.objects.select_related("seat").get(claim_token=claim_token)
+    url = request.build_absolute_uri(reverse("handover-claim", args=[claim_token]))
+    context = {
+        "url": url,
+        "qr": qr_svg(url),
+        "full": not _is_htmx(request),
+        "pending": handover.state == Handover.State.PENDING,
+        "own": handover.requested_by == f"seat:{handover.seat_id}",
+        "name": handover.seat.name,
+    }
+    return _private(render(request, "companion/live.html#handover", context))
 
 
-HP_KINDS = ("damage", "recover", "max_hp", "rescue", "died", "undo")
+HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
 
 def _seat_dialog(
@@ -385,17 +393,16 @@ def _seat_dialog(
             game_number=table.game_number,
         ).order_by("-version")
     )
-    undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
     history = [
-        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.version in undone)
+        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
         for e in events
     ]
-    in_play = actor is not None and actor.seat is not None and actor.seat.alive
+    tricks, can_play = _trick_choices(table, state, actor, seat.id, playing)
     context = {
         "seat": seat,
         "playing": playing,
-        "can_play": playing and (in_play or bool(actor and actor.is_host)),
-        "tricks": [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering],
+        "can_play": can_play,
+        "tricks": tricks,
         "alive": state.alive_seats,
         "can_adjust": playing and allowed,
         "can_rescue": playing and allowed and (actor.is_host or table.referee_mode),
@@ -405,6 +412,26 @@ def _seat_dialog(
         "hp_history": history,
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+def _trick_choices(
+    table: Table, state: Any, actor: Actor | None, seat_id: int, playing: bool
+) -> tuple[list[str], bool]:
+    """The delayed tricks the asker may put on this seat, and whether they may place or remove
+    any: the current player in the play phase, on targets the card allows, or the host (as
+    actions.trick_place checks)."""
+    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering]
+    if not playing or actor is None:
+        return tricks, False
+    if actor.is_host:
+        return tricks, True
+    me = actor.seat
+    if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
+        return tricks, False
+    own = me.pk == seat_id
+    rows = next((s.distances for s in state.seats if s.id == me.pk), [])
+    reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
+    return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
 
 
 @require_GET
@@ -473,8 +500,20 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         # In one's own judgement phase the helper judges the next delayed trick.
         trick = next(iter(judgement_order(seat.judgement_zone)), "")
     selected = JUDGED_DELAYED_TRICKS[trick].value if trick else ""
+    if selected:
+        # A delayed trick is judged one way only: the other checks would be refused.
+        checks = [c for c in checks if c["code"] == selected]
+    # 无懈可击 on the trick about to be judged, in its holder's judgement phase.
+    nullify = bool(
+        trick
+        and table.turn_seat_id == seat.pk
+        and table.phase == "judgement"
+        and not table.pending_judgement
+        and (actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk))
+    )
     context = {
         "seat": seat,
+        "nullify": nullify,
         "checks": checks,
         "trick": trick,
         "selected": selected,

@@ -23,6 +23,9 @@ from companion.actions.game import (
     seat_rescue,
     seat_set_max_hp,
 )
+
+# Issue 10: a seat moving to another phone (companion/actions/handover.py).
+from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
 from companion.actions.table import (
     OPTION_FIELDS,
     game_start,
@@ -44,9 +47,11 @@ from companion.actions.turns import (
     judgement_flip,
     judgement_replace,
     timer_set,
+    trick_nullify,
     trick_place,
     trick_remove,
     turn_advance,
+    turn_end,
     turn_set,
 )
 
@@ -83,8 +88,11 @@ __all__ = [
     "judgement_flip",
     "judgement_replace",
     "timer_set",
+    "trick_nullify",
     "trick_place",
     "trick_remove",
     "turn_advance",
+    "turn_end",
     "turn_set",
 ]
+__all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
