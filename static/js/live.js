@@ -12,16 +12,7 @@
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
- * - A tap waiting for its answer shows as pending (its button spins, its form is aria-busy); an
- *   identical tap meanwhile, or within TAP_SAME_MS after it was sent, is the same tap and is
- *   dropped (a form with a "repeat" field means it: those wait their turn); any other tap
- *   meanwhile waits its turn too (shown pending), or is refused with a message while an
- *   outcome is being checked. A tap whose outcome is in doubt (its socket closed, no
- *   answer, a 5xx, no network) is never reported failed: the phone asks the server whether that
- *   action id was applied ({"type": "status"} over the socket, or GET status/<id>), again until
- *   it answers, says which it was, and shows the current state.
- * - A heartbeat: a socket idle for HEARTBEAT_MS sends {"type": "ping"}; the pong carries the
- *   table's version, and a phone behind it (a frame lost in a Redis outage) asks for the state.
+ * - Pending taps, double taps, outcomes in doubt, heartbeat: docs/architecture.md.
  */
 (function () {
   'use strict';
@@ -40,11 +31,9 @@
   var pending = {};
   var ACT_TIMEOUT = 4000;
   var TAP_SAME_MS = 400;
-  var TAP_GIVE_UP = 10000;
   var HEARTBEAT_MS = 12000;
   var lastFrameAt = Date.now();
   var answeredAt = {};
-  var notApplied = {};
   var behindTimer = null;
   var queue = [];
   var dialogSerial = 0;
@@ -126,41 +115,34 @@
     if (dialog && elt && dialog.contains(elt)) dialog.innerHTML = '';
   }
 
-  function tapText(name, fallback) {
+  function tapText(name) {
     var el = document.getElementById('tap-texts');
-    return (el && el.getAttribute('data-' + name)) || fallback;
+    return el ? el.getAttribute('data-' + name) : name;
   }
 
-  // The tapped control shows that its tap is on its way.
   function markPending(tap, on) {
-    [tap.elt, tap.button].forEach(function (el) {
-      if (!el || !el.setAttribute) return;
-      el.classList.toggle(el === tap.button ? 'tap-pending-btn' : 'tap-pending', on);
-      if (on) el.setAttribute('aria-busy', 'true'); else el.removeAttribute('aria-busy');
+    [tap.elt, tap.button].forEach(function (el, i) {
+      if (!el || !el.classList) return;
+      el.classList.toggle(i ? 'tap-pending-btn' : 'tap-pending', on);
+      el.setAttribute('aria-busy', String(on));
+      if (i) el.setAttribute('aria-disabled', String(on));
     });
-    if (tap.button) {
-      if (on) tap.button.setAttribute('aria-disabled', 'true'); else tap.button.removeAttribute('aria-disabled');
-    }
   }
 
-  // A tap's outcome, known for sure: 'applied', 'refused' (with the server's message) or
-  // 'not_applied'. After a doubt the phone says which it was and asks for the current state.
   function settle(id, outcome, message) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
-    clearTimeout(tap.giveUp);
     delete pending[id];
     markPending(tap, false);
     if (outcome === 'applied') {
       answeredAt[tap.key] = tap.sentAt || Date.now();
       closeDialogOf(tap.elt);
-      if (tap.doubt) toast(tapText('applied', 'Applied'));
+      if (tap.doubt) toast(tapText('applied'));
     } else if (outcome === 'not_applied') {
-      notApplied[id] = true;
-      toast(tapText('not-applied', 'Not applied'));
+      toast(tapText('not-applied'));
     } else {
-      toast(message || body.getAttribute('data-error-text') || 'Error');
+      toast(message || body.getAttribute('data-error-text'));
     }
     if (tap.doubt) send({ type: 'sync', version: lastPublic });
     setTimeout(nextTap, 0);
@@ -179,18 +161,16 @@
     }
   }
 
-  // Whether the tap was applied is in doubt: ask the server, again until it answers. A tap sent
-  // over the socket is asked about over the socket (behind whatever the server still runs for
-  // it), after a reconnect if need be; one posted over HTTP, over HTTP.
+  // In doubt: ask the server until it answers; the taps waiting behind are dropped.
   function doubt(id) {
     var tap = pending[id];
     if (!tap) return;
-    clearTimeout(tap.giveUp);
     if (!tap.doubt) {
-      dropQueue();
+      queue.forEach(function (t) { markPending(t, false); });
+      queue = [];
       tap.doubt = true;
       tap.tries = 0;
-      toast(tapText('checking', 'Checking…'));
+      toast(tapText('checking'));
     }
     askStatus(id);
   }
@@ -200,28 +180,16 @@
     if (!tap) return;
     clearTimeout(tap.timer);
     tap.tries += 1;
-    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 * Math.pow(2, tap.tries)));
-    if (tap.via === 'ws') {
-      send({ type: 'status', action_id: id });
-      return;
-    }
-    var url = tap.path.replace(/act\/[a-z]+$/, 'status/' + id);
-    fetch(url, { credentials: 'same-origin', cache: 'no-store', headers: { 'Accept': 'application/json' } })
-      .then(function (response) {
-        if (response.status === 404) { clearTimeout(tap.timer); settle(id, 'refused', body.getAttribute('data-conn-gone')); return null; }
-        return response.ok ? response.json() : null;
-      })
-      .then(function (msg) { if (msg) statusAnswer(msg); })
-      .catch(function () {});
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 << tap.tries));
+    send({ type: 'status', action_id: id });
   }
 
   function statusAnswer(msg) {
-    if (!pending[msg.action_id] || msg.applied === null || msg.applied === undefined) return;
-    settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
+    if (pending[msg.action_id] && typeof msg.applied === 'boolean') {
+      settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
+    }
   }
 
-  // The server's table is newer than what this screen shows: unless its frame arrives in a
-  // moment, ask for the whole state.
   function behind(version) {
     if (!(version > lastPublic) || behindTimer) return;
     behindTimer = setTimeout(function () {
@@ -231,7 +199,7 @@
   }
 
   function heartbeat() {
-    if (!socket || socket.readyState !== 1 || gone || document.visibilityState !== 'visible') return;
+    if (!socket || socket.readyState !== 1 || document.hidden) return;
     if (Object.keys(pending).length || Date.now() - lastFrameAt < HEARTBEAT_MS) return;
     lastFrameAt = Date.now();
     clearTimeout(pongTimer);
@@ -296,13 +264,8 @@
     var delta = holder.content.querySelector('template#table-delta');
     // A frame caused by one of this phone's taps answers that tap.
     var acted = delta || holder.content.querySelector('[data-action]');
-    var actedId = acted && acted.getAttribute('data-action');
-    if (actedId && pending[actedId]) {
-      answered({ type: 'done', action_id: actedId });
-    } else if (actedId && notApplied[actedId]) {
-      // Told "not applied" (by another server process), it was applied after all: say so.
-      delete notApplied[actedId];
-      toast(tapText('applied', 'Applied'));
+    if (acted && pending[acted.getAttribute('data-action')]) {
+      answered({ type: 'done', action_id: acted.getAttribute('data-action') });
     }
     if (delta) {
       applyDelta(delta);
@@ -342,10 +305,7 @@
       if (!current) {
         current = true;
         setConn('open');
-        // Taps whose socket closed before their answer: ask about them on this one.
-        Object.keys(pending).forEach(function (id) {
-          if (pending[id].doubt && pending[id].via === 'ws') askStatus(id);
-        });
+        Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
       }
     };
     socket.onclose = function (ev) {
@@ -572,10 +532,7 @@
     }
   });
 
-  // Every tap carries an id, so a replay is applied once. Taps go over the open socket, or over
-  // HTTP when there is none. One tap at a time: another one meanwhile waits its turn (shown
-  // pending too), except while an outcome is being checked (refused, with a message); the same
-  // tap twice in a row is one tap.
+  // Every tap carries an id, so a replay is applied once.
   document.addEventListener('htmx:configRequest', function (ev) {
     var d = ev.detail;
     if (d.formData && d.formData.has('action_id')) return;
@@ -586,8 +543,7 @@
     var dialog = document.getElementById('dialog');
     var box = dialog && dialog.firstElementChild;
     if (box && dialog.contains(d.elt)) {
-      // A tap in a dialog is made from that opening of it: the same tap twice in one dialog is
-      // one tap; the dialog opened again for the same tap is another one.
+      // Opened again, a dialog's tap is another one.
       if (!box.tapSerial) box.tapSerial = String(++dialogSerial);
       d.parameters['from'] = 'dialog-' + box.tapSerial;
     }
@@ -605,16 +561,14 @@
       ev.preventDefault();
       var same = waiting.concat(queue).some(function (t) { return t.key === key; });
       if (waiting.some(function (t) { return t.doubt; })) {
-        toast(tapText('checking', 'Checking…'));
-      } else if (!same || 'repeat' in fields) {
-        if (queue.length >= 3) { toast(tapText('busy', 'Wait')); return; }
+        toast(tapText('checking'));
+      } else if ((!same || 'repeat' in fields) && queue.length < 3) {
         queue.push(tap);
         markPending(tap, true);
       }
       return;
     }
     if (!('repeat' in fields) && Date.now() - (answeredAt[key] || 0) < TAP_SAME_MS) {
-      // The same tap as the one just answered: done already.
       ev.preventDefault();
       closeDialogOf(d.elt);
       return;
@@ -622,7 +576,6 @@
     if (startTap(tap)) ev.preventDefault();
   });
 
-  // Send a tap: over the open socket (true), or leave it to htmx's own POST (false).
   function startTap(tap) {
     var id = tap.id;
     tap.sentAt = Date.now();
@@ -630,39 +583,29 @@
     markPending(tap, true);
     if (!socket || socket.readyState !== 1) return false;
     tap.via = 'ws';
-    // No answer soon: post the same tap (same id) over HTTP; silent for long: reconnect and ask.
     tap.timer = setTimeout(function () { overHttp(id); }, ACT_TIMEOUT);
-    tap.giveUp = setTimeout(function () { if (pending[id] && socket) socket.close(); }, TAP_GIVE_UP);
     send({ type: 'act', name: tap.name, fields: tap.fields, action_id: id });
     return true;
   }
 
-  // A tap sent over the socket and not answered in time: the same tap (same id, applied once)
-  // posted over HTTP. Its answer settles the tap; a failure there is a doubt, asked about over
-  // the socket, behind the socket's own copy of the tap.
-  function overHttp(id) {
-    var tap = pending[id];
-    if (!tap || tap.doubt || tap.posting) return;
-    tap.posting = true;
-    var values = { action_id: id };
-    for (var k in tap.fields) values[k] = tap.fields[k];
-    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
-  }
-
-  // The next waiting tap, once the one before it has its answer.
-  function nextTap() {
-    if (Object.keys(pending).length || !queue.length) return;
-    var tap = queue.shift();
-    if (startTap(tap)) return;
+  function post(tap) {
     var values = { action_id: tap.id };
     for (var k in tap.fields) values[k] = tap.fields[k];
     htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
   }
 
-  // A tap in doubt: the taps waiting behind it are not sent (the player sees the outcome first).
-  function dropQueue() {
-    queue.forEach(function (tap) { markPending(tap, false); });
-    queue = [];
+  // No answer in time: the same tap (same id) over HTTP.
+  function overHttp(id) {
+    var tap = pending[id];
+    if (!tap || tap.doubt || tap.posting) return;
+    tap.posting = true;
+    post(tap);
+  }
+
+  function nextTap() {
+    if (Object.keys(pending).length || !queue.length) return;
+    var tap = queue.shift();
+    if (!startTap(tap)) post(tap);
   }
   // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
   function errorText(xhr) {
