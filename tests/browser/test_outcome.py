@@ -274,6 +274,10 @@ def test_a_phone_that_missed_a_frame_catches_up_by_heartbeat(
     dialog.locator(".damage-form .source-grid button[value='']").click()
     on_host = host.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .hp-num")
     expect(on_host).to_have_text(f"{hp - 1}/{max_hp}")
+    for _ in range(100):  # the phone's copy of the frame reaches the relay (and is dropped)
+        if relay.dropped:
+            break
+        page.wait_for_timeout(100)
     assert len(relay.dropped) == 1
     page.bring_to_front()
     expect_hp(page, hp, max_hp)
