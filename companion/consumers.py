@@ -29,12 +29,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
+from django.db import DatabaseError
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from companion import broadcast, dbthread, dispatch, throttle
 from companion.actions import ActionError, NotFound, actor_for
+from companion.actions.core import tap_status
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
 from companion.models import Table
 
@@ -363,9 +366,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if kind == "sync":
             await self._send_snapshot()
         elif kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
+            await self._pong()
         elif kind == "act":
             await self._act(message)
+        elif kind == "status":
+            await self._status(message.get("action_id"))
         else:
             await self._error("unsupported")
 
@@ -398,8 +403,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._error("malformed", action_id)
             return
-        result, box = await dbthread.run(self._run_act, name, fields, action_id)
-        await broadcast.send_all(box)
+        try:
+            result, box = await dbthread.run(self._run_act, name, fields, action_id)
+        except DatabaseError:
+            # The database failed (locked past its timeout, gone): the tap may or may not have
+            # committed. Answer what the event log says, never a guess.
+            log.warning("tap %s failed in the database", name, exc_info=True)
+            await self._act_failed(action_id)
+            return
+        try:
+            await broadcast.send_all(box)
+        except Exception:  # noqa: BLE001 - the tap is committed: it is still answered as applied
+            log.warning("tap %s committed, its broadcast failed", name, exc_info=True)
+            box = []
         if isinstance(result, int):
             if action_id and any(
                 group in self.groups and message.get("type") == "table.fragment"
@@ -433,6 +449,73 @@ class TableConsumer(AsyncWebsocketConsumer):
                 with translation.override(self.lang):
                     return (exc.status, str(exc.message)), box
         return int(getattr(change, "version", 0)), box
+
+    async def _act_failed(self, action_id: str | None) -> None:
+        """After a database failure: "done" if the tap is in the event log after all, otherwise
+        an error the phone knows to check again (status 503, `outcome` "not_applied", or
+        "unknown" when the log cannot be read either)."""
+        outcome = "unknown"
+        version = None
+        if action_id:
+            try:
+                applied, version = await dbthread.run(self._tap_status, action_id)
+            except (DatabaseError, NotFound):
+                pass
+            else:
+                if applied:
+                    answer = {"type": "done", "action_id": action_id, "version": version}
+                    await self.send(text_data=json.dumps(answer))
+                    return
+                outcome = "not_applied"
+        with translation.override(self.lang):
+            text = str(_("The server could not record this tap. Checking…"))
+        answer = {
+            "type": "error",
+            "action_id": action_id,
+            "status": 503,
+            "message": text,
+            "outcome": outcome,
+        }
+        await self.send(text_data=json.dumps(answer))
+
+    def _tap_status(self, action_id: str) -> tuple[bool, int]:
+        return tap_status(self.token, action_id)
+
+    async def _status(self, action_id: Any) -> None:
+        """Was this screen's tap applied? Asked by a phone whose tap failed or went unanswered.
+
+        It runs on the database thread, behind every tap this process still has queued, so a tap
+        sent before the question has its outcome by then. `applied` is null when the database
+        cannot answer now (the phone asks again)."""
+        if not self.token or not (
+            isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id)
+        ):
+            await self._error("malformed")
+            return
+        answer: dict[str, Any] = {"type": "status", "action_id": action_id}
+        try:
+            answer["applied"], answer["version"] = await dbthread.run(self._tap_status, action_id)
+        except NotFound:
+            await self.close(code=CLOSE_GONE)
+            return
+        except DatabaseError:
+            log.warning("tap status unavailable", exc_info=True)
+            answer["applied"] = None
+        await self.send(text_data=json.dumps(answer))
+
+    async def _pong(self) -> None:
+        """The heartbeat's answer carries the table's version: a phone that missed a frame
+        (a Redis outage, a lost publish) sees it is behind and asks for the state."""
+        answer: dict[str, Any] = {"type": "pong"}
+        try:
+            answer["version"] = await self._table_version()
+        except DatabaseError:
+            pass
+        await self.send(text_data=json.dumps(answer))
+
+    @database_sync_to_async
+    def _table_version(self) -> int | None:
+        return Table.objects.filter(code=self.code).values_list("version", flat=True).first()
 
     def _token_valid(self) -> bool:
         try:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from companion import actions
+from companion import actions, taps
 
 # A tap's id, made by the phone: replays with the same id are applied once.
 ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -132,3 +132,17 @@ ACTIONS["handoverno"] = lambda r, t, a: actions.handover_cancel(
 
 # Taps that answer with a page of their own (a QR code) go through HTTP only.
 HTTP_ONLY = frozenset({"handover"})
+
+
+def _once(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callable[..., Any]:
+    """An identical tap within a short window is the same tap (companion.taps)."""
+
+    def run(request: Any, token: str, action_id: str | None) -> Any:
+        return taps.once(
+            name, request.POST, token, action_id, lambda: handler(request, token, action_id)
+        )
+
+    return run
+
+
+ACTIONS = {name: _once(name, handler) for name, handler in ACTIONS.items()}

@@ -228,6 +228,8 @@ WS_MAX_MESSAGES_PER_10S = 40
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
+# An identical tap from the same screen within this many ms is the same tap (companion/taps.py).
+TAP_REPEAT_WINDOW_MS = 400
 # Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
 # a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
 HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))

@@ -15,6 +15,11 @@ urlpatterns = [
     re_path(rf"^p/{TOKEN}/$", views.phone, name="phone"),
     re_path(rf"^h/{TOKEN}/$", views.host, name="host"),
     re_path(rf"^[ph]/{TOKEN}/act/(?P<name>[a-z]{{1,16}})$", views.act, name="act"),
+    re_path(
+        rf"^[ph]/{TOKEN}/status/(?P<action_id>[A-Za-z0-9_-]{{8,64}})$",
+        views.tap_status_view,
+        name="tap-status",
+    ),
     re_path(rf"^[ph]/{TOKEN}/seat/(?P<seat_id>[0-9]{{1,12}})$", views.seat_dialog, name="seat"),
     re_path(rf"^[ph]/{TOKEN}/equip/(?P<seat_id>[0-9]{{1,12}})$", views.equip_dialog, name="equip"),
     re_path(rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", views.judge_dialog, name="judge"),

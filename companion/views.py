@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -10,7 +11,8 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
@@ -20,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions, broadcast, dispatch, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
+from companion.actions.core import tap_status
 from companion.actions.turns import DELAYED_TRICKS, SLOTS
 from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
@@ -28,6 +31,8 @@ from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import HistoryLine, public_state
+
+log = logging.getLogger(__name__)
 
 DEVICE_COOKIE = "sgs_device"
 MINE_COOKIE = "sgs_mine"
@@ -299,9 +304,45 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
         return _not_found(request)
     except ActionError as exc:
         return _answer_error(request, token, exc.message, exc.status)
+    except DatabaseError:
+        return _act_failed(request, token, name, action_id)
     if _is_htmx(request):
         return _private(HttpResponse(status=204))
     return HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
+
+
+def _act_failed(request: HttpRequest, token: str, name: str, action_id: str | None) -> HttpResponse:
+    """The database failed during a tap (locked past its timeout, gone). It may have committed
+    all the same: answer what the event log says, never an error for an applied tap."""
+    log.warning("tap %s failed in the database", name, exc_info=True)
+    outcome = "unknown"
+    if action_id:
+        try:
+            applied, _version = tap_status(token, action_id)
+        except (DatabaseError, NotFound):
+            pass
+        else:
+            if applied:
+                return _private(HttpResponse(status=204))
+            outcome = "not_applied"
+    response = _answer_error(
+        request, token, _("The server could not record this tap. Checking…"), 503
+    )
+    response["X-Tap-Outcome"] = outcome
+    return response
+
+
+@require_GET
+@with_actor
+def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: str) -> HttpResponse:
+    """Was this screen's tap `action_id` applied? A phone asks after a tap failed or went
+    unanswered (and its socket is closed); only the tap's own token gets a yes."""
+    try:
+        applied, version = tap_status(token, action_id)
+    except NotFound:
+        return _not_found(request)
+    body = {"type": "status", "action_id": action_id, "applied": applied, "version": version}
+    return _private(JsonResponse(body))
 
 
 def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -> HttpResponse:

@@ -181,7 +181,9 @@ def _record(
 
         change.table = table
         change.line = HistoryLine(kind, public, table.version, table.game_number)
-    transaction.on_commit(lambda: broadcast.table_changed(change))
+    # robust: the change is committed whatever happens to its broadcast (a Redis outage), so the
+    # tap is still answered as applied; phones that missed the frame catch up (live.js heartbeat).
+    transaction.on_commit(lambda: broadcast.table_changed(change), robust=True)
     return change
 
 
@@ -293,3 +295,23 @@ def _seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
     if seat is None:
         raise NotFound()
     return seat
+
+
+def tap_status(token: str, action_id: str) -> tuple[bool, int]:
+    """Whether this screen's tap `action_id` was applied, and the table's version now.
+
+    Read from the event log, for the asking token's own taps only (another seat's ids answer
+    "not applied"): a phone whose tap failed or went unanswered learns the real outcome."""
+    actor = actor_for(token)
+    with connection.cursor() as cursor:
+        cursor.execute(_STATUS_SQL, [actor.table.pk, action_id])
+        row = cursor.fetchone()
+    return row is not None and row[0] == actor.label, actor.table.version
+
+
+# Same condition as _SEEN_SQL (the partial unique index).
+_STATUS_SQL = (
+    f"SELECT actor FROM {Event._meta.db_table} "  # noqa: S608 - a constant table name
+    "WHERE table_id = %s AND action_id = %s "
+    "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1"
+)

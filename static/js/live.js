@@ -12,6 +12,7 @@
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
  * - The socket reconnects by itself, except when the server says the link is gone (4404).
+ * - Pending taps, double taps, outcomes in doubt, heartbeat: docs/architecture.md.
  */
 (function () {
   'use strict';
@@ -29,6 +30,13 @@
   var wakeLock = null;
   var pending = {};
   var ACT_TIMEOUT = 4000;
+  var TAP_SAME_MS = 400;
+  var HEARTBEAT_MS = 12000;
+  var lastFrameAt = Date.now();
+  var answeredAt = {};
+  var behindTimer = null;
+  var queue = [];
+  var dialogSerial = 0;
 
   function randomId() {
     var bytes = new Uint8Array(16);
@@ -107,28 +115,98 @@
     if (dialog && elt && dialog.contains(elt)) dialog.innerHTML = '';
   }
 
-  function answered(msg) {
-    var tap = pending[msg.action_id];
-    if (!tap) return;
-    clearTimeout(tap.timer);
-    delete pending[msg.action_id];
-    if (msg.type === 'error') {
-      toast(msg.message || body.getAttribute('data-error-text') || 'Error');
-    } else {
-      closeDialogOf(tap.elt);
-    }
+  function tapText(name) {
+    var el = document.getElementById('tap-texts');
+    return el ? el.getAttribute('data-' + name) : name;
   }
 
-  // No answer over the socket: post the same tap (same action id) over HTTP.
-  function overHttp(id) {
+  function markPending(tap, on) {
+    [tap.elt, tap.button].forEach(function (el, i) {
+      if (!el || !el.classList) return;
+      el.classList.toggle(i ? 'tap-pending-btn' : 'tap-pending', on);
+      el.setAttribute('aria-busy', String(on));
+      if (i) el.setAttribute('aria-disabled', String(on));
+    });
+  }
+
+  function settle(id, outcome, message) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
     delete pending[id];
-    var values = { action_id: id };
-    for (var k in tap.fields) values[k] = tap.fields[k];
-    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+    markPending(tap, false);
+    if (outcome === 'applied') {
+      answeredAt[tap.key] = tap.sentAt || Date.now();
+      closeDialogOf(tap.elt);
+      if (tap.doubt) toast(tapText('applied'));
+    } else if (outcome === 'not_applied') {
+      toast(tapText('not-applied'));
+    } else {
+      toast(message || body.getAttribute('data-error-text'));
+    }
+    if (tap.doubt) send({ type: 'sync', version: lastPublic });
+    setTimeout(nextTap, 0);
   }
+
+  function answered(msg) {
+    var tap = pending[msg.action_id];
+    if (!tap) return;
+    if (msg.type === 'error') {
+      if (msg.outcome === 'not_applied') settle(msg.action_id, 'not_applied');
+      else if ((msg.status || 0) >= 500) doubt(msg.action_id);
+      else settle(msg.action_id, 'refused', msg.message);
+    } else {
+      settle(msg.action_id, 'applied');
+      if (msg.version) behind(msg.version);
+    }
+  }
+
+  // In doubt: ask the server until it answers; the taps waiting behind are dropped.
+  function doubt(id) {
+    var tap = pending[id];
+    if (!tap) return;
+    if (!tap.doubt) {
+      queue.forEach(function (t) { markPending(t, false); });
+      queue = [];
+      tap.doubt = true;
+      tap.tries = 0;
+      toast(tapText('checking'));
+    }
+    askStatus(id);
+  }
+
+  function askStatus(id) {
+    var tap = pending[id];
+    if (!tap) return;
+    clearTimeout(tap.timer);
+    tap.tries += 1;
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 << tap.tries));
+    send({ type: 'status', action_id: id });
+  }
+
+  function statusAnswer(msg) {
+    if (pending[msg.action_id] && typeof msg.applied === 'boolean') {
+      settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
+    }
+  }
+
+  function behind(version) {
+    if (!(version > lastPublic) || behindTimer) return;
+    behindTimer = setTimeout(function () {
+      behindTimer = null;
+      if (version > lastPublic) send({ type: 'sync', version: lastPublic });
+    }, 1000);
+  }
+
+  function heartbeat() {
+    if (!socket || socket.readyState !== 1 || document.hidden) return;
+    if (Object.keys(pending).length || Date.now() - lastFrameAt < HEARTBEAT_MS) return;
+    lastFrameAt = Date.now();
+    clearTimeout(pongTimer);
+    send({ type: 'ping', version: lastPublic });
+    pongTimer = setTimeout(function () { if (socket) socket.close(); }, 5000);
+  }
+  setInterval(heartbeat, 3000);
 
   function applyDelta(delta) {
     var state = document.getElementById('table-state');
@@ -176,8 +254,9 @@
     if (text.charAt(0) === '{') {
       var msg;
       try { msg = JSON.parse(text); } catch (e) { return; }
-      if (msg.type === 'pong') { clearTimeout(pongTimer); }
+      if (msg.type === 'pong') { clearTimeout(pongTimer); if (msg.version) behind(msg.version); }
       if ((msg.type === 'done' || msg.type === 'error') && msg.action_id) answered(msg);
+      if (msg.type === 'status' && msg.action_id) statusAnswer(msg);
       return;
     }
     var holder = document.createElement('template');
@@ -221,12 +300,21 @@
     socket.onopen = function () { retry = 0; };
     // "open" once the server's first frame (the whole current state) is on the screen.
     socket.onmessage = function (ev) {
+      lastFrameAt = Date.now();
       handleFrame(String(ev.data));
-      if (!current) { current = true; setConn('open'); }
+      if (!current) {
+        current = true;
+        setConn('open');
+        Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
+      }
     };
     socket.onclose = function (ev) {
       socket = null;
-      Object.keys(pending).forEach(overHttp);
+      Object.keys(pending).forEach(function (id) {
+        if (pending[id].via !== 'ws') return;
+        if (ev.code === 4404) settle(id, 'refused', body.getAttribute('data-conn-gone'));
+        else if (!pending[id].posting) doubt(id);
+      });
       if (ev.code === 4404) {
         // The host console after the host role has passed: it becomes the public display.
         var displayUrl = body.getAttribute('data-display-url');
@@ -447,25 +535,81 @@
     }
   });
 
-  // Every tap carries an id, so a double tap or a replay is applied once. Taps go over the open
-  // socket; a tap posted again over HTTP (overHttp) keeps its id.
+  // Every tap carries an id, so a replay is applied once.
   document.addEventListener('htmx:configRequest', function (ev) {
     var d = ev.detail;
     if (d.formData && d.formData.has('action_id')) return;
     var id = randomId();
     d.parameters['action_id'] = id;
     var m = /(?:^|\/)act\/([a-z]+)$/.exec(d.path || '');
-    if (d.verb !== 'post' || !m || m[1] === 'handover' || !socket || socket.readyState !== 1) return;
+    if (d.verb !== 'post' || !m || m[1] === 'handover') return;
+    var dialog = document.getElementById('dialog');
+    var box = dialog && dialog.firstElementChild;
+    if (box && dialog.contains(d.elt)) {
+      // Opened again, a dialog's tap is another one.
+      if (!box.tapSerial) box.tapSerial = String(++dialogSerial);
+      d.parameters['from'] = 'dialog-' + box.tapSerial;
+    }
     var fields = {};
     d.formData.forEach(function (value, key) {
       if (key === 'csrfmiddlewaretoken' || key === 'action_id') return;
       if (Object.prototype.hasOwnProperty.call(fields, key)) fields[key] = [].concat(fields[key], value);
       else fields[key] = value;
     });
-    ev.preventDefault();
-    pending[id] = { elt: d.elt, path: d.path, fields: fields, timer: setTimeout(function () { overHttp(id); }, ACT_TIMEOUT) };
-    send({ type: 'act', name: m[1], fields: fields, action_id: id });
+    var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
+    var trigger = d.triggeringEvent;
+    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, path: d.path, fields: fields, key: key, via: 'http' };
+    var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
+    if (waiting.length) {
+      ev.preventDefault();
+      var same = waiting.concat(queue).some(function (t) { return t.key === key; });
+      if (waiting.some(function (t) { return t.doubt; })) {
+        toast(tapText('checking'));
+      } else if ((!same || 'repeat' in fields) && queue.length < 3) {
+        queue.push(tap);
+        markPending(tap, true);
+      }
+      return;
+    }
+    if (!('repeat' in fields) && Date.now() - (answeredAt[key] || 0) < TAP_SAME_MS) {
+      ev.preventDefault();
+      closeDialogOf(d.elt);
+      return;
+    }
+    if (startTap(tap)) ev.preventDefault();
   });
+
+  function startTap(tap) {
+    var id = tap.id;
+    tap.sentAt = Date.now();
+    pending[id] = tap;
+    markPending(tap, true);
+    if (!socket || socket.readyState !== 1) return false;
+    tap.via = 'ws';
+    tap.timer = setTimeout(function () { overHttp(id); }, ACT_TIMEOUT);
+    send({ type: 'act', name: tap.name, fields: tap.fields, action_id: id });
+    return true;
+  }
+
+  function post(tap) {
+    var values = { action_id: tap.id };
+    for (var k in tap.fields) values[k] = tap.fields[k];
+    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+  }
+
+  // No answer in time: the same tap (same id) over HTTP.
+  function overHttp(id) {
+    var tap = pending[id];
+    if (!tap || tap.doubt || tap.posting) return;
+    tap.posting = true;
+    post(tap);
+  }
+
+  function nextTap() {
+    if (Object.keys(pending).length || !queue.length) return;
+    var tap = queue.shift();
+    if (!startTap(tap)) post(tap);
+  }
   // A refused tap answers 4xx with a message (nothing on the page is replaced): show it.
   function errorText(xhr) {
     var holder = document.createElement('template');
@@ -476,6 +620,18 @@
   document.addEventListener('htmx:afterRequest', function (ev) {
     var xhr = ev.detail.xhr;
     if (!xhr) return;
+    var config = ev.detail.requestConfig;
+    var id = config && config.formData && config.formData.get('action_id');
+    if (id && pending[id] && (pending[id].via === 'http' || pending[id].posting)) {
+      var only = pending[id].via === 'http';
+      pending[id].posting = false;
+      if (xhr.status >= 200 && xhr.status < 400) settle(id, 'applied');
+      else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
+      else settle(id, 'refused', errorText(xhr));
+      if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
+      return;
+    }
     if (xhr.status === 0) {
       toast(body.getAttribute('data-offline-text') || 'Offline');
     } else if (xhr.status >= 400) {
