@@ -96,8 +96,11 @@ def test_a_game_in_english_and_chinese(
         expect(page.locator("#conn")).to_have_attribute("data-state", "open")
 
     # A locked table says so before anyone types a name, in both languages.
+    locked = host.locator("#host-panel form[hx-post='act/lock'] input[name=locked]")
+    expect(locked).to_have_value("1")
     host.locator("#host-panel form[hx-post='act/lock'] button").click()
-    expect(host.locator("#table-state .pill-warn")).to_be_visible()
+    expect(display.locator("#table-state .pill-warn")).to_be_visible()
+    expect(locked).to_have_value("0")
     for locale, label in (("en-US", "en"), ("zh-CN", "zh")):
         late = new_phone(locale=locale).new_page()
         late.goto(join_url)
@@ -107,7 +110,8 @@ def test_a_game_in_english_and_chinese(
             expect(late.locator(".join-closed")).to_have_text("The host has locked this table.")
         screenshot(late, f"lang-{label}-phone-join-locked")
     host.locator("#host-panel form[hx-post='act/lock'] button").click()
-    expect(host.locator("#table-state .pill-warn")).to_have_count(0)
+    expect(locked).to_have_value("1")
+    expect(display.locator("#table-state .pill-warn")).to_have_count(0)
 
     # Deal identities and heroes; everyone takes a candidate.
     host.locator("#host-panel input[name=maneuvering]").check()
