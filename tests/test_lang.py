@@ -8,11 +8,13 @@ from __future__ import annotations
 import io
 import re
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
@@ -32,7 +34,14 @@ from tests.test_i18n import PO_PATH, parse_po
 
 pytestmark = pytest.mark.django_db
 
-SIMA_YI, ZHOU_YU = "WEI002", "WU005"
+SIMA_YI = "WEI002"
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """English requests leave English active on this thread: give the next test the default."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 def english() -> Client:
