@@ -190,6 +190,28 @@ def test_a_game_in_english_and_chinese(
         expect(ring.locator(".equip")).to_contain_text("麒麟弓5")
         expect(ring.locator(".equip")).not_to_contain_text("Qilin")
 
+    # An English phone's own equipment and judgement dialogs, and a seat's dialog.
+    phone = english[0]
+    for opener, name in (
+        ("#my-seat button[hx-get^='equip/']", "equip-dialog"),
+        ("#my-seat button[hx-get^='judge/']", "judge-dialog"),
+        (f"#table-state .ring .seat[data-seat='{seats[lord]}'] .seat-open", "seat-dialog"),
+    ):
+        phone.locator(opener).click()
+        box = phone.locator("#dialog [role=dialog]")
+        expect(box).to_be_visible()
+        if name == "equip-dialog":
+            expect(box).to_contain_text("Qilin Bow 麒麟弓")
+        elif name == "judge-dialog":
+            expect(box).to_contain_text("Lightning 闪电")
+            expect(box).to_contain_text("Indulgence 乐不思蜀")
+        else:
+            expect(box.locator(".chip.trick")).to_have_text("Lightning 闪电")
+        no_stray_chinese(phone, name)
+        screenshot(phone, f"lang-en-phone-{name}")
+        box.locator("[data-close-dialog]").first.dispatch_event("click")
+        closed(phone)
+
     # The Lord's judgement phase: judge the Lightning (♠10: no strike, it moves on).
     lord_page.locator("#table-state .turn-bar form[hx-post='act/next'] button").click()
     judge = lord_page.locator("#table-state .turn-bar .turn-only button[hx-get^='judge/']")
