@@ -98,9 +98,11 @@ def test_a_game_in_english_and_chinese(
     # A locked table says so before anyone types a name, in both languages.
     locked = host.locator("#host-panel form[hx-post='act/lock'] input[name=locked]")
     expect(locked).to_have_value("1")
+    expect(host.locator("#conn")).to_have_attribute("data-state", "open")
     host.locator("#host-panel form[hx-post='act/lock'] button").click()
-    expect(display.locator("#table-state .pill-warn")).to_be_visible()
+    expect(host.locator("#table-state .pill-warn")).to_be_visible()
     expect(locked).to_have_value("0")
+    expect(display.locator("#table-state .pill-warn")).to_be_visible()
     for locale, label in (("en-US", "en"), ("zh-CN", "zh")):
         late = new_phone(locale=locale).new_page()
         late.goto(join_url)
@@ -137,6 +139,9 @@ def test_a_game_in_english_and_chinese(
             expect(button).to_be_visible()
             button.click()
     expect(host.locator("#table-state")).to_have_attribute("data-status", "playing")
+    for page in pages.values():
+        expect(page.locator("#table-state")).to_have_attribute("data-status", "playing")
+        expect(page.locator("#my-seat .hero-choices")).to_have_count(0)
 
     # Kingdom badges: "Wei 魏" on an English phone, "魏" alone on a Chinese one; the identity
     # word is not letter-spaced in English ("L o r d").
