@@ -65,6 +65,7 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
         delta=r.POST.get("delta"),
         source=r.POST.get("source", ""),
         damage_type=r.POST.get("damage_type", "normal"),
+        loss=_flag(r, "lose"),
         action_id=a,
     ),
     "maxhp": lambda r, t, a: actions.seat_set_max_hp(
@@ -109,6 +110,7 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
     ),
     "confirm": lambda r, t, a: actions.judgement_confirm(token=t, action_id=a),
     "next": lambda r, t, a: actions.turn_advance(token=t, action_id=a),
+    "endturn": lambda r, t, a: actions.turn_end(token=t, action_id=a),
     "turnset": lambda r, t, a: actions.turn_set(
         token=t,
         seat_id=r.POST.get("seat"),
@@ -118,6 +120,12 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
     ),
     "timer": lambda r, t, a: actions.timer_set(token=t, seconds=r.POST.get("seconds"), action_id=a),
 }
+
+# Issue 10: the seat's own phone agrees to a move the host asked for; anyone stops one.
+ACTIONS["handoverok"] = lambda r, t, a: actions.handover_confirm(token=t, action_id=a)
+ACTIONS["handoverno"] = lambda r, t, a: actions.handover_cancel(
+    token=t, seat_id=r.POST.get("seat"), action_id=a
+)
 
 # Taps that answer with a page of their own (a QR code) go through HTTP only.
 HTTP_ONLY = frozenset({"handover"})

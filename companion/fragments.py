@@ -161,8 +161,13 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
     """One line of the table's history (`<li>`), marked when worth an announcement."""
     classes = ("important" if e.important else "") + (" reveal" if e.reveal else "")
     mark = " data-line" if data_line else ""
+    undone = ""
+    if e.undone:
+        classes += " undone"
+        label = escape(gettext("undone"))
+        undone = f' <span class="undone-mark">{label}</span>'
     return mark_safe(  # noqa: S308 - every value escaped
-        f'<li{mark} class="{classes}">{escape(e.text)}</li>'
+        f'<li{mark} class="{classes}">{escape(e.text)}{undone}</li>'
     )
 
 

@@ -201,10 +201,22 @@ class Event(models.Model):
     public = models.JSONField(default=dict)
     action_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Undo: whether "undo my last change" may pick this event, and the version of the undo that
+    # reverted it. The partial index "event_undo_last" holds only undoable events not undone yet,
+    # so a seat's last one is one index step away whatever the length of the history.
+    undoable = models.BooleanField(default=False)
+    undone_by = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["version", "pk"]
-        indexes = [models.Index(fields=["table", "version"])]
+        indexes = [
+            models.Index(fields=["table", "version"]),
+            models.Index(
+                fields=["table", "actor_seat", "version"],
+                condition=Q(undoable=True, undone_by__isnull=True),
+                name="event_undo_last",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "action_id"],
@@ -269,3 +281,36 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.number}"
+
+
+class Handover(models.Model):
+    """A seat moving to another phone (issue 10; docs/handover.md).
+
+    The link the new phone scans carries `claim_token`, never the seat's token: the first phone
+    that claims a ready handover is given a seat token nobody else has seen, and the link is
+    spent. One the host asks for while the seat holds secrets waits (`pending`) until the seat's
+    own phone agrees, or until every screen has shown it for the delay with nobody objecting.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        READY = "ready"
+        CLAIMED = "claimed"
+        CANCELLED = "cancelled"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="handovers")
+    claim_token = models.CharField(max_length=64, unique=True, default=new_token)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    # Whether the seat's phone agreed, or the table was told and did not object.
+    consented = models.BooleanField(default=False)
+    requested_by = models.CharField(max_length=32)
+    not_before = models.DateTimeField()
+    action_id = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "state"], name="handover_table_state")]
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}:{self.state}"

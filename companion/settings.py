@@ -9,6 +9,7 @@ Variables (all optional):
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
   HTTPS=1                  behind a TLS proxy: secure cookies, HSTS, SSL redirect
   DATA_DIR=path            where the SQLite file and secret key live (default var/)
+  HANDOVER_DELAY=60        seconds the table has to object to a seat move the host asked for
 """
 
 from __future__ import annotations
@@ -195,6 +196,9 @@ WS_MAX_MESSAGES_PER_10S = 40
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
+# Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
+# a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
+HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))
 
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"

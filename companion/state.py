@@ -15,13 +15,14 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from companion.models import MIN_PLAYERS, Event, Seat, Table
+from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
 from companion.rules.cards import equipment_by_name, load_deck, parse_suit, rank_label
 from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity, can_see_identity, distribution
 from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
+from companion.rules.skills import hero_ids as skill_hero_ids
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 
 HISTORY_LENGTH = 15
@@ -159,6 +160,15 @@ class PendingJudgement:
 
 
 @dataclass(frozen=True)
+class HandoverNotice:
+    """A seat move the host asked for, waiting: every screen shows it (issue 10)."""
+
+    seat_id: int
+    name: str
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
 class PublicState:
     code: str
     status: str
@@ -177,6 +187,7 @@ class PublicState:
     turn: Turn | None = None
     pending: PendingJudgement | None = None
     matrix: list[list[int | None]] = field(default_factory=list)
+    handovers: list[HandoverNotice] = field(default_factory=list)
 
     @property
     def seat_count(self) -> int:
@@ -286,6 +297,9 @@ class HistoryLine:
         """Lines worth an announcement on every screen."""
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
+        if self.kind.startswith("seat_hand"):
+            # Issue 10: a move the host asked for is announced on every screen.
+            return self.kind != "seat_handed_over" or bool(self.public.get("by_host"))
         return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 
     @property
@@ -298,11 +312,16 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
     rows = (
         Event.objects.filter(table=table, **filters)
         .order_by("-version", "-pk")
-        .values("version", "kind", "public", "game_number")
+        .values("version", "kind", "public", "game_number", "undone_by")
     )
     if limit is not None:
         rows = rows[:limit]
-    return [HistoryLine(e["kind"], e["public"], e["version"], e["game_number"]) for e in rows]
+    return [
+        HistoryLine(
+            e["kind"], e["public"], e["version"], e["game_number"], e["undone_by"] is not None
+        )
+        for e in rows
+    ]
 
 
 SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
@@ -540,7 +559,17 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         turn=_turn(table, seats) if playing else None,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
+        handovers=_handovers(table, names),
     )
+
+
+def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
+    """The seat moves waiting for consent or for their delay to pass."""
+    rows = Handover.objects.filter(table_id=table.pk, state=Handover.State.PENDING)
+    return [
+        HandoverNotice(seat_id, names.get(seat_id, ""), int(not_before.timestamp() * 1000))
+        for seat_id, not_before in rows.order_by("pk").values_list("seat_id", "not_before")
+    ]
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -631,7 +660,22 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     ),
     "seat_removed": lambda public, name: _("%(name)s was removed") % {"name": name},
     "seat_handed_over": lambda public, name: (
-        _("%(name)s's seat moved to another phone") % {"name": name}
+        _("%(name)s's seat moved to a new phone, by the host") % {"name": name}
+        if public.get("by_host")
+        else _("%(name)s's seat moved to another phone") % {"name": name}
+    ),
+    "seat_handover_requested": lambda public, name: (
+        _(
+            "%(name)s's seat is moving to a new phone, by the host: in %(s)s seconds unless "
+            "%(name)s's phone refuses or someone objects"
+        )
+        % {"name": name, "s": public.get("seconds")}
+    ),
+    "seat_handover_cancelled": lambda public, name: (
+        _("%(by)s objected: %(name)s's seat stays on its phone")
+        % {"by": public.get("by_name"), "name": name}
+        if public.get("by_name")
+        else _("The move of %(name)s's seat to a new phone was stopped") % {"name": name}
     ),
     "host_passed": lambda public, name: _("%(name)s is now the host") % {"name": name},
     "table_locked": lambda public, name: _("Table locked"),
@@ -753,9 +797,45 @@ def _undo_text(public: dict[str, Any], name: str) -> str:
         }
         change = words.get(kind, _("a change to %(name)s")) % {"name": name}
     text = _("Undone: %(change)s") % {"change": change}
-    if "hp" in public:
+    if "hp" in public and kind in ("damage", "lose_hp", "recover", "max_hp", "rescue", "died"):
         text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": public["hp"]}
     return text
+
+
+def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
+    """Add clauses to one kind's line ("text · clause"), leaving its own text as it is."""
+    base = _TEXTS[kind]
+    _TEXTS[kind] = lambda public, name: " · ".join([base(public, name), *extra(public)])
+
+
+_TEXTS["lose_hp"] = lambda public, name: (
+    _("%(name)s lost %(n)s HP (HP %(hp)s)")
+    % {"name": name, "n": public.get("amount"), "hp": public.get("hp")}
+)
+_TEXTS["turn_ended"] = lambda public, name: (
+    _("%(from)s ended the turn · Round %(round)s: %(name)s's turn")
+    % {"from": public.get("from_name", ""), "name": name, "round": public.get("round")}
+)
+_extend(
+    "damage",
+    lambda public: (
+        [_("may trigger: %(skills)s") % {"skills": _skill_list(public["skills"])}]
+        if public.get("skills")
+        else []
+    ),
+)
+_extend(
+    "rescue",
+    lambda public: (
+        [_("Rescue 救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else []
+    ),
+)
+_extend(
+    "died",
+    lambda public: (
+        [_("%(name)s's turn") % {"name": public["turn_name"]}] if public.get("turn_name") else []
+    ),
+)
 
 
 def _died_text(public: dict[str, Any]) -> str:
@@ -826,6 +906,22 @@ def card_label(name_zh: str) -> str:
     its English name before it ("Indulgence 乐不思蜀")."""
     english = card_english(name_zh)
     return f"{english} {name_zh}" if english and english_ui() else name_zh
+
+
+@cache
+def _skill_names() -> dict[str, str]:
+    return {
+        skill.name_zh: skill.name_en
+        for hero_id in skill_hero_ids()
+        for skill in skills_for(hero_id)
+    }
+
+
+def _skill_list(names_zh: list[str]) -> str:
+    """Skill names as a line lists them: 奸雄、反馈, or "Villainous Hero 奸雄, Feedback 反馈"."""
+    if not english_ui():
+        return "、".join(names_zh)
+    return ", ".join(f"{_skill_names()[n]} {n}" if n in _skill_names() else n for n in names_zh)
 
 
 def skill_label(skill: Skill) -> str:

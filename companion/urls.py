@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from companion import views, views_session
+from companion import views, views_handover, views_session
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -56,6 +56,8 @@ urlpatterns = [
         views_session.display_game_detail,
         name="display-game",
     ),
+    # Issue 10: the one-time link a seat moves to a new phone with.
+    re_path(rf"^n/{TOKEN}/$", views_handover.claim, name="handover-claim"),
     # Only for reverse(): the websocket routes live in companion/routing.py.
     re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),
     re_path(rf"^ws/t/{CODE}/$", views.page_not_found, name="ws-display"),

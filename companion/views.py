@@ -313,17 +313,24 @@ def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -
     return _private(response)
 
 
-def _handover_answer(request: HttpRequest, new_token_value: str) -> HttpResponse:
-    url = request.build_absolute_uri(reverse("phone", args=[new_token_value]))
-    response = render(
-        request,
-        "companion/live.html#handover",
-        {"url": url, "qr": qr_svg(url), "full": not _is_htmx(request)},
-    )
-    return _private(response)
+def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
+    """The one-time link for the new phone (issue 10: never the seat's own token)."""
+    from companion.models import Handover
+
+    handover = Handover.objects.select_related("seat").get(claim_token=claim_token)
+    url = request.build_absolute_uri(reverse("handover-claim", args=[claim_token]))
+    context = {
+        "url": url,
+        "qr": qr_svg(url),
+        "full": not _is_htmx(request),
+        "pending": handover.state == Handover.State.PENDING,
+        "own": handover.requested_by == f"seat:{handover.seat_id}",
+        "name": handover.seat.name,
+    }
+    return _private(render(request, "companion/live.html#handover", context))
 
 
-HP_KINDS = ("damage", "recover", "max_hp", "rescue", "died", "undo")
+HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
 
 def _seat_dialog(
@@ -353,9 +360,8 @@ def _seat_dialog(
             game_number=table.game_number,
         ).order_by("-version")
     )
-    undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
     history = [
-        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.version in undone)
+        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
         for e in events
     ]
     in_play = actor is not None and actor.seat is not None and actor.seat.alive

@@ -16,6 +16,11 @@ def _clear_cache(request: pytest.FixtureRequest) -> None:
     from django.core.cache import cache
 
     cache.clear()
+    # The test client leaves the last request's language active: start every test in the
+    # default language, so no test depends on which one ran before it.
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -278,7 +278,8 @@ async def test_kicked_and_handed_over_seats_are_closed() -> None:
         if output["type"] == "websocket.close":
             break
     assert output["code"] == 4404
-    _change, new = await call(actions.seat_handover, token=table.host_token, seat_id=seats[2].pk)
+    _change, claim = await call(actions.seat_handover, token=table.host_token, seat_id=seats[2].pk)
+    _handover, new = await call(actions.handover_claim, claim_token=claim)
     # The new phone joins the same seat group; only the old token's socket is closed.
     fresh, _ = await open_socket(f"/ws/{new}/")
     while True:

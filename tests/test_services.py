@@ -217,21 +217,30 @@ def test_seat_remove_after_deal_refused() -> None:
 
 
 def test_handover_issues_new_token_and_old_stops_at_once() -> None:
-    table, seats = make_table(4, deal=True)
+    # Issue 10: the host gets a one-time claim link, never the seat's token; in the lobby (no
+    # secret yet) the seat moves at once and the first phone to claim the link gets it.
+    table, seats = make_table(4)
     old = seats[2].token
-    change, new = actions.seat_handover(token=table.host_token, seat_id=seats[2].pk)
-    assert new != old and len(new) >= 22
+    change, claim_token = actions.seat_handover(token=table.host_token, seat_id=seats[2].pk)
+    assert claim_token != old and len(claim_token) >= 22
     assert change.revoked == [(seats[2].pk, old)]
     with pytest.raises(NotFound):
         actions.actor_for(old)
+    with pytest.raises(NotFound):
+        actions.actor_for(claim_token)
+    _handover, new = actions.handover_claim(claim_token)
+    assert new not in (old, claim_token)
     seat = actions.actor_for(new).seat
-    assert seat.pk == seats[2].pk and seat.identity == seats[2].identity
+    assert seat.pk == seats[2].pk and seat.name == seats[2].name
+    assert actions.handover_claim(claim_token)[1] == ""
 
 
 def test_player_can_hand_over_own_seat_only() -> None:
-    table, seats = make_table(4)
-    _change, new = actions.seat_handover(token=seats[0].token, seat_id=seats[0].pk)
-    assert actions.actor_for(new).seat.pk == seats[0].pk
+    table, seats = make_table(4, deal=True)
+    _change, claim_token = actions.seat_handover(token=seats[0].token, seat_id=seats[0].pk)
+    _handover, new = actions.handover_claim(claim_token)
+    seat = actions.actor_for(new).seat
+    assert seat.pk == seats[0].pk and seat.identity == seats[0].identity
     with pytest.raises(ActionError):
         actions.seat_handover(token=seats[1].token, seat_id=seats[2].pk)
 
@@ -404,7 +413,8 @@ def test_an_hp_tap_writes_dying_and_its_source_only_when_they_may_change() -> No
 
 def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
     """Every tap appends an event, and each index costs the insert a page: the foreign keys
-    have no index of their own (the table's is the prefix of (table, version))."""
+    have no index of their own (the table's is the prefix of (table, version)). The undo's
+    (table, actor seat, version) is partial: only undoable events not undone yet."""
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -418,6 +428,7 @@ def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
             ("table_id", "action_id"),
             ("table_id", "version"),
             ("table_id", "version"),
+            ("table_id", "actor_seat_id", "version"),
         ]
     ), indexed
 

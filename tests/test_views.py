@@ -233,10 +233,15 @@ def test_handover_shows_new_link_qr_only_to_the_requester() -> None:
     assert response.status_code == 200
     seat = Seat.objects.get(pk=seats[2].pk)
     body = response.content.decode()
-    assert f"/p/{seat.token}/" in body and '<svg class="qr"' in body
+    # Issue 10: a one-time claim link, not the seat's token.
+    claim = re.search(r"/n/([A-Za-z0-9_-]+)/", body).group(1)
+    assert seat.token not in body and '<svg class="qr"' in body
     assert seat.token != seats[2].token
     assert Client().get(f"/p/{seats[2].token}/").status_code == 404
-    assert Client().get(f"/p/{seat.token}/").status_code == 200
+    phone = csrf_client()
+    taken = htmx_post(phone, f"/n/{claim}/")
+    assert taken["HX-Redirect"] == f"/p/{seat.token}/"
+    assert phone.get(f"/p/{seat.token}/").status_code == 200
 
 
 def test_private_page_with_and_without_htmx() -> None:

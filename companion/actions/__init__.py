@@ -23,6 +23,9 @@ from companion.actions.game import (
     seat_rescue,
     seat_set_max_hp,
 )
+
+# Issue 10: a seat moving to another phone (companion/actions/handover.py).
+from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
 from companion.actions.table import (
     OPTION_FIELDS,
     game_start,
@@ -47,6 +50,7 @@ from companion.actions.turns import (
     trick_place,
     trick_remove,
     turn_advance,
+    turn_end,
     turn_set,
 )
 
@@ -86,5 +90,7 @@ __all__ = [
     "trick_place",
     "trick_remove",
     "turn_advance",
+    "turn_end",
     "turn_set",
 ]
+__all__ += ["handover_cancel", "handover_claim", "handover_confirm"]

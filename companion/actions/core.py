@@ -170,6 +170,7 @@ def _record(
         after=after or {},
         public=public,
         action_id=action_id or "",
+        undoable=kind in UNDOABLE_KINDS,
     )
     fastsql.insert(event)
     change = change or Change(table_id=table.pk, version=table.version)
@@ -182,6 +183,28 @@ def _record(
         change.line = HistoryLine(kind, public, table.version, table.game_number)
     transaction.on_commit(lambda: broadcast.table_changed(change))
     return change
+
+
+# The changes "undo" may revert (companion.actions.game.event_undo): HP, deaths, equipment,
+# delayed tricks, phases and turns. Each is marked on its event when recorded, so finding a
+# seat's last one is an index lookup (Event "event_undo_last"), not a scan of the history.
+UNDOABLE_KINDS = frozenset(
+    {
+        "damage",
+        "lose_hp",
+        "recover",
+        "max_hp",
+        "rescue",
+        "died",
+        "equipped",
+        "unequipped",
+        "trick_placed",
+        "trick_removed",
+        "phase",
+        "turn",
+        "turn_ended",
+    }
+)
 
 
 _TABLE_FIELDS = (

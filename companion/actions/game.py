@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -10,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
 from companion.actions.core import (
+    UNDOABLE_KINDS,
     ActionError,
     Actor,
     Change,
@@ -23,15 +25,30 @@ from companion.actions.core import (
 )
 from companion.actions.turns import begin_turns
 from companion.models import Event, Game, Seat, Table
+from companion.rules.flow import (
+    capped_recovery,
+    damage_skills,
+    equipment_discarded_by_killer,
+    lose_hp,
+    peach_heal,
+    restore_equipment,
+    turn_after_death,
+    undo_equip,
+    undo_turn_allowed,
+    undo_unequip,
+    undo_zone,
+)
 from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates, max_hp
 from companion.rules.identities import Identity
 from companion.rules.scoring import is_final_duel_death
+from companion.rules.skills import skills_for
+from companion.rules.turns import Phase
 from companion.rules.victory import SeatStatus, death_consequence, winning_side
 
 MAX_DELTA = 10
 MAX_MAX_HP = 12
 DAMAGE_TYPES = ("normal", "fire", "thunder")
-UNDOABLE = ("damage", "recover", "max_hp", "rescue", "died")
+UNDOABLE = tuple(sorted(UNDOABLE_KINDS))
 
 
 def reset_for_game(seat: Seat) -> None:
@@ -291,9 +308,11 @@ def seat_change_hp(
     delta: Any,
     source: Any = "",
     damage_type: str = "normal",
+    loss: bool = False,
     action_id: str | None = None,
 ) -> Change:
-    """Damage (delta < 0, with its source) or recovery (delta > 0, never above max HP)."""
+    """Damage (delta < 0, with its source) or recovery (delta > 0, never above max HP); with
+    `loss`, HP loss (失去体力: no source, no damage skills, no killer)."""
     actor, seen = _locked_actor(token, action_id)
     if seen:
         return _already(actor.table, action_id)
@@ -301,6 +320,8 @@ def seat_change_hp(
     amount = _int(delta, _("HP changes by a whole number."))
     if amount == 0 or abs(amount) > MAX_DELTA:
         raise ActionError(_("HP changes by 1 to %(n)d at a time.") % {"n": MAX_DELTA})
+    if loss:
+        return _lose_hp(actor, table, seat, amount, action_id)
     before = seat.hp
     if amount > 0:
         if seat.hp >= seat.max_hp:
@@ -348,7 +369,42 @@ def seat_change_hp(
             source_name=source_seat.name if source_seat else "",
             type=damage_type,
             dying=seat.dying and not was_dying,
+            **_damage_skills(seat, source_seat is not None),
         ),
+        before={"hp": before, "dying": was_dying, "damage_source": before_source},
+        after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
+        subject=seat,
+        action_id=action_id,
+        change=_hp_change(table, seat, was_dying),
+    )
+
+
+def _damage_skills(seat: Seat, has_source: bool) -> dict[str, Any]:
+    """The damaged hero's skills that may now trigger (奸雄, 反馈, 刚烈, 遗计), for the line."""
+    if not seat.hero:
+        return {}
+    names = {s.id: s.name_zh for s in skills_for(seat.hero)}
+    found = damage_skills(names, has_source=has_source)
+    return {"skills": [names[s] for s in found]} if found else {}
+
+
+def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str | None) -> Change:
+    """失去体力 (苦肉, some cards): HP down with no source; entering dying names no killer."""
+    if amount > 0:
+        raise ActionError(_("HP loss is a number below zero."), code="loss_positive")
+    before = seat.hp
+    was_dying = seat.dying
+    before_source = seat.damage_source_id
+    result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
+    seat.hp = result.hp
+    seat.dying = result.dying
+    seat.damage_source_id = result.source
+    fastsql.update(seat, _hp_fields(was_dying or seat.dying))
+    return _record(
+        actor,
+        table,
+        kind="lose_hp",
+        public=_hp_public(seat, before, amount=-amount, dying=seat.dying and not was_dying),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
         after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
         subject=seat,
@@ -422,7 +478,16 @@ def seat_rescue(
     else:
         raise ActionError(_("Unknown rescue."))
     before = seat.hp
-    seat.hp += 1
+    heal = 1
+    if kind == "peach":
+        giver_hero = hero_by_id(giver.hero) if giver.hero else None
+        heal = peach_heal(
+            receiver_hero=seat.hero,
+            receiver_is_lord=seat.identity == Identity.LORD,
+            giver_hero=giver.hero,
+            giver_kingdom=giver_hero.kingdom if giver_hero else "",
+        )
+    seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:
         seat.dying = False
     seat.save(update_fields=["hp", "dying"])
@@ -431,7 +496,13 @@ def seat_rescue(
         table,
         kind="rescue",
         public=_hp_public(
-            seat, before, by=giver.pk, by_name=giver.name, card=kind, saved=not seat.dying
+            seat,
+            before,
+            by=giver.pk,
+            by_name=giver.name,
+            card=kind,
+            saved=not seat.dying,
+            **({"jiuyuan": True} if heal > 1 else {}),
         ),
         before={"hp": before, "dying": True, "damage_source": seat.damage_source_id},
         after={"hp": seat.hp, "dying": seat.dying},
@@ -529,6 +600,8 @@ def seat_die(*, token: str, seat_id: Any, action_id: str | None = None) -> Chang
     consequence = death_consequence(
         victim=Identity(seat.identity), killer=Identity(killer.identity) if killer else None
     )
+    after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
+    flow = _death_flow(table, seats, seat, killer, before, after)
     change = _record(
         actor,
         table,
@@ -540,9 +613,10 @@ def seat_die(*, token: str, seat_id: Any, action_id: str | None = None) -> Chang
             "killer": killer.pk if killer else None,
             "killer_name": killer.name if killer else "",
             "consequence": consequence or "",
+            **flow,
         },
         before=before,
-        after={"alive": False, "killer": killer.pk if killer else None},
+        after=after,
         subject=seat,
         action_id=action_id,
         change=Change(table.pk, table.version, private_seats={seat.pk}),
@@ -550,54 +624,115 @@ def seat_die(*, token: str, seat_id: Any, action_id: str | None = None) -> Chang
     return _finish_if_over(actor, table, seats) or change
 
 
-def _undone(table: Table, event: Event) -> bool:
-    return Event.objects.filter(
-        table=table, kind="undo", private_to__isnull=True, after__undoes=event.version
-    ).exists()
+def _death_flow(
+    table: Table,
+    seats: list[Seat],
+    seat: Seat,
+    killer: Seat | None,
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> dict[str, Any]:
+    """What a death changes beyond the dead seat (RULES §3, §6), recorded in the death's own
+    event so one undo reverts it all: a lord who killed a loyalist discards the equipment, and
+    the turn of a player who dies on it passes at once to the next living player's start."""
+    public: dict[str, Any] = {}
+    victim = Identity(seat.identity)
+    if killer is not None and killer.alive and killer.equipment:
+        if equipment_discarded_by_killer(victim=victim, killer=Identity(killer.identity)):
+            before["killer_equipment"] = dict(killer.equipment)
+            public["discarded"] = sorted(killer.equipment.values())
+            killer.equipment = {}
+            killer.save(update_fields=["equipment"])
+    if table.turn_seat_id is not None:
+        alive = [s.alive for s in seats]
+        index = next((i for i, s in enumerate(seats) if s.pk == table.turn_seat_id), None)
+        dead = seats.index(seat)
+        lord = next(i for i, s in enumerate(seats) if s.identity == Identity.LORD)
+        if index is not None and any(alive):
+            passed = turn_after_death(alive, index, dead, lord)
+            if passed is not None:
+                before["turn"] = {
+                    **_turn_now(table),
+                    "skips": list(table.phase_skips),
+                    "turn_started_at": table.turn_started_at.isoformat()
+                    if table.turn_started_at
+                    else "",
+                }
+                holder = seats[passed.seat]
+                now = timezone.now()
+                table.turn_seat = holder
+                table.round += 1 if passed.new_round else 0
+                table.phase = Phase.START.value
+                table.phase_skips = []
+                table.turn_started_at = now
+                table.phase_started_at = now
+                after["turn"] = _turn_now(table)
+                public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
+    return public
 
 
-@transaction.atomic
-def event_undo(*, token: str, version: Any = None, action_id: str | None = None) -> Change:
-    """Undo an HP change or a death: a phone its own last one, the host any one."""
-    actor, seen = _locked_actor(token, action_id)
-    table = actor.table
-    if seen:
-        return _already(table, action_id)
-    if table.status != Table.Status.PLAYING:
-        raise ActionError(_("Only changes of a game in play can be undone."), 409, "not_playing")
-    events = Event.objects.filter(
-        table=table,
-        game_number=table.game_number,
-        private_to__isnull=True,
-        kind__in=UNDOABLE,
-    ).order_by("-version")
+def _last_undoable(table: Table, seat: Seat) -> Event | None:
+    """The seat's last change that is undoable and not undone: one step down the partial index
+    "event_undo_last" (its condition is this filter's), whatever the length of the history."""
+    return (
+        Event.objects.filter(table=table, actor_seat=seat, undoable=True, undone_by__isnull=True)
+        .order_by("-version")
+        .first()
+    )
+
+
+def _undo_target(actor: Actor, table: Table, version: Any) -> Event:
+    """The change to undo: a phone's own last one, or the host's choice by version."""
     if version in (None, ""):
         if actor.seat is None:
             raise ActionError(_("Say which change to undo."))
-        candidates = [e for e in events.filter(actor_seat=actor.seat) if not _undone(table, e)]
-        target = candidates[0] if candidates else None
-        if target is None:
+        target = _last_undoable(table, actor.seat)
+        if target is None or target.game_number != table.game_number:
             raise ActionError(_("Nothing of yours to undo."), 409, "nothing")
-    else:
-        number = _int(version, _("No such change."))
-        target = events.filter(version=number).first()
-        if target is None:
-            raise NotFound()
-        if _undone(table, target):
-            raise ActionError(_("That change was undone already."), 409, "undone")
-        own_last = actor.seat is not None and (
-            [e for e in events.filter(actor_seat=actor.seat) if not _undone(table, e)][:1]
-            == [target]
-        )
-        if not actor.is_host and not own_last:
-            raise ActionError(_("Only the host can undo someone else's change."), 403)
-    if target.kind == "died" and not actor.is_host:
-        raise ActionError(_("Only the host can undo a death."), status=403)
-    seat = target.subject_seat
-    if seat is None:
+        return target
+    number = _int(version, _("No such change."))
+    target = Event.objects.filter(table=table, version=number, private_to__isnull=True).first()
+    if target is None or not target.undoable or target.game_number != table.game_number:
         raise NotFound()
-    seat = Seat.objects.get(pk=seat.pk)
-    previous = {"hp": seat.hp, "max_hp": seat.max_hp, "dying": seat.dying, "alive": seat.alive}
+    if target.undone_by is not None:
+        raise ActionError(_("That change was undone already."), 409, "undone")
+    if not actor.is_host:
+        own_last = actor.seat is not None and _last_undoable(table, actor.seat) == target
+        if not own_last:
+            raise ActionError(_("Only the host can undo someone else's change."), 403)
+    return target
+
+
+def _changed_since() -> ActionError:
+    return ActionError(
+        _("That change cannot be undone: the table has changed since."), 409, "changed"
+    )
+
+
+def _turn_now(table: Table) -> dict[str, Any]:
+    return {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
+
+
+def _restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Put the turn back where a phase, turn or death change found it (only while the table is
+    still where that change left it)."""
+    if not undo_turn_allowed(_turn_now(table), after):
+        raise _changed_since()
+    # Within one turn the skips stay as they are now (a judgement since may have added one);
+    # back to an earlier turn, that turn's skips return.
+    if before.get("seat") != table.turn_seat_id:
+        table.phase_skips = before.get("skips", [])
+    table.turn_seat_id = before["seat"]
+    table.phase = before["phase"]
+    table.round = before["round"]
+    if before.get("turn_started_at"):
+        table.turn_started_at = datetime.fromisoformat(before["turn_started_at"])
+    table.phase_started_at = timezone.now()
+
+
+def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
+    """Revert `target` on its seat (HP, death, equipment, judgement zone); refuse when the seat
+    no longer is as the change left it."""
     if target.kind == "died":
         if seat.alive:
             raise ActionError(_("That player is alive already."), 409)
@@ -609,18 +744,78 @@ def event_undo(*, token: str, version: Any = None, action_id: str | None = None)
         seat.damage_source_id = target.before.get("damage_source")
         seat.equipment = target.before.get("equipment", {})
         seat.judgement_zone = target.before.get("judgement_zone", [])
+        discarded = target.before.get("killer_equipment")
+        killer = _first_seat(table, target.after.get("killer")) if discarded else None
+        if killer is not None and killer.alive:
+            killer.equipment = restore_equipment(killer.equipment, discarded)
+            killer.save(update_fields=["equipment"])
+        if "turn" in target.before and "turn" in target.after:
+            _restore_turn(table, target.before["turn"], target.after["turn"])
+        return
+    if not seat.alive:
+        raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
+    public = target.public
+    if target.kind in ("equipped", "unequipped"):
+        if target.kind == "equipped":
+            restored = undo_equip(
+                seat.equipment, public["slot"], public["card"], public.get("replaced", "")
+            )
+        else:
+            restored = undo_unequip(seat.equipment, public["slot"], public["card"])
+        if restored is None:
+            raise _changed_since()
+        seat.equipment = restored
+        return
+    if target.kind in ("trick_placed", "trick_removed"):
+        zone = undo_zone(
+            seat.judgement_zone, target.before.get("zone", []), target.after.get("zone", [])
+        )
+        if zone is None:
+            raise _changed_since()
+        seat.judgement_zone = zone
+        return
+    if target.kind == "max_hp":
+        seat.max_hp = target.before["max_hp"]
+    applied = target.after["hp"] - target.before["hp"]
+    seat.hp = min(seat.max_hp, seat.hp - applied)
+    seat.dying = seat.hp <= 0
+    if target.kind == "damage" and seat.dying:
+        seat.damage_source_id = target.before.get("damage_source")
+
+
+def _first_seat(table: Table, seat_id: Any) -> Seat | None:
+    return table.seats.filter(pk=seat_id).first() if seat_id else None
+
+
+TURN_KINDS = ("phase", "turn", "turn_ended")
+
+
+@transaction.atomic
+def event_undo(*, token: str, version: Any = None, action_id: str | None = None) -> Change:
+    """Undo a change: a phone its own last one (of any kind: HP, death, equipment, delayed
+    trick, phase or turn), the host any one. The undone event is marked (`undone_by`), so
+    history lines show it struck through and finding the next one stays an index lookup."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(_("Only changes of a game in play can be undone."), 409, "not_playing")
+    target = _undo_target(actor, table, version)
+    if target.kind == "died" and not actor.is_host:
+        raise ActionError(_("Only the host can undo a death."), status=403)
+    seat = _first_seat(table, target.subject_seat_id)
+    if seat is None:
+        raise NotFound()
+    previous = {"hp": seat.hp, "max_hp": seat.max_hp, "dying": seat.dying, "alive": seat.alive}
+    if target.kind in TURN_KINDS:
+        previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
+        _restore_turn(table, target.before, target.after)
+        seat = _first_seat(table, table.turn_seat_id) or seat
     else:
-        if not seat.alive:
-            raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
-        if target.kind == "max_hp":
-            seat.max_hp = target.before["max_hp"]
-        applied = target.after["hp"] - target.before["hp"]
-        seat.hp = min(seat.max_hp, seat.hp - applied)
-        seat.dying = seat.hp <= 0
-        if target.kind == "damage" and seat.dying:
-            seat.damage_source_id = target.before.get("damage_source")
-    seat.save()
-    return _record(
+        _undo_on_seat(table, target, seat)
+        seat.save()
+    change = _record(
         actor,
         table,
         kind="undo",
@@ -637,3 +832,5 @@ def event_undo(*, token: str, version: Any = None, action_id: str | None = None)
         action_id=action_id,
         change=Change(table.pk, table.version, private_seats={seat.pk}),
     )
+    Event.objects.filter(pk=target.pk).update(undone_by=table.version)
+    return change

@@ -251,32 +251,23 @@ def table_set_options(
 
 @transaction.atomic
 def seat_handover(*, token: str, seat_id: Any, action_id: str | None = None) -> tuple[Change, str]:
-    """Give a seat a new token for another phone; the old one stops working at once.
+    """Make a one-time link that moves a seat to another phone; returns the change and the
+    link's claim token (companion.actions.handover: never the seat's own token).
 
-    The host may do it for any seat (a flat battery), a player for their own seat.
+    A player may do it for their own seat, at once. The host may do it for any seat (a flat
+    battery): at once while the seat holds no secret, otherwise it waits for the seat's phone to
+    agree or for the table to have been told and not object.
     """
+    from companion.actions import handover
+
     actor, seen = _locked_actor(token, action_id)
     table = actor.table
     seat = _seat_of(table, seat_id)
     if not actor.is_host and not (actor.seat and actor.seat.pk == seat.pk):
         raise ActionError(_("Only the host can do that."), status=403, code="not_host")
     if seen:
-        return _already(table, action_id), seat.token
-    old = seat.token
-    seat.token = new_token()
-    seat.device = ""
-    seat.save(update_fields=["token", "device"])
-    change = Change(table_id=table.pk, version=table.version, revoked=[(seat.pk, old)])
-    change = _record(
-        actor,
-        table,
-        kind="seat_handed_over",
-        public=_seat_public(seat),
-        subject=seat,
-        action_id=action_id,
-        change=change,
-    )
-    return change, seat.token
+        return handover.replayed(actor, table, action_id)
+    return handover.request(actor, table, seat, action_id)
 
 
 @transaction.atomic

@@ -21,6 +21,7 @@ from companion.actions.core import (
 )
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name, parse_rank, parse_suit
+from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route, pass_turn
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge
 from companion.rules.turns import (
     LIGHTNING,
@@ -479,6 +480,7 @@ def turn_advance(*, token: str, action_id: str | None = None) -> Change:
         raise ActionError(_("Nobody has the turn."), 409, "no_turn")
     if not actor.is_host and not (actor.seat is not None and actor.seat.pk == current.pk):
         raise ActionError(_("It is not your turn."), status=403, code="not_your_turn")
+    _refuse_while_dying(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
     phase = Phase(table.phase)
@@ -486,7 +488,7 @@ def turn_advance(*, token: str, action_id: str | None = None) -> Change:
         raise ActionError(
             _("Judge the delayed tricks first (last placed first)."), 409, "tricks_left"
         )
-    before = {"seat": current.pk, "phase": phase.value, "round": table.round}
+    before = {"seat": current.pk, "phase": phase.value, "round": table.round, **_turn_extra(table)}
     skipped: list[str] = []
     seats = _ordered(table)
     nxt = next_phase(phase) if current.alive else None
@@ -520,6 +522,89 @@ def turn_advance(*, token: str, action_id: str | None = None) -> Change:
             "phase": table.phase,
             "round": table.round,
             "skipped": skipped,
+        },
+        before=before,
+        after={"seat": holder.pk, "phase": table.phase, "round": table.round},
+        subject=holder,
+        action_id=action_id,
+    )
+
+
+def _refuse_while_dying(table: Table) -> None:
+    """Nothing moves on while a player is dying: a 桃 or the death comes first (RULES §6)."""
+    dying = table.seats.filter(alive=True, dying=True).values_list("name", flat=True).first()
+    if advance_blocker(someone_dying=dying is not None, judgement_pending=False) == DYING:
+        raise ActionError(
+            _("%(name)s is dying: give a Peach or record the death first.") % {"name": dying},
+            409,
+            "dying",
+        )
+
+
+def _turn_extra(table: Table) -> dict[str, Any]:
+    """What an undo of a phase or turn change needs beyond seat, phase and round."""
+    started = table.turn_started_at
+    return {
+        "skips": list(table.phase_skips),
+        "turn_started_at": started.isoformat() if started else "",
+    }
+
+
+@transaction.atomic
+def turn_end(*, token: str, action_id: str | None = None) -> Change:
+    """One tap ends the turn: through the phases left (skipped ones and an empty judgement
+    passed over) to the end, and the turn passes to the next living player's start phase."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    _in_play(table)
+    current = table.turn_seat
+    if current is None:
+        raise ActionError(_("Nobody has the turn."), 409, "no_turn")
+    if not actor.is_host and not (actor.seat is not None and actor.seat.pk == current.pk):
+        raise ActionError(_("It is not your turn."), status=403, code="not_your_turn")
+    _refuse_while_dying(table)
+    if table.pending_judgement:
+        raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    try:
+        route = end_turn_route(
+            Phase(table.phase), table.phase_skips, current.judgement_zone if current.alive else []
+        )
+    except TurnBlocked:
+        raise ActionError(
+            _("Judge the delayed tricks first (last placed first)."), 409, "tricks_left"
+        ) from None
+    before = {
+        "seat": current.pk,
+        "phase": table.phase,
+        "round": table.round,
+        **_turn_extra(table),
+    }
+    seats = _ordered(table)
+    index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
+    lord = next(i for i, s in enumerate(seats) if s.identity == "lord")
+    passed = pass_turn([s.alive for s in seats], index, lord)
+    holder = seats[passed.seat]
+    now = timezone.now()
+    table.round += 1 if passed.new_round else 0
+    table.turn_seat = holder
+    table.phase = Phase.START.value
+    table.phase_skips = []
+    table.turn_started_at = now
+    table.phase_started_at = now
+    return _record(
+        actor,
+        table,
+        kind="turn_ended",
+        public={
+            **_seat_public(holder),
+            "from": current.pk,
+            "from_name": current.name,
+            "through": [p.value for p in route],
+            "skipped": [p.value for p in PHASE_ORDER if p.value in before["skips"]],
+            "phase": table.phase,
+            "round": table.round,
         },
         before=before,
         after={"seat": holder.pk, "phase": table.phase, "round": table.round},

@@ -82,6 +82,11 @@
     body.classList.toggle('my-turn', !!(mySeat && bar && bar.getAttribute('data-turn-seat') === mySeat));
     body.classList.toggle('my-guicai', !!(mySeat && judge && judge.getAttribute('data-guicai') === mySeat));
     body.classList.toggle('my-judged', !!(mySeat && judge && judge.getAttribute('data-judged') === mySeat));
+    // A seat move the host asked for: its own phone agrees or refuses, the others may object.
+    var moves = state.querySelectorAll('.banner-handover');
+    for (var m = 0; m < moves.length; m++) {
+      moves[m].classList.toggle('mine', !!mySeat && moves[m].getAttribute('data-handover-seat') === mySeat);
+    }
     tick();
     var announce = state.getAttribute('data-announce-version');
     if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
@@ -352,6 +357,24 @@
   });
   document.addEventListener('contextmenu', function (ev) {
     if (ev.target.closest && ev.target.closest('[data-hold]')) ev.preventDefault();
+  });
+
+  // The identity reminder: a tap shows it, and it covers itself again after a few seconds (or
+  // as soon as the page is hidden); a new fragment comes covered.
+  var PEEK_MS = 3000;
+  function unpeek() {
+    var shown = document.querySelectorAll('[data-peek].peeking');
+    for (var i = 0; i < shown.length; i++) shown[i].classList.remove('peeking');
+  }
+  document.addEventListener('click', function (ev) {
+    var el = ev.target.closest && ev.target.closest('[data-peek]');
+    if (!el) return;
+    el.classList.add('peeking');
+    clearTimeout(el._peek);
+    el._peek = setTimeout(function () { el.classList.remove('peeking'); }, PEEK_MS);
+  });
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState !== 'visible') unpeek();
   });
 
   document.addEventListener('click', function (ev) {

@@ -378,21 +378,30 @@ class Table:
         private = name in ("deal", "start")
         self.log.append(Change(self.version, action_id, server.name, name, private))
 
-    async def handover(self, server: Server, seat_id: int) -> str:
-        """Give a seat a new link (a flat battery); returns the new token."""
+    async def handover(self, server: Server, seat_id: int, token: str) -> str:
+        """The seat's own phone moves it to a new phone; returns the new phone's token.
+
+        Issue 10: the dialog carries a one-time claim link, which the new phone posts to."""
         action_id = f"mp{len(self.log):02d}handover{secrets.token_hex(4)}"
-        response = await self.host.post(
-            f"{server.base}/h/{self.token}/act/handover",
+        phone = Browser()
+        await phone.get(f"{server.base}/p/{token}/")
+        response = await phone.post(
+            f"{server.base}/p/{token}/act/handover",
             {"seat": str(seat_id), "action_id": action_id},
             origin=server.base,
             htmx=True,
         )
         assert response.status == 200, (response.status, response.body[:500])
-        match = re.search(r'href="http://[^"/]+/p/([A-Za-z0-9_-]+)/"', response.body)
-        assert match, "no new seat link in the handover dialog"
+        match = re.search(r'href="(http://[^"/]+/n/[A-Za-z0-9_-]+/)"', response.body)
+        assert match, "no claim link in the handover dialog"
         self.version += 1
         self.log.append(Change(self.version, action_id, server.name, "handover"))
-        return match.group(1)
+        new_phone = Browser()
+        await new_phone.get(match.group(1))
+        taken = await new_phone.post(match.group(1), {}, origin=server.base)
+        found = re.search(r"/p/([A-Za-z0-9_-]+)/$", taken.url)
+        assert taken.status == 200 and found, (taken.status, taken.url)
+        return found.group(1)
 
 
 async def expect_gone(server: Server, token: str) -> None:
@@ -495,7 +504,7 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
         # the change, the old link is refused on both processes, the new one works on A.
         old = next(c for c in conns if c.label == "phone1")
         assert old.server == "A"
-        new_token = await table.handover(b, old.seat_id)  # type: ignore[arg-type]
+        new_token = await table.handover(b, old.seat_id, old.token)  # type: ignore[arg-type]
         old.last_version = table.version
         await asyncio.wait_for(old.closed.wait(), WS_SECONDS)
         assert old.close_code == 4404, (old.close_code, old.close_info)

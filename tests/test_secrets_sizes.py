@@ -1,0 +1,106 @@
+"""Issue 10, item 3: what a phone receives has the same size whatever its secret identity.
+
+A living non-lord seat's private fragment, its socket snapshot and its page must not tell a
+loyalist from a rebel or a renegade by their length (a neighbour's laptop on the Wi-Fi sees the
+sizes of frames, not their contents). Each check takes one seat in one state and swaps only its
+identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from companion import actions, broadcast
+from companion.models import Seat, Table
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db
+
+SECRET_IDENTITIES = ("loyalist", "rebel", "renegade")
+# English first: the test client leaves the last request's language active in this thread.
+LANGS = ("en", "zh-hans")
+
+
+def sizes(seat: Seat, identity: str) -> dict[str, int]:
+    """Every size this seat's phone can observe, with `identity` as its identity (bytes)."""
+    Seat.objects.filter(pk=seat.pk).update(identity=identity)
+    seat = Seat.objects.select_related("table").get(pk=seat.pk)
+    found: dict[str, int] = {}
+    for lang in LANGS:
+        found[f"frame-{lang}"] = len(broadcast.render_private(seat, lang, "tap12345").encode())
+        snapshot = broadcast.snapshot(seat.table, seat=seat, is_host=False, lang=lang)
+        found[f"snapshot-{lang}"] = len(snapshot.encode())
+        client = Client()
+        client.cookies["sgs_lang"] = lang
+        for htmx in (False, True):
+            headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+            page = client.get(f"/p/{seat.token}/", **headers)
+            assert page.status_code == 200
+            # The CSRF token in the page is random per response, of one fixed length.
+            found[f"page-{lang}-{htmx}"] = len(page.content)
+    return found
+
+
+def assert_same_sizes(seat: Seat) -> None:
+    original = Seat.objects.get(pk=seat.pk).identity
+    measured = {identity: sizes(seat, identity) for identity in SECRET_IDENTITIES}
+    Seat.objects.filter(pk=seat.pk).update(identity=original)
+    first = measured[SECRET_IDENTITIES[0]]
+    for identity in SECRET_IDENTITIES[1:]:
+        assert measured[identity] == first, (identity, measured)
+
+
+def non_lord(table: Table) -> Seat:
+    return Seat.objects.filter(table=table).exclude(identity="lord").order_by("position").first()
+
+
+def step_all(table: Table, steps: list[Callable[[], object]]) -> None:
+    for step in steps:
+        step()
+    table.refresh_from_db()
+
+
+def test_private_sizes_do_not_depend_on_the_identity_through_a_game() -> None:
+    table, _seats = make_table(6, deal=True)
+    seat = non_lord(table)
+    # At the deal.
+    assert_same_sizes(seat)
+    # Choosing heroes: the lord picks, then this seat has its candidates.
+    actions.game_start(token=table.host_token)
+    lord = Seat.objects.get(table=table, identity="lord")
+    actions.hero_pick(token=lord.token, hero_id=lord.hero_candidates[0])
+    assert_same_sizes(seat)
+    # This seat has picked (its pick stays private until all have).
+    seat = Seat.objects.get(pk=seat.pk)
+    actions.hero_pick(token=seat.token, hero_id=seat.hero_candidates[0])
+    assert_same_sizes(seat)
+    # Everyone has picked: play, with HP changes.
+    for other in Seat.objects.filter(table=table, hero_pick="").exclude(identity="lord"):
+        actions.hero_pick(token=other.token, hero_id=other.hero_candidates[0])
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert_same_sizes(seat)
+    seat = Seat.objects.get(pk=seat.pk)
+    actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=-1)
+    assert_same_sizes(seat)
+    actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=1)
+    assert_same_sizes(seat)
+
+
+def test_private_sizes_in_first_game_mode() -> None:
+    table, _seats = make_table(5, deal=True, first_game_mode=True)
+    seat = non_lord(table)
+    actions.game_start(token=table.host_token)
+    assert_same_sizes(seat)
+
+
+def test_the_size_check_would_see_a_difference() -> None:
+    """The measure itself: a different name on the same seat changes the sizes."""
+    table, _seats = make_table(4, deal=True)
+    seat = non_lord(table)
+    before = sizes(seat, seat.identity)
+    Seat.objects.filter(pk=seat.pk).update(name="Somebody else")
+    assert sizes(seat, seat.identity) != before
