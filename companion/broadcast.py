@@ -82,6 +82,12 @@ def render_host(state: PublicState, lang: str, action_id: str | None = None) -> 
         )
 
 
+def render_host_none(version: int) -> str:
+    """An empty, hidden #host-panel: it takes the controls off a phone that is no longer host,
+    and keeps the place where they appear when it becomes host."""
+    return render_to_string("companion/live.html#host_none", {"version": version, "oob": True})
+
+
 def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
     """One seat's private fragment: its identity and its own events."""
     with translation.override(lang):
@@ -100,6 +106,9 @@ def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> st
     parts = [sessions.render_panel(table, lang), render_public(state, lang)]
     if is_host:
         parts.append(render_host(state, lang))
+    elif seat is not None:
+        # A phone that was host until now (the role passed on) loses its controls.
+        parts.append(render_host_none(state.version))
     if seat is not None:
         parts.append(render_private(seat, lang))
     return "".join(parts)

@@ -13,6 +13,7 @@ both with the action id. The consumer keeps no game state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -30,8 +31,9 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
+from redis.exceptions import RedisError
 
-from companion import broadcast, dbthread, dispatch
+from companion import broadcast, dbthread, dispatch, throttle
 from companion.actions import ActionError, NotFound, actor_for
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
 from companion.models import Table
@@ -44,6 +46,7 @@ CLOSE_GONE = 4404
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_RECONNECT = 1012
+CLOSE_TRY_LATER = 1013  # the channel layer (Redis) cannot be reached: the phone retries
 
 FIELD_NAME_RE = re.compile(r"^[a-z_]{1,32}$")
 
@@ -83,6 +86,54 @@ def _lang_from_scope(scope: dict[str, Any]) -> str:
     return broadcast.lang_of(None)
 
 
+class Throttled(Exception):
+    """This client failed too many lookups in the last minute (companion.throttle)."""
+
+
+_last_layer_warning = [0.0]
+
+
+def _layer_failed(exc: BaseException) -> None:
+    """One line, at most every ten seconds, when Redis is away: not a traceback per socket."""
+    now = time.monotonic()
+    if now - _last_layer_warning[0] >= 10:
+        _last_layer_warning[0] = now
+        log.warning(
+            "channel layer unreachable, sockets closed with %s: %s: %s",
+            CLOSE_TRY_LATER,
+            type(exc).__name__,
+            exc,
+        )
+    else:
+        log.debug("channel layer unreachable: %r", exc)
+
+
+def _closing_once(send: Any) -> Any:
+    """`send`, ignoring anything after the socket's websocket.close (ASGI servers raise on it:
+    a tap whose own change closed the socket must not answer on it)."""
+    closed = False
+
+    async def guarded(message: dict[str, Any]) -> None:
+        nonlocal closed
+        if closed:
+            return
+        if message.get("type") == "websocket.close":
+            closed = True
+        await send(message)
+
+    return guarded
+
+
+async def refuse_websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Any websocket path the app does not serve: the handshake is refused (HTTP 403)."""
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.connect":
+            await send({"type": "websocket.close"})
+        elif message["type"] == "websocket.disconnect":
+            return
+
+
 def _relay_failed(exc: Exception) -> None:
     if isinstance(exc, OSError):  # the phone went away; its socket's own loop cleans up
         log.debug("frame not relayed: %r", exc)
@@ -99,10 +150,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """On the embedded layer, take group messages straight from it (`_deliver`) and read
-        the socket in a plain loop; on any other layer (Redis), run Channels' own loop."""
+        the socket in a plain loop; on any other layer (Redis), run Channels' own loop.
+
+        Whatever happens, the seat's slot under the socket cap is given back; a socket whose
+        layer cannot be reached is closed (1013, the phone retries), not a traceback."""
+        send = _closing_once(send)
         layer = get_channel_layer(self.channel_layer_alias)
         if not isinstance(layer, LeanInMemoryChannelLayer):
-            await super().__call__(scope, receive, send)
+            try:
+                await super().__call__(scope, receive, send)
+            except RedisError as exc:
+                _layer_failed(exc)
+                # A channel whose subscription failed stays in the layer's table otherwise.
+                getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
+                with contextlib.suppress(Exception):  # the phone may be gone already
+                    await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+            finally:
+                self._release_slot()
             return
         self.scope = scope
         self.channel_layer = layer
@@ -119,6 +183,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         finally:
             layer.detach(self.channel_name)
             self._backlog = None
+            self._release_slot()
+            for group in getattr(self, "groups", []):  # left after a crash: no frames for it
+                await layer.group_discard(group, self.channel_name)
 
     def _deliver(self, message: dict[str, Any]) -> None:
         """A group message for this screen, handed over by the layer on this event loop.
@@ -176,6 +243,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         try:
             found = await self._resolve(kwargs.get("token"), kwargs.get("code"))
+        except Throttled:
+            await self.accept()
+            await self.close(code=CLOSE_POLICY)
+            return
         except NotFound:
             await self.accept()
             await self.close(code=CLOSE_GONE)
@@ -209,6 +280,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _resolve(self, token: str | None, code: str | None) -> tuple[str, int | None, bool, str]:
+        """The screen a socket's URL names; failed lookups count towards the guessing
+        throttle, as over HTTP."""
+        client = throttle.of_scope(self.scope)
+        if throttle.blocked(client):
+            raise Throttled()
+        try:
+            return self._find(token, code)
+        except NotFound:
+            throttle.failed(client)
+            raise
+
+    def _find(self, token: str | None, code: str | None) -> tuple[str, int | None, bool, str]:
         if token:
             actor = actor_for(token)
             seat_id = actor.seat.pk if actor.seat else None
@@ -242,12 +325,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=html)
 
-    async def disconnect(self, code: int) -> None:
-        if self.counted and self.seat_id is not None:
+    def _release_slot(self) -> None:
+        """Give the seat's slot under the per-seat socket cap back (once)."""
+        if getattr(self, "counted", False) and self.seat_id is not None:
             OPEN_PER_SEAT[self.seat_id] -= 1
             if OPEN_PER_SEAT[self.seat_id] <= 0:
                 del OPEN_PER_SEAT[self.seat_id]
             self.counted = False
+
+    async def disconnect(self, code: int) -> None:
+        self._release_slot()
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.groups = []

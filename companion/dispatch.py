@@ -96,6 +96,9 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
     "untrick": lambda r, t, a: actions.trick_remove(
         token=t, seat_id=r.POST.get("seat"), name=r.POST.get("name", ""), action_id=a
     ),
+    "nullify": lambda r, t, a: actions.trick_nullify(
+        token=t, seat_id=r.POST.get("seat"), name=r.POST.get("name", ""), action_id=a
+    ),
     "judge": lambda r, t, a: actions.judgement_flip(
         token=t,
         check=r.POST.get("check", ""),

@@ -10,6 +10,8 @@ import logging
 import re
 from typing import Any
 
+from redis.exceptions import RedisError
+
 # Tokens are 32 url-safe characters (companion.models.new_token); mask any such run.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,}")
 _FORMATTER = logging.Formatter()
@@ -20,7 +22,18 @@ def redact(text: str) -> str:
     return TOKEN_RE.sub("[redacted]", text)
 
 
+def _outage_line(record: logging.LogRecord) -> None:
+    """channels_redis logs a traceback per socket and per second while Redis is away: keep one
+    line each (what failed and why), no stack."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if record.name.startswith("channels_redis") and isinstance(exc, OSError | RedisError):
+        record.msg = f"{record.getMessage()} {type(exc).__name__}: {exc}"
+        record.args = None
+        record.exc_info = None
+
+
 def _redact_record(record: logging.LogRecord) -> None:
+    _outage_line(record)
     try:
         message = record.getMessage()
     except Exception:  # noqa: BLE001 - a broken format string must not hide the record

@@ -1,13 +1,26 @@
-"""Small, synchronous-free middleware: security headers and a request size cap."""
+"""Small, synchronous-free middleware: security headers, private headers, a request size cap,
+and refusing changes while Redis is away."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from companion import throttle
+
+# A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
+PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
+# POSTs that change a table (taps, sessions, joining) and so must reach its screens.
+CHANGE_PATH_RE = re.compile(r"^/(?:[ph]/[A-Za-z0-9_-]{1,64}/|j/[A-Z0-9]{1,8}/)")
 
 
 class SecurityHeadersMiddleware:
@@ -27,7 +40,35 @@ class SecurityHeadersMiddleware:
             "frame-ancestors 'none'; object-src 'none'",
         )
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if _carries_token(request, response):
+            response["Cache-Control"] = "no-store, private"
+            response["Referrer-Policy"] = "no-referrer"
+        _give_device(request, response)
         return response
+
+
+def _carries_token(request: HttpRequest, response: HttpResponse) -> bool:
+    """A response to a token's address, or one that leads to it (a redirect to a new seat or
+    console), whatever answered it: the view, or a middleware refusing the request early."""
+    location = urlsplit(response.get("Location", "")).path
+    return bool(PRIVATE_PATH_RE.match(request.path) or PRIVATE_PATH_RE.match(location))
+
+
+def _give_device(request: HttpRequest, response: HttpResponse) -> None:
+    """Every browser gets a device cookie on its first page: the guessing throttle counts per
+    device (companion/throttle.py), and the join page keeps one seat per device."""
+    if request.path.startswith(settings.STATIC_URL) or throttle.DEVICE_COOKIE in response.cookies:
+        return
+    device, new = throttle.device_of(request)
+    if new:
+        response.set_cookie(
+            throttle.DEVICE_COOKIE,
+            device,
+            max_age=365 * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=settings.HTTPS,
+        )
 
 
 def _host_ok(request: HttpRequest) -> bool:
@@ -74,3 +115,58 @@ class NullOriginMiddleware:
             with contextlib.suppress(DisallowedHost):
                 request.META["HTTP_ORIGIN"] = f"{request.scheme}://{request.get_host()}"
         return self.get_response(request)
+
+
+class RedisOutageMiddleware:
+    """While Redis (the scale-out setup's channel layer and cache) cannot be reached, a change
+    is refused with a clear message before anything is written: it could not reach the other
+    screens, and the phone would be told it failed after it was applied. Pages still load.
+
+    A tap whose action id is already applied (a phone retrying over HTTP after its socket
+    dropped) goes through: the action answers a replay without sending anything. The embedded
+    default has no Redis and never refuses.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and CHANGE_PATH_RE.match(request.path):
+            reachable = getattr(cache, "reachable", None)
+            if reachable is not None and not reachable() and not _applied(request):
+                return _redis_down(request)
+        return self.get_response(request)
+
+
+def _applied(request: HttpRequest) -> bool:
+    """Whether this POST's action id was applied already (on this token's table)."""
+    from companion.actions import NotFound, actor_for
+    from companion.actions.core import _seen
+    from companion.dispatch import ACTION_ID_RE
+
+    action_id = request.POST.get("action_id", "")
+    token = PRIVATE_PATH_RE.match(request.path)
+    if token is None or not ACTION_ID_RE.fullmatch(action_id):
+        return False
+    try:
+        actor = actor_for(token.group(0).split("/")[2])
+    except NotFound:
+        return False
+    return _seen(actor.table, action_id)
+
+
+def _redis_down(request: HttpRequest) -> HttpResponse:
+    message = _(
+        "The screens cannot reach each other right now: nothing was changed. Try again in a moment."
+    )
+    if request.headers.get("HX-Request") == "true":
+        response = render(request, "companion/live.html#toast", {"message": message}, status=503)
+        response["HX-Reswap"] = "none"
+    else:
+        page = CHANGE_PATH_RE.match(request.path)
+        context = {"message": message, "back": page.group(0) if page else "/"}
+        response = render(request, "companion/error.html", context, status=503)
+    response["Retry-After"] = "5"
+    response["Cache-Control"] = "no-store, private"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -7,6 +7,8 @@ Variables (all optional):
   ALLOWED_HOSTS=a,b        otherwise localhost plus this machine's own addresses
   DB=postgres              with DB_NAME, DB_USER, DB_PASSWORD, DB_HOST, DB_PORT
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
+  REDIS_PREFIX=sgs         start of the Redis channel names and cache keys (see channel_prefix)
+  TRUSTED_PROXIES=a,b      proxies (addresses or networks) whose X-Forwarded-For is believed
   HTTPS=1                  behind a TLS proxy: secure cookies, HSTS, SSL redirect
   DATA_DIR=path            where the SQLite file and secret key live (default var/)
   HANDOVER_DELAY=60        seconds the table has to object to a seat move the host asked for
@@ -14,9 +16,11 @@ Variables (all optional):
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from companion.netinfo import local_addresses
 
@@ -86,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "companion.middleware.RequestSizeMiddleware",
+    "companion.middleware.RedisOutageMiddleware",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -141,19 +146,46 @@ elif os.environ.get("DB", "sqlite") == "sqlite":
 else:
     raise ValueError("DB must be sqlite or postgres")
 
+
+def channel_prefix(base: str, database: object, redis_url: str, secret_key: str) -> str:
+    """The start of every Redis pub/sub channel name of this deployment.
+
+    Redis pub/sub ignores the database number of the URL: without this, two deployments on one
+    Redis (`/1` and `/2`) would receive each other's frames, private ones included. The prefix
+    hashes what the processes of one deployment share and two deployments do not: the database
+    name, the Redis database number and the secret key (hashed first: the prefix is visible to
+    anyone who can list Redis channels).
+    """
+    parsed = urlsplit(redis_url)
+    in_path = "" if parsed.scheme == "unix" else parsed.path.strip("/")  # redis://host:port/N
+    number = parse_qs(parsed.query).get("db", [in_path or "0"])[0]
+    key_hash = hashlib.sha256(secret_key.encode()).hexdigest()
+    digest = hashlib.sha256(f"{database}\n{number}\n{key_hash}".encode()).hexdigest()[:16]
+    return f"{base}-{digest}-"
+
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sgs")
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "sgs")},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": channel_prefix(
+                    REDIS_PREFIX, DATABASES["default"]["NAME"], REDIS_URL, SECRET_KEY
+                ),
+            },
         }
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # While Redis cannot be reached, each process counts in its own memory: pages keep
+            # loading and the throttles keep working (companion/cache.py).
+            "BACKEND": "companion.cache.FailSafeRedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "sgs"),
+            "KEY_PREFIX": REDIS_PREFIX,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 else:
@@ -209,6 +241,14 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Failed lookups (wrong tokens or table codes) a minute: BAD_TOKEN_LIMIT_PER_MINUTE per device,
+# this per client address (companion/throttle.py). The address limit is much higher: behind one
+# Wi-Fi's NAT or a proxy every phone shares an address.
+BAD_LOOKUP_LIMIT_PER_ADDRESS_PER_MINUTE = 300
+# Proxies (addresses or networks) in front of the app whose X-Forwarded-For header is believed;
+# none by default, so a client cannot choose its own address by sending one.
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES")
 
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

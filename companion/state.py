@@ -142,6 +142,8 @@ class Turn:
     deadline_ms: int | None
     timer_seconds: int
     zone: list[str] = field(default_factory=list)
+    # A judgement waiting for 鬼才: whose it is (the turn bar's button follows it).
+    pending_seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,8 @@ class HistoryLine:
     @property
     def important(self) -> bool:
         """Lines worth an announcement on every screen."""
+        if self.kind == "trick_nullified":
+            return True
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
         if self.kind.startswith("seat_hand"):
@@ -427,6 +431,7 @@ def _turn(table: Table, seats: list[Seat]) -> Turn | None:
         deadline_ms=deadline,
         timer_seconds=table.timer_seconds,
         zone=judgement_order(holder.judgement_zone),
+        pending_seat=(table.pending_judgement or {}).get("seat"),
     )
 
 
@@ -746,11 +751,24 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)}
     ),
     "trick_placed": lambda public, name: (
-        _("%(card)s placed on %(name)s") % {"name": name, "card": _card(public)}
+        (
+            _("%(by)s placed %(card)s on %(name)s")
+            if public.get("by_name")
+            else _("%(card)s placed on %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
     ),
     "trick_removed": lambda public, name: (
-        _("%(card)s removed from %(name)s") % {"name": name, "card": _card(public)}
+        (
+            _("%(by)s removed %(card)s from %(name)s")
+            if public.get("by_name")
+            else _("The host removed %(card)s from %(name)s")
+            if "by_name" in public
+            else _("%(card)s removed from %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
     ),
+    "trick_nullified": lambda public, name: _nullified_text(public, name),
     "judgement_pending": lambda public, name: (
         _(
             "Judgement for %(name)s: %(check)s, %(card)s → %(result)s"
@@ -964,6 +982,25 @@ def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
         "card": f"{suit.symbol}{rank_label(public['rank'])}",
         "result": outcome_label(public.get("outcome", "")),
     }
+
+
+def _nullified_text(public: dict[str, Any], name: str) -> str:
+    words = {"name": name, "card": _card(public), "to": public.get("moved_to_name", "")}
+    if public.get("moved_to_name"):
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and moves on to %(to)s,"
+            " unjudged"
+        )
+    elif public.get("lightning_stays"):
+        text = _("无懈可击 (Nullification): %(card)s on %(name)s is cancelled and stays, unjudged")
+    else:
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and discarded, unjudged"
+        )
+    text = text % words
+    if public.get("by_name") and public["by_name"] != name:
+        text += " · " + _("recorded by %(by)s") % {"by": public["by_name"]}
+    return text
 
 
 def _judgement_text(public: dict[str, Any]) -> str:

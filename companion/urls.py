@@ -65,3 +65,8 @@ urlpatterns = [
 
 handler404 = "companion.views.page_not_found"
 handler500 = "companion.views.server_error"
+
+# Issue 10: what browsers ask for by themselves (companion/views_misc.py).
+from companion.views_misc import robots_txt  # noqa: E402
+
+urlpatterns += [path("robots.txt", robots_txt, name="robots")]

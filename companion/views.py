@@ -26,6 +26,7 @@ from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import HistoryLine, public_state
 
@@ -91,11 +92,7 @@ def _remember(
     response: HttpResponse, request: HttpRequest, code: str, kind: str, token: str
 ) -> None:
     """Keep this phone's links in a cookie so the start page can lead back to them."""
-    try:
-        mine = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
-        mine = [m for m in mine if isinstance(m, list) and len(m) == 3 and m[0] != code]
-    except ValueError:
-        mine = []
+    mine = [list(m) for m in _mine(request) if m[0] != code]
     mine = [[code, kind, token], *mine][:5]
     response.set_cookie(
         MINE_COOKIE,
@@ -107,6 +104,21 @@ def _remember(
     )
 
 
+def _mine(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """The links kept in this phone's cookie; anything else the cookie holds is ignored."""
+    try:
+        value = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [
+        (m[0], m[1], m[2])
+        for m in value
+        if isinstance(m, list) and len(m) == 3 and all(isinstance(part, str) for part in m)
+    ][:5]
+
+
 def _join_url(request: HttpRequest, code: str) -> str:
     return request.build_absolute_uri(reverse("join", args=[code]))
 
@@ -116,7 +128,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The start page: open a new table, join one by its code, or go back to one."""
     mine = []
     try:
-        for code, kind, token in json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))[:5]:
+        for code, kind, token in _mine(request):
             try:
                 actor = actor_for(token)
             except NotFound:
@@ -364,12 +376,12 @@ def _seat_dialog(
         HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
         for e in events
     ]
-    in_play = actor is not None and actor.seat is not None and actor.seat.alive
+    tricks, can_play = _trick_choices(table, state, actor, seat.id, playing)
     context = {
         "seat": seat,
         "playing": playing,
-        "can_play": playing and (in_play or bool(actor and actor.is_host)),
-        "tricks": [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering],
+        "can_play": can_play,
+        "tricks": tricks,
         "alive": state.alive_seats,
         "can_adjust": playing and allowed,
         "can_rescue": playing and allowed and (actor.is_host or table.referee_mode),
@@ -379,6 +391,26 @@ def _seat_dialog(
         "hp_history": history,
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+def _trick_choices(
+    table: Table, state: Any, actor: Actor | None, seat_id: int, playing: bool
+) -> tuple[list[str], bool]:
+    """The delayed tricks the asker may put on this seat, and whether they may place or remove
+    any: the current player in the play phase, on targets the card allows, or the host (as
+    actions.trick_place checks)."""
+    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering]
+    if not playing or actor is None:
+        return tricks, False
+    if actor.is_host:
+        return tricks, True
+    me = actor.seat
+    if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
+        return tricks, False
+    own = me.pk == seat_id
+    rows = next((s.distances for s in state.seats if s.id == me.pk), [])
+    reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
+    return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
 
 
 @require_GET
@@ -447,8 +479,20 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         # In one's own judgement phase the helper judges the next delayed trick.
         trick = next(iter(judgement_order(seat.judgement_zone)), "")
     selected = JUDGED_DELAYED_TRICKS[trick].value if trick else ""
+    if selected:
+        # A delayed trick is judged one way only: the other checks would be refused.
+        checks = [c for c in checks if c["code"] == selected]
+    # 无懈可击 on the trick about to be judged, in its holder's judgement phase.
+    nullify = bool(
+        trick
+        and table.turn_seat_id == seat.pk
+        and table.phase == "judgement"
+        and not table.pending_judgement
+        and (actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk))
+    )
     context = {
         "seat": seat,
+        "nullify": nullify,
         "checks": checks,
         "trick": trick,
         "selected": selected,
@@ -523,6 +567,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     )
 
 
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Every unknown address answers like a wrong token."""
+def page_not_found(
+    request: HttpRequest, exception: Exception | None = None, **url_kwargs: str
+) -> HttpResponse:
+    """Every unknown address answers like a wrong token (`/ws/<token>/` over HTTP too: those
+    URL names exist for reverse(), and Django hands this view the token)."""
     return _not_found(request)

@@ -33,7 +33,7 @@ SKIPPED_TAGS = ("script", "style", "template-none")
 # read by a Chinese speaker.
 ALLOWED_ALONE = frozenset({"简体中文", "中文"})
 # Names the app spells out beside their Chinese name that are not a card, hero or skill.
-OTHER_NAMES = {"军争": "Maneuvering", "失去体力": "Lose HP"}
+OTHER_NAMES = {"军争": "Maneuvering", "失去体力": "Lose HP", "酒": "Wine"}
 
 
 class _Text(HTMLParser):

@@ -84,10 +84,12 @@ def played_table() -> tuple[Table, list[Seat], dict[str, Any]]:
     actions.equipment_set(token=lord.token, seat_id=lord.pk, name="青釭剑", replace=True)
     actions.equipment_remove(token=lord.token, seat_id=lord.pk, slot="armor")
     target = order[1]
+    # The host records the delayed tricks (the current player may only in the play phase).
+    host = table.host_token
     for trick in ("乐不思蜀", "兵粮寸断"):
-        actions.trick_place(token=lord.token, seat_id=target.pk, name=trick)
-    actions.trick_place(token=lord.token, seat_id=lord.pk, name="闪电")
-    actions.trick_remove(token=lord.token, seat_id=target.pk, name="兵粮寸断")
+        actions.trick_place(token=host, seat_id=target.pk, name=trick)
+    actions.trick_place(token=host, seat_id=lord.pk, name="闪电")
+    actions.trick_remove(token=host, seat_id=target.pk, name="兵粮寸断")
     actions.turn_advance(token=lord.token)  # judgement phase
     # A free judgement first (resolved), then 闪电 waiting for 鬼才.
     sima = next(fresh(s) for s in order if fresh(s).hero == SIMA_YI)

@@ -77,7 +77,7 @@ def state_of(frame: str) -> dict[str, str]:
         "version": version.group(1) if version else "",
         "status": status.group(1) if status else "",
         "identity": identity.group(1) if identity else "",
-        "host": str('id="host-panel"' in frame),
+        "host": str('class="host-panel card"' in frame),
     }
 
 

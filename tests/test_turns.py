@@ -195,16 +195,24 @@ def test_distances_update_with_equipment_and_deaths() -> None:
 # Delayed tricks and judgement ------------------------------------------------------------------
 
 
+def in_play_phase(table: Table) -> Seat:
+    """The current player, moved on to their play phase (delayed tricks are played then)."""
+    holder = Seat.objects.get(pk=table.turn_seat_id)
+    actions.turn_set(token=table.host_token, seat_id=holder.pk, phase="play")
+    return holder
+
+
 def test_no_two_delayed_tricks_of_one_name() -> None:
     table, seats = first_game(4)
-    b = seats[1]
-    actions.trick_place(token=seats[0].token, seat_id=b.pk, name="乐不思蜀")
+    holder = in_play_phase(table)
+    b = next(s for s in seats if s.pk != holder.pk)
+    actions.trick_place(token=holder.token, seat_id=b.pk, name="乐不思蜀")
     before = snapshot(table)
     with pytest.raises(ActionError) as err:
-        actions.trick_place(token=seats[2].token, seat_id=b.pk, name="乐不思蜀")
+        actions.trick_place(token=holder.token, seat_id=b.pk, name="乐不思蜀")
     assert err.value.code == "duplicate"
     with pytest.raises(ActionError) as err:
-        actions.trick_place(token=seats[2].token, seat_id=b.pk, name="兵粮寸断")
+        actions.trick_place(token=holder.token, seat_id=b.pk, name="兵粮寸断")
     assert err.value.code == "no_trick"
     assert snapshot(table) == before
 
@@ -382,13 +390,15 @@ def test_turn_tap_over_http_and_from_the_wrong_phone() -> None:
 
 def test_lightning_is_placed_in_ones_own_zone() -> None:
     table, seats = first_game(4)
+    holder = in_play_phase(table)
+    other = next(s for s in seats if s.pk != holder.pk)
     before = snapshot(table)
     with pytest.raises(ActionError) as err:
-        actions.trick_place(token=seats[0].token, seat_id=seats[1].pk, name="闪电")
+        actions.trick_place(token=holder.token, seat_id=other.pk, name="闪电")
     assert err.value.code == "own_zone"
     assert snapshot(table) == before
-    actions.trick_place(token=seats[0].token, seat_id=seats[0].pk, name="闪电")
-    assert fresh(seats[0]).judgement_zone == ["闪电"]
+    actions.trick_place(token=holder.token, seat_id=holder.pk, name="闪电")
+    assert fresh(holder).judgement_zone == ["闪电"]
 
 
 def test_judge_dialog_in_ones_judgement_phase_judges_the_next_trick() -> None:

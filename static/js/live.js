@@ -89,12 +89,17 @@
     }
     tick();
     var announce = state.getAttribute('data-announce-version');
-    if (announce && lastAnnounce !== null && announce !== lastAnnounce) {
+    // The judged player and 司马懿 have the waiting judgement on screen already (a sheet).
+    var kind = state.getAttribute('data-announce-kind') || '';
+    var onSheet = judge && /^judgement_(pending|replaced)$/.test(kind) &&
+      (body.classList.contains('my-guicai') || body.classList.contains('my-judged'));
+    if (announce && lastAnnounce !== null && announce !== lastAnnounce && !onSheet) {
       toast(state.getAttribute('data-announce'));
     }
     if (announce) lastAnnounce = announce;
     if (lastAnnounce === null) lastAnnounce = '';
     keepAwake();
+    phoneNow(state);
   }
 
   function closeDialogOf(elt) {
@@ -269,6 +274,145 @@
   }
   setInterval(tick, 1000);
 
+  // ---- The phone's "now" strip, its alerts and the ring of seats seen from this seat ----
+
+  // The strip is public (one rendering for every phone): each phone shows its own buttons. A
+  // dead player cannot give a Peach; only the dying player drinks Wine.
+  function markStrip(state) {
+    var strip = document.getElementById('now-strip');
+    var mine = state.querySelector('.ring > li[data-seat="' + mySeat + '"]');
+    var dead = !!(mine && mine.classList.contains('dead'));
+    body.classList.toggle('me-dead', dead);
+    var now = { turn: body.classList.contains('my-turn'), dying: false, save: {} };
+    var rows = strip ? strip.querySelectorAll('.now-dying[data-dying]') : [];
+    for (var i = 0; i < rows.length; i++) {
+      var id = rows[i].getAttribute('data-dying');
+      var self = id === mySeat;
+      rows[i].classList.toggle('mine', self);
+      var peach = rows[i].querySelector('.strip-peach');
+      if (peach) peach.hidden = dead;
+      var wine = rows[i].querySelector('.strip-wine');
+      if (wine) wine.hidden = !self;
+      if (self) now.dying = true;
+      else if (!dead) now.save[id] = true;
+    }
+    return now;
+  }
+
+  var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250] };
+  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587] };
+  var SOUND_KEY = 'sgs-sound';
+  var audio = null;
+  var seen = null;
+
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === '1'; } catch (e) { return false; }
+  }
+
+  function audioContext() {
+    var AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return null;
+    if (!audio) { try { audio = new AC(); } catch (e) { return null; } }
+    if (audio.state === 'suspended' && audio.resume) audio.resume();
+    return audio;
+  }
+
+  // A short tone made here (no sound file): one soft beep per frequency.
+  function beep(kind) {
+    var ctx = audioContext();
+    if (!ctx) return;
+    var start = ctx.currentTime + 0.02;
+    TONES[kind].forEach(function (freq, i) {
+      var t = start + i * 0.18;
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.3, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.16);
+      osc.connect(gain);
+      gain.connect(ctx.destination);
+      osc.start(t);
+      osc.stop(t + 0.17);
+    });
+  }
+
+  function signal(kind) {
+    if (navigator.vibrate) { try { navigator.vibrate(PATTERNS[kind]); } catch (e) { /* unsupported */ } }
+    if (soundOn()) beep(kind);
+  }
+
+  // Alert on a change only (not on opening the page): my turn starts, I am dying, someone
+  // else is dying and I (alive) may save them.
+  function alerts(now) {
+    if (seen) {
+      var fresh = Object.keys(now.save).some(function (id) { return !seen.save[id]; });
+      if (now.dying && !seen.dying) signal('dying');
+      else if (fresh) signal('save');
+      else if (now.turn && !seen.turn) signal('turn');
+    }
+    seen = now;
+  }
+
+  function showSound() {
+    var button = document.getElementById('sound-toggle');
+    if (button) button.setAttribute('aria-pressed', soundOn() ? 'true' : 'false');
+  }
+
+  document.addEventListener('click', function (ev) {
+    if (!ev.target.closest || !ev.target.closest('#sound-toggle')) return;
+    var on = !soundOn();
+    try { window.localStorage.setItem(SOUND_KEY, on ? '1' : '0'); } catch (e) { /* private mode */ }
+    showSound();
+    if (on) beep('turn');
+  });
+  // Browsers start audio only from a tap: wake the audio up on the first one.
+  document.addEventListener('pointerdown', function () { if (soundOn()) audioContext(); });
+
+  // The ring seen from this phone: this seat at the bottom, the others in play order
+  // counterclockwise (the next seat at the bottom right), as a grid of rows: one seat on top
+  // when the others do not split evenly, the same number down each side.
+  function placeRing(state) {
+    var ring = state.querySelector('.ring');
+    if (!ring) return;
+    var seats = ring.querySelectorAll(':scope > li.seat');
+    var n = seats.length;
+    var me = -1;
+    for (var i = 0; i < n; i++) if (seats[i].getAttribute('data-seat') === mySeat) me = i;
+    if (me < 0) { ring.removeAttribute('data-me'); return; }
+    var top = (n - 1) % 2;
+    var side = (n - 1 - top) / 2;
+    var rows = top + side + 1;
+    for (var j = 0; j < n; j++) {
+      var k = (j - me + n) % n;
+      var row, where;
+      if (k === 0) { row = rows; where = 'mid'; }
+      else if (k <= side) { row = rows - k; where = 'right'; }
+      else if (top && k === side + 1) { row = 1; where = 'mid'; }
+      else { row = k - side; where = 'left'; }
+      seats[j].setAttribute('data-row', String(row));
+      seats[j].setAttribute('data-side', where);
+      seats[j].setAttribute('data-k', String(k));
+    }
+    ring.setAttribute('data-rows', String(rows));
+    ring.setAttribute('data-me', String(me));
+  }
+
+  // The folded hero card stays as the player left it when the seat's part is sent again.
+  var heroOpen = null;
+  document.addEventListener('toggle', function (ev) {
+    if (ev.target.matches && ev.target.matches('#my-seat details.hero-fold')) heroOpen = ev.target.open;
+  }, true);
+
+  function phoneNow(state) {
+    if (!mySeat || !body.classList.contains('page-phone')) return;
+    placeRing(state);
+    alerts(markStrip(state));
+    var fold = document.querySelector('#my-seat details.hero-fold');
+    if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;
+  }
+
   function keepAwake() {
     var state = document.getElementById('table-state');
     var status = state && state.getAttribute('data-status');
@@ -286,6 +430,8 @@
   }
 
   document.addEventListener('visibilitychange', checkAlive);
+  // The browser lets the wake lock go when the page is hidden: take it again on return.
+  document.addEventListener('visibilitychange', keepAwake);
   window.addEventListener('online', function () { retry = 0; checkAlive(); });
   window.addEventListener('pageshow', function (ev) { if (ev.persisted) checkAlive(); });
 
@@ -337,6 +483,16 @@
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
   document.addEventListener('htmx:afterSwap', afterSwap);
+  // A page without a place for the host controls (the role just came to this phone) puts them
+  // ahead of the table.
+  document.addEventListener('htmx:oobErrorNoTarget', function (ev) {
+    var el = ev.detail && ev.detail.content;
+    var state = document.getElementById('table-state');
+    if (!el || el.id !== 'host-panel' || !state || document.getElementById('host-panel')) return;
+    el.removeAttribute('hx-swap-oob');
+    state.parentNode.insertBefore(el, state);
+    htmx.process(el);
+  });
 
   // Press and hold to see one's identity; let go and it is covered again.
   function hold(ev) {
@@ -383,6 +539,7 @@
     }
   });
 
+  showSound();
   afterSwap();
   var initial = document.getElementById('table-state');
   lastPublic = versionOf(initial);

@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.browser]
 NAMES = ["阿明", "小红", "老王", "Kai"]
 HEROES = {hero.id: hero for hero in STANDARD_HEROES}
 LORD_HEROES_ZH = {HEROES[i].name_zh for i in LORD_HERO_IDS}
-PEACH_ZH = "我出桃"  # msgid "I give a Peach" in companion/locale/zh_Hans
+PEACH_ZH = "桃"  # msgid "Peach 桃" in companion/locale/zh_Hans
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 GAME_2 = re.compile(r"^(第\s*2\s*局|Game 2)$")
 
@@ -454,22 +454,17 @@ def test_whole_four_player_game(
     # The banner's "I give a Peach" is for phones: the console records Peaches in the dialog.
     for page in (host, display):
         expect(page.locator("#table-state .banner-dying form")).to_be_hidden()
+    # Phones have it in the strip at the top instead (the dying player's own: a self Peach).
     for seat in seats:
-        banner_button = seat.phone.page.locator("#table-state .banner-dying form button")
-        if seat is rebel:
-            # The dying player's own phone has its own rescue buttons instead.
-            expect(banner_button).to_be_hidden()
-        else:
-            expect(banner_button).to_be_visible()
+        expect(seat.phone.page.locator("#table-state .banner-dying")).to_be_hidden()
+        expect(seat.phone.page.locator("#now-strip .strip-peach button")).to_be_visible()
     expect(rebel_page.locator("#my-seat .dying-panel")).to_be_visible()
     screenshot(rebel_page, "zh-phone-dying")
     display.bring_to_front()
     screenshot(display, "zh-display-dying")
 
     # The renegade gives a Peach: 0 + 1 = 1, saved.
-    peach = renegade.phone.page.locator(
-        "#table-state .banner-dying form[hx-post='act/rescue'] button"
-    )
+    peach = renegade.phone.page.locator("#now-strip .strip-peach button")
     expect(peach).to_have_text(PEACH_ZH)
     peach.click()
     rebel.hp, rebel.dying = 1, False
@@ -479,7 +474,7 @@ def test_whole_four_player_game(
     host_damage(host, rebel, 2, lord)
     assert rebel.hp == -1
     table.agree(1, "playing")
-    loyalist_page.locator("#table-state .banner-dying form[hx-post='act/rescue'] button").click()
+    loyalist_page.locator("#now-strip .strip-peach button").click()
     rebel.hp = 0
     table.agree(1, "playing")
 

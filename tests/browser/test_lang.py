@@ -158,8 +158,8 @@ def test_a_game_in_english_and_chinese(
     )
     assert (spacing == "normal") == lord_en, f"letter-spacing {spacing} on the Lord's phone"
 
-    # The Lord equips a Qilin Bow and a −1 horse through the equipment dialog, places
-    # Indulgence on the next seat and Lightning on itself.
+    # The Lord equips a Qilin Bow and a −1 horse through the equipment dialog; Indulgence goes
+    # on the next seat and Lightning on the Lord.
     lord_page.locator("#my-seat button[hx-get^='equip/']").click()
     dialog = lord_page.locator("#dialog [role=dialog]")
     expect(dialog).to_be_visible()
@@ -177,12 +177,13 @@ def test_a_game_in_english_and_chinese(
         s.get_attribute("data-seat") for s in display.locator("#table-state .ring > .seat").all()
     ]
     after_lord = order[(order.index(seats[lord]) + 1) % len(order)] or ""
-    dialog = open_seat(lord_page, after_lord)
+    # The host records them (a player places a trick only in their own play phase).
+    dialog = open_seat(host, after_lord)
     dialog.locator("form[hx-post='act/trick']:has(input[value='乐不思蜀']) button").click()
-    closed(lord_page)
-    dialog = open_seat(lord_page, seats[lord])
+    closed(host)
+    dialog = open_seat(host, seats[lord])
     dialog.locator("form[hx-post='act/trick']:has(input[value='闪电']) button").click()
-    closed(lord_page)
+    closed(host)
 
     lord_ring = display.locator(f"#table-state .ring .seat[data-seat='{seats[lord]}']")
     expect(lord_ring.locator(".equip")).to_contain_text("Qilin Bow 麒麟弓5")
