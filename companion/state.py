@@ -212,11 +212,9 @@ class PublicState:
         return [s for s in self.seats if s.alive]
 
     @property
-    def matrix_rows(self) -> list[tuple[str, list[int | None]]]:
-        """The distance matrix, each row with the name of the seat it starts from."""
-        return list(
-            zip([f"{s.position + 1} {s.name}" for s in self.alive_seats], self.matrix, strict=False)
-        )
+    def matrix_seats(self) -> list[tuple[PublicSeat, list[int | None]]]:
+        """The distance matrix, each row with the living seat it starts from."""
+        return list(zip(self.alive_seats, self.matrix, strict=False))
 
     @property
     def phase_names(self) -> list[str]:

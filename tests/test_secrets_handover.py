@@ -320,7 +320,10 @@ def test_claim_answers_carry_the_private_headers() -> None:
     assert taken.status_code == 303 and taken["Location"].startswith("/p/")
     for response in (page, taken):
         assert response["Cache-Control"] == "no-store, private"
-        assert response["Referrer-Policy"] == "same-origin"
+    # The claim page's form posts to its own address (same-origin); the answer that leads to the
+    # new seat's token sends no referrer at all, like every response carrying a seat token.
+    assert page["Referrer-Policy"] == "same-origin"
+    assert taken["Referrer-Policy"] == "no-referrer"
 
 
 def test_guessing_claim_links_is_throttled(settings) -> None:

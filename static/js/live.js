@@ -228,6 +228,9 @@
       socket = null;
       Object.keys(pending).forEach(overHttp);
       if (ev.code === 4404) {
+        // The host console after the host role has passed: it becomes the public display.
+        var displayUrl = body.getAttribute('data-display-url');
+        if (displayUrl) { location.replace(displayUrl); return; }
         gone = true;
         setConn('gone');
         body.classList.add('link-gone');

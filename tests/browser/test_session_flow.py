@@ -142,6 +142,16 @@ def check_end_screen(page: Page, seats: list[Seat], winner: str) -> dict[str, in
             killer = next(s for s in seats if s.seat == seat.killer)
             expect(row.locator("td").nth(3)).to_contain_text(killer.name)
     want = expected_scores(seats, winner)
+    if page.locator("body.page-display").count():
+        # The display shows this game's scores in the result table itself (one TV screen).
+        shown = {
+            rows.nth(i).locator("td").nth(0).inner_text().strip(): int(
+                rows.nth(i).locator("td.res-score strong").inner_text().strip()
+            )
+            for i in range(len(seats))
+        }
+        assert shown == want, f"{page.url}: scores {shown}, RULES §8 says {want}"
+        return want
     score = result.locator(".score-result")
     expect(score).to_be_visible()
     lines = score.locator("table.breakdown tbody tr")

@@ -1,0 +1,183 @@
+"""Tables of any size built with plain HTTP requests (no browser page): a cookie jar per device,
+the same forms a phone posts. Quick enough to seat ten players, deal, pick heroes and play to
+the end before a browser page opens the display.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+
+CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+HEADER_CSRF_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
+HERO_RE = re.compile(r'<input type="hidden" name="hero" value="([^"]+)">')
+SEAT_RE = re.compile(r'id="my-seat"[^>]*data-seat="(\d+)"')
+IDENTITY_RE = re.compile(r'class="identity-card[^"]*\bidn-(\w+)\b')
+
+# Realistic long names: eight Chinese characters, sixteen Latin ones (the join form's limit).
+NAMES_ZH = [
+    "欧阳诸葛司马懿仲",
+    "上官婉儿长孙无忌",
+    "皇甫嵩字义真将军",
+    "夏侯惇夏侯渊兄弟",
+    "司马昭之心路人知",
+    "诸葛孔明卧龙先生",
+    "赵子龙常山真英雄",
+    "孙仲谋江东碧眼儿",
+    "周公瑾雄姿英发者",
+    "关云长美髯公义薄",
+]
+NAMES_EN = [
+    "Alexandra Petrov",
+    "Christopher Wong",
+    "Wilhelmina Brown",
+    "Maximilian Adler",
+    "Bartholomew Cruz",
+    "Konstantin Orlov",
+    "Gwendolyn Harper",
+    "Sebastian Okafor",
+    "Anastasia Romero",
+    "Frederick Castle",
+]
+
+
+class Device:
+    """One browser's cookies: a host console or a phone, driven by plain requests."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.url = ""
+
+    def get(self, path: str) -> tuple[str, str]:
+        with self.opener.open(urllib.parse.urljoin(self.base_url, path), timeout=30) as r:
+            return r.geturl(), r.read().decode("utf-8")
+
+    def post(self, path: str, data: dict[str, str], csrf: str) -> tuple[str, str]:
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": csrf}).encode()
+        request = urllib.request.Request(  # noqa: S310 - the test server's own address
+            urllib.parse.urljoin(self.base_url, path), data=body, method="POST"
+        )
+        with self.opener.open(request, timeout=30) as r:
+            return r.geturl(), r.read().decode("utf-8")
+
+    def page(self) -> str:
+        return self.get(self.url)[1]
+
+    def act(self, tap: str, **fields: str) -> str:
+        """A tap on this device's page (answered by a redirect back to the page)."""
+        html = self.page()
+        found = HEADER_CSRF_RE.search(html)
+        assert found, html[:300]
+        return self.post(self.url + f"act/{tap}", fields, found.group(1))[1]
+
+
+@dataclass
+class HttpSeat:
+    device: Device
+    name: str
+    id: int = 0
+    identity: str = ""
+
+
+@dataclass
+class HttpTable:
+    base_url: str
+    host: Device
+    code: str
+    seats: list[HttpSeat] = field(default_factory=list)
+
+    @property
+    def display_path(self) -> str:
+        return f"/t/{self.code}/"
+
+    def seat_by_identity(self, identity: str) -> HttpSeat:
+        return next(s for s in self.seats if s.identity == identity)
+
+
+def open_table(base_url: str) -> HttpTable:
+    """A new table; the returned host device holds the console's link."""
+    host = Device(base_url)
+    _url, html = host.get("/")
+    found = CSRF_RE.search(html)
+    assert found, html[:300]
+    host.url, html = host.post("/new/", {}, found.group(1))
+    host.url = urllib.parse.urlsplit(host.url).path
+    assert re.fullmatch(r"/h/[A-Za-z0-9_-]{22,}/", host.url), host.url
+    code = re.search(r'data-code="([A-Z0-9]+)"', html)
+    assert code, html[:300]
+    return HttpTable(base_url, host, code.group(1))
+
+
+def join(table: HttpTable, name: str) -> HttpSeat:
+    device = Device(table.base_url)
+    _url, html = device.get(f"/j/{table.code}/")
+    found = CSRF_RE.search(html)
+    assert found, html[:300]
+    url, html = device.post(f"/j/{table.code}/", {"name": name}, found.group(1))
+    device.url = urllib.parse.urlsplit(url).path
+    assert re.fullmatch(r"/p/[A-Za-z0-9_-]{22,}/", device.url), (url, html[:500])
+    seat_id = SEAT_RE.search(html)
+    assert seat_id, html[:500]
+    seat = HttpSeat(device, name, int(seat_id.group(1)))
+    table.seats.append(seat)
+    return seat
+
+
+def seated(base_url: str, names: list[str]) -> HttpTable:
+    table = open_table(base_url)
+    for name in names:
+        join(table, name)
+    return table
+
+
+def deal(table: HttpTable, *, first_game: bool = False) -> None:
+    if first_game:
+        table.host.act("options", fields="first_game_mode", first_game_mode="1")
+    table.host.act("deal")
+    for seat in table.seats:
+        found = IDENTITY_RE.search(seat.device.page())
+        assert found
+        seat.identity = found.group(1)
+
+
+def pick_heroes(table: HttpTable) -> None:
+    """Deal hero candidates; the lord picks first, then everyone else (the first offered)."""
+    table.host.act("start")
+    lord = table.seat_by_identity("lord")
+    others = [s for s in table.seats if s is not lord]
+    for seat in [lord, *others]:
+        heroes = HERO_RE.findall(seat.device.page())
+        assert heroes, seat.name
+        seat.device.act("pick", hero=heroes[0])
+
+
+def playing(base_url: str, names: list[str], *, heroes: bool = True) -> HttpTable:
+    """A table of these players, in play (heroes picked unless `heroes` is False)."""
+    table = seated(base_url, names)
+    deal(table, first_game=not heroes)
+    if heroes:
+        pick_heroes(table)
+    else:
+        table.host.act("start")
+    return table
+
+
+def kill(table: HttpTable, victim: HttpSeat, killer: HttpSeat | None) -> None:
+    """Damage from the killer until the victim is dying, then record the death (host)."""
+    while "dying" not in _seat_classes(table, victim):
+        table.host.act(
+            "hp", seat=str(victim.id), delta="-3", source=str(killer.id) if killer else ""
+        )
+    table.host.act("die", seat=str(victim.id))
+
+
+def _seat_classes(table: HttpTable, seat: HttpSeat) -> str:
+    html = table.host.page()
+    found = re.search(rf'<li class="([^"]*)" data-seat="{seat.id}"', html)
+    assert found
+    return found.group(1)
