@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-# One colour per player, distinct on the dark background (the order of the standings' players).
+# One colour per player, distinct on the dark background. A player's colour follows the player,
+# not the rank (SessionSummary.colours): the same in every chart and after every game.
 PALETTE = (
     "#e8b64c",
     "#6aa7e8",
@@ -46,6 +47,7 @@ class Series:
 
     label: str
     values: tuple[int, ...]
+    colour: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Bar:
 
     label: str
     counts: tuple[tuple[str, int], ...]
+    # The player's own colour, as a dot beside the name (the segments keep identity colours).
+    colour: str = ""
 
 
 def colour(index: int) -> str:
@@ -138,8 +142,8 @@ def line_chart(
                 f'<text class="chart-axis" x="{_num(x_at(i))}" y="{_num(top + plot_h + 26)}" '
                 f'text-anchor="middle">{escape(label)}</text>'
             )
-    for index, s in enumerate(series):
-        fill = colour(index)
+    fills = [s.colour or colour(i) for i, s in enumerate(series)]
+    for s, fill in zip(series, fills, strict=True):
         points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(s.values))
         parts.append(
             f'<polyline fill="none" stroke="{fill}" stroke-width="3" stroke-linejoin="round" '
@@ -152,7 +156,8 @@ def line_chart(
             )
     legend_top = top + plot_h + 46
     legend, legend_h = _legend(
-        [(f"{s.label} {s.values[-1]}", colour(i)) for i, s in enumerate(series)], legend_top
+        [(f"{s.label} {s.values[-1]}", fill) for s, fill in zip(series, fills, strict=True)],
+        legend_top,
     )
     height = legend_top + legend_h + 4
     label = f"{title}. {y_label}" if y_label else title
@@ -194,6 +199,11 @@ def bar_chart(
             f'<text class="chart-text" x="{_num(left - 10)}" y="{_num(y + bar_h / 2 + 8)}" '
             f'text-anchor="end">{escape(_clip(bar.label))}</text>'
         )
+        if bar.colour:
+            parts.append(
+                f'<circle class="chart-player" cx="8" cy="{_num(y + bar_h / 2)}" r="7" '
+                f'fill="{escape(bar.colour)}"/>'
+            )
         x = left
         for key, n in bar.counts:
             if not n:

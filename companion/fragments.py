@@ -21,7 +21,7 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override
 
-from companion.state import identity_label
+from companion.state import card_english, english_ui, identity_label
 
 if TYPE_CHECKING:
     from companion.state import HeroCard, HistoryLine, PrivateState, PublicSeat, SeatDelta
@@ -34,6 +34,15 @@ def hero_name(hero: HeroCard) -> SafeString:
         f'<span class="hero-name kingdom-{escape(hero.kingdom)}">'
         f'<span lang="zh-CN">{escape(hero.name_zh)}</span>{english}</span>'
     )
+
+
+def card_name(name_zh: str) -> SafeString:
+    """A card's Chinese name as printed on it, with its English name before it in the English
+    UI (`<span class="en">Qilin Bow</span> 麒麟弓`)."""
+    english = card_english(name_zh) if english_ui() else ""
+    if not english:
+        return escape(name_zh)
+    return mark_safe(f'<span class="en">{escape(english)}</span> {escape(name_zh)}')  # noqa: S308
 
 
 def jades(hp: int, max_hp: int) -> SafeString:
@@ -90,13 +99,13 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         )
     if seat.equipment:
         chips = "".join(
-            f'<span class="chip eq eq-{escape(e.slot)}">{escape(e.name_zh)}'
+            f'<span class="chip eq eq-{escape(e.slot)}">{card_name(e.name_zh)}'
             f"{f'<small>{e.range}</small>' if e.range else ''}</span>"
             for e in seat.equipment
         )
         parts.append(f'<span class="equip">{chips}</span>')
     if seat.zone:
-        chips = "".join(f'<span class="chip trick">{escape(c)}</span>' for c in seat.zone)
+        chips = "".join(f'<span class="chip trick">{card_name(c)}</span>' for c in seat.zone)
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.is_host:
         host = escape(gettext("Host"))
@@ -158,8 +167,7 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
         label = escape(gettext("undone"))
         undone = f' <span class="undone-mark">{label}</span>'
     return mark_safe(  # noqa: S308 - every value escaped
-        f'<li{mark} class="{classes}"><span class="v">#{e.version}</span> {escape(e.text)}'
-        f"{undone}</li>"
+        f'<li{mark} class="{classes}">{escape(e.text)}{undone}</li>'
     )
 
 

@@ -510,19 +510,39 @@ class ScoreItem:
 
     @property
     def label(self) -> str:
-        """The line's name in the active language."""
+        """The line's name in the active language; a counted line says what it counts and what
+        each is worth ("3 rebels alive × 2 points")."""
         if self.victim is not None:
             return _("Killed %(name)s (%(identity)s)") % {
                 "name": self.victim.name,
                 "identity": identity_label(self.victim.identity),
             }
-        return _line_label(self.code)
+        counted = _counted_label(self.code, self.count)
+        if counted is None:
+            return _line_label(self.code)
+        points = ngettext("%(p)s point", "%(p)s points", self.points) % {"p": self.points}
+        return _("%(what)s × %(points)s") % {"what": counted, "points": points}
 
     @property
     def detail(self) -> str:
-        """How the line adds up: "+2", or "2 × 3 = +6"."""
+        """What the line adds: "+2", or for a counted line "= +6"."""
         sign = f"{self.total:+d}"
-        return sign if self.count == 1 else f"{self.points} × {self.count} = {sign}"
+        return sign if _counted_label(self.code, self.count) is None else f"= {sign}"
+
+
+def _counted_label(code: str, n: int) -> str | None:
+    """What a line worth points per occurrence counts ("3 rebels alive"), or None."""
+    if code == LOYALISTS_ALIVE:
+        return ngettext("%(n)s loyalist alive", "%(n)s loyalists alive", n) % {"n": n}
+    if code == REBELS_ALIVE:
+        return ngettext("%(n)s rebel alive", "%(n)s rebels alive", n) % {"n": n}
+    if code == PLAYERS:
+        return ngettext("%(n)s player in the game", "%(n)s players in the game", n) % {"n": n}
+    if code == FINAL_DUEL:
+        return ngettext(
+            "Final duel: %(n)s player in the game", "Final duel: %(n)s players in the game", n
+        ) % {"n": n}
+    return None
 
 
 @dataclass(frozen=True)
@@ -611,6 +631,8 @@ class StandingRow:
     wins: int
     kills: int
     wins_by_identity: tuple[tuple[str, int], ...]
+    # The player's colour in the charts (SessionSummary.colours).
+    colour: str = ""
 
     @property
     def win_parts(self) -> list[tuple[str, str, int]]:
@@ -670,7 +692,7 @@ class SessionSummary:
             for game in self.games:
                 mine = next((p for p in game.players if p.seat == row.seat), None)
                 values.append(mine.cumulative if mine else values[-1])
-            series.append(charts.Series(row.name, tuple(values)))
+            series.append(charts.Series(row.name, tuple(values), row.colour))
         labels = [str(i) for i in range(len(self.games) + 1)]
         return charts.line_chart(
             series,
@@ -682,7 +704,7 @@ class SessionSummary:
     @property
     def bar_chart(self) -> SafeString:
         """Each player's wins per identity (SVG)."""
-        bars = [charts.Bar(row.name, row.wins_by_identity) for row in self.standings]
+        bars = [charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings]
         legend = [(i, identity_label(i), charts.IDENTITY_COLOURS[i]) for i in IDENTITIES]
         return charts.bar_chart(bars, legend, title=_("Wins per identity"))
 
@@ -779,6 +801,7 @@ def summarize(session: Session) -> SessionSummary:
             for game in games
         ]
     )
+    colours = player_colours(names)
     rows = tuple(
         StandingRow(
             rank=s.rank,
@@ -789,6 +812,7 @@ def summarize(session: Session) -> SessionSummary:
             wins=s.wins,
             kills=s.kills,
             wins_by_identity=tuple((i.value, s.wins_by_identity[i]) for i in Identity),
+            colour=colours.get(s.player, ""),
         )
         for s in ranked
     )
@@ -808,6 +832,13 @@ def summarize(session: Session) -> SessionSummary:
         in_play=in_play,
         numbers=tuple(table.sessions.order_by("number").values_list("number", flat=True)),
     )
+
+
+def player_colours(players: Iterable[int]) -> dict[int, str]:
+    """Each player's chart colour, by seat in the order the seats were taken (not by rank), so a
+    player keeps one colour in every chart and after every game; a seat taken later gets the
+    next colour and changes nobody else's."""
+    return {pk: charts.colour(i) for i, pk in enumerate(sorted(set(players)))}
 
 
 def _in_seat_order(game: Game) -> dict[str, Any]:

@@ -9,22 +9,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
-from companion.rules.cards import equipment_by_name, parse_suit, rank_label
+from companion.rules.cards import equipment_by_name, load_deck, parse_suit, rank_label
 from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity, can_see_identity, distribution
 from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
+from companion.rules.skills import hero_ids as skill_hero_ids
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 
 HISTORY_LENGTH = 15
 KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
+# The kingdoms' Chinese and English names, for the badges of the English UI.
+KINGDOM_NAMES = {
+    "wei": ("魏", "Wei"),
+    "shu": ("蜀", "Shu"),
+    "wu": ("吴", "Wu"),
+    "qun": ("群", "Qun"),
+}
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,11 @@ class HeroCard:
     def display_name(self) -> str:
         """The Chinese name, with the English one in the English UI."""
         return f"{self.name_zh} {self.name_en}" if self.english else self.name_zh
+
+    @property
+    def kingdom_en(self) -> str:
+        """The kingdom's English name (Wei, Shu, Wu, Qun)."""
+        return KINGDOM_NAMES.get(self.kingdom, ("", ""))[1]
 
 
 def hero_card(hero_id: str) -> HeroCard | None:
@@ -754,11 +768,14 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     ),
     "trick_nullified": lambda public, name: _nullified_text(public, name),
     "judgement_pending": lambda public, name: (
-        _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s (鬼才 may replace it)")
+        _(
+            "Judgement for %(name)s: %(check)s, %(card)s → %(result)s"
+            " (Demonic Talent 鬼才 may replace it)"
+        )
         % _judgement_words(public)
     ),
     "judgement_replaced": lambda public, name: (
-        _("鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
+        _("Demonic Talent 鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
     ),
     "judgement": lambda public, name: _judgement_text(public),
     "phase": lambda public, name: (
@@ -776,10 +793,29 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         if public.get("seconds")
         else _("Turn timer off")
     ),
-    "undo": lambda public, name: (
-        _("Undone: change #%(v)s to %(name)s") % {"v": public.get("undone_version"), "name": name}
-    ),
+    "undo": lambda public, name: _undo_text(public, name),
 }
+
+
+def _undo_text(public: dict[str, Any], name: str) -> str:
+    """What was undone, in words: the undone line itself when the event keeps it."""
+    undone = public.get("undone_public")
+    kind = public.get("undone_kind", "")
+    if isinstance(undone, dict) and kind in _TEXTS:
+        change = describe(kind, undone)["text"]
+    else:
+        words = {
+            "damage": _("the damage to %(name)s"),
+            "recover": _("the recovery of %(name)s"),
+            "max_hp": _("the max HP change of %(name)s"),
+            "rescue": _("the rescue of %(name)s"),
+            "died": _("the death of %(name)s"),
+        }
+        change = words.get(kind, _("a change to %(name)s")) % {"name": name}
+    text = _("Undone: %(change)s") % {"change": change}
+    if "hp" in public and kind in ("damage", "lose_hp", "recover", "max_hp", "rescue", "died"):
+        text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": public["hp"]}
+    return text
 
 
 def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
@@ -799,14 +835,16 @@ _TEXTS["turn_ended"] = lambda public, name: (
 _extend(
     "damage",
     lambda public: (
-        [_("may trigger: %(skills)s") % {"skills": "、".join(public["skills"])}]
+        [_("may trigger: %(skills)s") % {"skills": _skill_list(public["skills"])}]
         if public.get("skills")
         else []
     ),
 )
 _extend(
     "rescue",
-    lambda public: [_("救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else [],
+    lambda public: (
+        [_("Rescue 救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else []
+    ),
 )
 _extend(
     "died",
@@ -852,22 +890,65 @@ CHECK_NAMES = {
     "eight_trigrams": ("八卦阵", "Eight Diagram"),
     "iron_cavalry": ("铁骑", "Iron Cavalry"),
     "ganglie": ("刚烈", "Unyielding"),
-    "luoshen": ("洛神", "Goddess Luo"),
+    "luoshen": ("洛神", "Goddess of the Luo"),
 }
 
 
+def english_ui() -> bool:
+    """Whether the active language is English (which shows English names beside Chinese ones)."""
+    return (get_language() or "").startswith("en")
+
+
 def check_label(check: str) -> str:
-    """A judgement's name: Chinese always, with the English name in the English UI."""
+    """A judgement's name: Chinese always, with the English name before it in the English UI."""
     if check == "free":
         return _("Free judgement")
     zh, en = CHECK_NAMES.get(check, (check, check))
-    return f"{zh} {en}" if (get_language() or "").startswith("en") else zh
+    return f"{en} {zh}" if english_ui() else zh
+
+
+@cache
+def _card_names() -> dict[str, str]:
+    return {card.name_zh: card.name_en for card in load_deck(ex=True, maneuvering=True)}
+
+
+def card_english(name_zh: str) -> str:
+    """The English name of a card of the real deck (standard, EX, 军争), or ""."""
+    return _card_names().get(name_zh, "")
+
+
+def card_label(name_zh: str) -> str:
+    """A card as a screen names it: the Chinese name printed on the card, and in the English UI
+    its English name before it ("Indulgence 乐不思蜀")."""
+    english = card_english(name_zh)
+    return f"{english} {name_zh}" if english and english_ui() else name_zh
+
+
+@cache
+def _skill_names() -> dict[str, str]:
+    return {
+        skill.name_zh: skill.name_en
+        for hero_id in skill_hero_ids()
+        for skill in skills_for(hero_id)
+    }
+
+
+def _skill_list(names_zh: list[str]) -> str:
+    """Skill names as a line lists them: 奸雄、反馈, or "Villainous Hero 奸雄, Feedback 反馈"."""
+    if not english_ui():
+        return "、".join(names_zh)
+    return ", ".join(f"{_skill_names()[n]} {n}" if n in _skill_names() else n for n in names_zh)
+
+
+def skill_label(skill: Skill) -> str:
+    """A skill's name: Chinese, with the English name before it in the English UI."""
+    return f"{skill.name_en} {skill.name_zh}" if english_ui() else skill.name_zh
 
 
 def outcome_label(outcome: str) -> str:
     """What a judgement result means, in words."""
     return {
-        "escaped": _("escaped: nothing happens"),
+        "escaped": _("no effect: the trick is discarded"),
         "skip_play": _("skip the play phase"),
         "skip_draw": _("skip the draw phase"),
         "struck": _("struck: 3 thunder damage"),
@@ -888,14 +969,7 @@ def outcome_label(outcome: str) -> str:
 
 
 def _card(public: dict[str, Any]) -> str:
-    name = public.get("card", "")
-    if not (get_language() or "").startswith("en"):
-        return name
-    try:
-        return f"{name} {equipment_by_name(name, maneuvering=True).name_en}"
-    except KeyError:
-        english = {"乐不思蜀": "Indulgence", "兵粮寸断": "Supply Shortage", "闪电": "Lightning"}
-        return f"{name} {english[name]}" if name in english else name
+    return card_label(public.get("card", ""))
 
 
 def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
@@ -937,5 +1011,5 @@ def _judgement_text(public: dict[str, Any]) -> str:
     if public.get("skips"):
         extra.append(_("%(phase)s phase skipped") % {"phase": phase_label(public["skips"])})
     if public.get("tiandu"):
-        extra.append(_("天妒: 郭嘉 takes the judgement card"))
+        extra.append(_("Envy of Heaven 天妒: Guo Jia takes the judgement card"))
     return " · ".join([text, *extra])

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion import actions, broadcast, dispatch, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.core import tap_status
+from companion.actions.table import join_refusal
 from companion.actions.turns import DELAYED_TRICKS, SLOTS
 from companion.models import Event, Table, new_token
 from companion.qr import qr_svg
@@ -203,10 +204,18 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
             response.status_code = 303
             _remember(response, request, table.code, "seat", seat.token)
             return response
+    state = public_state(table)
+    refusal = join_refusal(table, state.seat_count)
     response = render(
         request,
         "companion/join.html",
-        {"table": table, "error": error, "name": name, "state": public_state(table)},
+        {
+            "table": table,
+            "error": error,
+            "name": name,
+            "state": state,
+            "closed": refusal.message if refusal and not error else "",
+        },
         status=status,
     )
     response.set_cookie(

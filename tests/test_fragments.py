@@ -115,7 +115,7 @@ def test_hp_tracker_buttons_only_while_alive_in_play() -> None:
 def test_event_line_escapes_and_marks() -> None:
     line = HistoryLine("seat_joined", {"name": NASTY}, 5, 0)
     html = fragments.event_line(line)
-    assert html.startswith('<li class=""><span class="v">#5</span> ')
+    assert html.startswith('<li class="">&lt;b&gt;')
     assert "<b>" not in html and escape(NASTY) in html
     died = fragments.event_line(HistoryLine("died", {"name": "P1"}, 9, 1), data_line=True)
     assert died.startswith('<li data-line class="important reveal">')

@@ -121,7 +121,7 @@ def test_the_host_corrects_a_zone_at_any_time() -> None:
     assert fresh(other).judgement_zone == ["闪电"]
     actions.trick_remove(token=table.host_token, seat_id=other.pk, name="闪电")
     assert fresh(other).judgement_zone == []
-    assert text(latest(table, "trick_removed")).startswith("The host removed 闪电 Lightning")
+    assert text(latest(table, "trick_removed")).startswith("The host removed Lightning 闪电")
 
 
 # Removing -----------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def test_removal_is_the_current_players_in_the_play_phase_and_names_them() -> No
     assert fresh(target).judgement_zone == []
     event = latest(table, "trick_removed")
     assert event.public["by_name"] == holder.name
-    assert text(event) == f"{holder.name} removed 乐不思蜀 Indulgence from {target.name}"
+    assert text(event) == f"{holder.name} removed Indulgence 乐不思蜀 from {target.name}"
 
 
 def test_an_old_removal_line_without_its_author_reads_as_before() -> None:

@@ -196,7 +196,9 @@ def test_three_games_history(evening: Table) -> None:
         labels = [(i.label, i.detail) for i in p4.items]
         assert ("Killed P2 (Rebel)", "+1") in labels and ("Killed P1 (Renegade)", "+1") in labels
         p1 = {p.name: p for p in summary.games[2].players}["P1"]
-        assert ("Final duel", "1 × 4 = +4") in [(i.label, i.detail) for i in p1.items]
+        assert ("Final duel: 4 players in the game × 1 point", "= +4") in [
+            (i.label, i.detail) for i in p1.items
+        ]
         assert "final duel" in p1.note
     # The timeline of a game: its public events only, in order, one tap from the history.
     lines = sessions.timeline(table, 1)

@@ -83,7 +83,7 @@ def test_end_screen_shows_each_players_breakdown(evening: Table) -> None:
     )
     names = {s.pk: s.name for s in table.seats.all()}
     assert {names[int(pk)]: int(total) for pk, total in rows} == SCORES[3]
-    assert "Final duel" in card and "1 × 4 = +4" in card
+    assert "Final duel: 4 players in the game × 1 point" in card and "= +4" in card
     assert "Killed P2 (Rebel)" in card and "Base score" in card
 
 

@@ -470,7 +470,9 @@ def seat_rescue(
     elif kind == "wine":
         giver = seat
         if not table.maneuvering:
-            raise ActionError(_("Wine is a 军争 card; that expansion is off."), code="no_wine")
+            raise ActionError(
+                _("Wine is a Maneuvering (军争) card; that expansion is off."), code="no_wine"
+            )
         if not (actor.is_host or (actor.seat and actor.seat.pk == seat.pk)):
             raise ActionError(_("Only the dying player can drink Wine."), status=403)
     else:
@@ -821,6 +823,7 @@ def event_undo(*, token: str, version: Any = None, action_id: str | None = None)
             **_seat_public(seat),
             "undone_kind": target.kind,
             "undone_version": target.version,
+            "undone_public": target.public,
             "hp": seat.hp,
         },
         before=previous,

@@ -43,6 +43,22 @@ def table_create() -> Table:
     raise ActionError(_("Could not create a table; please try again."), status=503)
 
 
+def join_refusal(table: Table, seat_count: int) -> ActionError | None:
+    """Why nobody new may take a seat at this table now (the game has started, the host locked
+    it, it is full), or None. The join page says so before anyone types a name."""
+    if table.status != Table.Status.LOBBY:
+        return ActionError(
+            _("This game has already started; ask the host to let you in next game."),
+            status=409,
+            code="started",
+        )
+    if table.locked:
+        return ActionError(_("The host has locked this table."), status=409, code="locked")
+    if seat_count >= MAX_SEATS:
+        return ActionError(_("This table is full."), status=409, code="full")
+    return None
+
+
 def seat_join(*, code: str, name: str, device: str = "") -> tuple[Seat, bool]:
     """Take a seat at a table (or return this device's seat there). Returns (seat, created)."""
     name = clean_name(name)
@@ -58,17 +74,10 @@ def seat_join(*, code: str, name: str, device: str = "") -> tuple[Seat, bool]:
                 mine = table.seats.filter(device=device).first()
                 if mine is not None:
                     return mine, False
-            if table.status != Table.Status.LOBBY:
-                raise ActionError(
-                    _("This game has already started; ask the host to let you in next game."),
-                    status=409,
-                    code="started",
-                )
-            if table.locked:
-                raise ActionError(_("The host has locked this table."), status=409, code="locked")
             seats = list(table.seats.all())
-            if len(seats) >= MAX_SEATS:
-                raise ActionError(_("This table is full."), status=409, code="full")
+            refusal = join_refusal(table, len(seats))
+            if refusal is not None:
+                raise refusal
             if any(s.name.casefold() == name.casefold() for s in seats):
                 raise ActionError(
                     _("Someone at this table already uses that name."),

@@ -284,7 +284,7 @@ def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
     problem = target_problem(name, own_zone=own, in_reach=reach)
     if problem is TargetProblem.OWN_ZONE:
         # 闪电 is played into one's own judgement zone; only then does it travel.
-        raise ActionError(_("闪电 goes into your own judgement zone."), 409, "own_zone")
+        raise ActionError(_("Lightning 闪电 goes into your own judgement zone."), 409, "own_zone")
     if problem is TargetProblem.NOT_SELF:
         raise ActionError(
             _("%(name)s is played on another player.") % {"name": name}, 409, "not_self"
@@ -476,7 +476,7 @@ def judgement_replace(*, token: str, suit: Any, rank: Any, action_id: str | None
         raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
     guicai = pending.get("guicai")
     if not actor.is_host and not (actor.seat is not None and actor.seat.pk == guicai):
-        raise ActionError(_("Only 司马懿 can replace a judgement card."), status=403)
+        raise ActionError(_("Only Sima Yi can replace a judgement card."), status=403)
     suit_value, rank_value = _card(suit, rank)
     pending["replaced"] = [*pending.get("replaced", []), [pending["suit"], pending["rank"]]]
     pending["suit"], pending["rank"] = suit_value, rank_value
@@ -509,7 +509,7 @@ def judgement_confirm(*, token: str, action_id: str | None = None) -> Change:
         actor.seat is not None and actor.seat.pk in (pending["seat"], pending.get("guicai"))
     )
     if not allowed:
-        raise ActionError(_("Only the judged player, 司马懿 or the host can confirm."), 403)
+        raise ActionError(_("Only the judged player, Sima Yi or the host can confirm."), 403)
     return _resolve(actor, table, _ordered(table), pending, action_id)
 
 
@@ -788,6 +788,10 @@ def timer_set(*, token: str, seconds: Any, action_id: str | None = None) -> Chan
         return _already(table, action_id)
     before = table.timer_seconds
     table.timer_seconds = value
+    if value and table.turn_seat_id:
+        # The countdown runs from now, not from the start of the turn under way (which may have
+        # begun long ago): the timer's deadline is turn_started_at + timer_seconds.
+        table.turn_started_at = timezone.now()
     return _record(
         actor,
         table,

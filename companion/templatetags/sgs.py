@@ -7,6 +7,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from companion import fragments, state
+from companion.rules.skills import Skill
 
 register = template.Library()
 
@@ -67,8 +68,20 @@ def outcome_label(outcome: str) -> str:
 
 @register.filter
 def card_label(name: str) -> str:
-    """A card's Chinese name, plus its English name in the English UI."""
-    return state._card({"card": name})
+    """A card's Chinese name, with its English name before it in the English UI."""
+    return state.card_label(name)
+
+
+@register.simple_tag
+def card_name(name: str) -> SafeString:
+    """A card's names as a chip shows them (companion.fragments.card_name)."""
+    return fragments.card_name(name)
+
+
+@register.filter
+def skill_label(skill: Skill) -> str:
+    """A skill's Chinese name, with its English name before it in the English UI."""
+    return state.skill_label(skill)
 
 
 @register.filter

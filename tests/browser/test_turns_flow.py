@@ -57,7 +57,7 @@ SNAPSHOT_JS = """() => {
             hasTurn: s.classList.contains('has-turn'),
             equipment: Array.from(s.querySelectorAll('.equip .chip.eq')).map(
                 c => own(c) + text(c.querySelector('small'))),
-            zone: Array.from(s.querySelectorAll('.zone .chip.trick')).map(text),
+            zone: Array.from(s.querySelectorAll('.zone .chip.trick')).map(own),
         })),
         distCards: mine.map(card => card.getAttribute('data-dist')),
         distRows: mine.length === 1 ? Array.from(mine[0].querySelectorAll('tbody tr')).map(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.management import call_command
@@ -20,6 +22,17 @@ def join_addresses(port: int, addresses: list[str] | None = None) -> list[str]:
     ]
     urls = [f"http://{address}:{port}/" for address in found]
     return urls or [f"http://127.0.0.1:{port}/"]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is one only this machine can open (127.x, localhost, ::1)."""
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Command(BaseCommand):
@@ -45,13 +58,20 @@ class Command(BaseCommand):
             urls = [f"http://{options['host']}:{port}/"]
         out = self.stdout
         out.write("")
-        out.write(self.style.SUCCESS("三国杀 companion is running. Phones on this network open:"))
-        for url in urls:
-            out.write(f"  {url}")
-        out.write(f"  (on this laptop: http://127.0.0.1:{port}/)")
-        out.write("")
-        out.write(qr_text(urls[0]))
-        out.write("Scan the code with a phone on the same Wi-Fi. Press Ctrl+C to stop.")
+        if all(is_loopback(urlsplit(url).hostname or "") for url in urls) or is_loopback(
+            options["host"]
+        ):
+            self._loopback_only(options["host"], port)
+        else:
+            out.write(
+                self.style.SUCCESS("三国杀 companion is running. Phones on this network open:")
+            )
+            for url in urls:
+                out.write(f"  {url}")
+            out.write(f"  (on this laptop: http://127.0.0.1:{port}/)")
+            out.write("")
+            out.write(qr_text(urls[0]))
+            out.write("Scan the code with a phone on the same Wi-Fi. Press Ctrl+C to stop.")
         sys.stdout.flush()
         uvicorn.run(
             "companion.asgi:application",
@@ -64,3 +84,27 @@ class Command(BaseCommand):
             log_config=None,
             proxy_headers=False,
         )
+
+    def _loopback_only(self, host: str, port: int) -> None:
+        """Started so that no phone can reach it: say so, and how to let phones in."""
+        out = self.stdout
+        out.write(self.style.SUCCESS(f"三国杀 companion is running on http://127.0.0.1:{port}/"))
+        if host in ("0.0.0.0", "::"):  # noqa: S104
+            out.write(
+                self.style.WARNING(
+                    "Phones cannot join yet: this laptop has no network address. Join the "
+                    "venue's Wi-Fi (or start a hotspot), then restart this command."
+                )
+            )
+        else:
+            out.write(
+                self.style.WARNING(
+                    f"Phones cannot join: it listens on {host} only, which only this laptop "
+                    "can open."
+                )
+            )
+            out.write(
+                f"To let phones on this network join, start it with --host 0.0.0.0 "
+                f"(the default): manage.py play --port {port}"
+            )
+        out.write("Press Ctrl+C to stop.")
