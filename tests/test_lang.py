@@ -377,6 +377,8 @@ def test_turn_timer_counts_from_when_it_is_set() -> None:
     # The next turn counts from its own start.
     lord = next(s for s in seats if s.identity == "lord")
     Table.objects.filter(pk=table.pk).update(pending_judgement={})
+    # Nothing left to judge (the played table may hold delayed tricks): the turn can move on.
+    Seat.objects.filter(table=table).update(judgement_zone=[])
     while Table.objects.get(pk=table.pk).turn_seat_id == lord.pk:
         start = time.time() * 1000
         actions.turn_advance(token=lord.token)
