@@ -212,7 +212,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG or envbool("STATIC_PLAIN")
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "companion.staticstorage.MinifiedManifestStorage"
         )
     },
 }
