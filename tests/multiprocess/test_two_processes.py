@@ -445,7 +445,10 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
             _browser, token, seat_id = await table.join(server, f"玩家{index + 1}")
             await delivered(conns, table.log, cluster)
             conn = await connect(f"phone{index + 1}", server, token, seat_id)
-            assert {f.id for f in conn.snapshot} == {"table-state", "my-seat"}
+            # A phone's snapshot keeps an empty #host-panel, where host controls land if the
+            # role passes to it.
+            assert {f.id for f in conn.snapshot} == {"table-state", "my-seat", "host-panel"}
+            assert "host-panel-none" in conn.latest("host-panel").html  # type: ignore[union-attr]
             assert {f.version for f in conn.snapshot} == {table.version}, conn.snapshot
             assert all(f.action is None for f in conn.snapshot)
             conns.append(conn)
@@ -545,7 +548,9 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
         # A's screens come back through B: the first frame is the whole current state.
         for old in on_a:
             conn = await connect(old.label + "'", b, old.token, old.seat_id)
-            want = {"table-state", "host-panel"} if conn.is_host else {"table-state", "my-seat"}
+            want = {"table-state", "host-panel"}
+            if not conn.is_host:
+                want.add("my-seat")
             assert {f.id for f in conn.snapshot} == want, conn.snapshot
             assert {f.version for f in conn.snapshot} == {table.version}, conn.snapshot
             assert all(f.action is None for f in conn.snapshot)
