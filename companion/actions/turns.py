@@ -583,13 +583,10 @@ def _resolve(
 # Turns and phases ------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def turn_advance(*, token: str, action_id: str | None = None) -> Change:
-    """The current player moves on to the next phase (skipped phases are passed over)."""
-    actor, seen = _locked_actor(token, action_id)
+def _turn_to_move(actor: Actor) -> Seat:
+    """The seat whose turn the actor moves on (its own, or any as host), once nothing holds the
+    turn up: the game is in play, nobody is dying and no judgement waits."""
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     current = table.turn_seat
     if current is None:
@@ -599,6 +596,17 @@ def turn_advance(*, token: str, action_id: str | None = None) -> Change:
     _refuse_while_dying(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    return current
+
+
+@transaction.atomic
+def turn_advance(*, token: str, action_id: str | None = None) -> Change:
+    """The current player moves on to the next phase (skipped phases are passed over)."""
+    actor, seen = _locked_actor(token, action_id)
+    table = actor.table
+    if seen:
+        return _already(table, action_id)
+    current = _turn_to_move(actor)
     phase = Phase(table.phase)
     if phase is Phase.JUDGEMENT and current.alive and current.judgement_zone:
         raise ActionError(
@@ -674,15 +682,7 @@ def turn_end(*, token: str, action_id: str | None = None) -> Change:
     table = actor.table
     if seen:
         return _already(table, action_id)
-    _in_play(table)
-    current = table.turn_seat
-    if current is None:
-        raise ActionError(_("Nobody has the turn."), 409, "no_turn")
-    if not actor.is_host and not (actor.seat is not None and actor.seat.pk == current.pk):
-        raise ActionError(_("It is not your turn."), status=403, code="not_your_turn")
-    _refuse_while_dying(table)
-    if table.pending_judgement:
-        raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    current = _turn_to_move(actor)
     try:
         route = end_turn_route(
             Phase(table.phase), table.phase_skips, current.judgement_zone if current.alive else []
