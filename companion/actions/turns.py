@@ -340,18 +340,7 @@ def trick_nullify(*, token: str, seat_id: Any, name: str, action_id: str | None 
         "fate": nullified_fate(name).value,
     }
     if nullified_fate(name) is Fate.MOVES_ON:
-        zones = [list(s.judgement_zone) for s in seats]
-        zones[index] = rest
-        target = lightning_destination([s.alive for s in seats], zones, index)
-        if target is None:
-            seat.judgement_zone = [*rest, name]
-            public["lightning_stays"] = True
-        else:
-            receiver = seats[target]
-            receiver.judgement_zone = [*receiver.judgement_zone, name]
-            receiver.save(update_fields=["judgement_zone"])
-            public["moved_to"] = receiver.pk
-            public["moved_to_name"] = receiver.name
+        public.update(_pass_lightning(seats, seats.index(seat), rest, name))
     seat.save(update_fields=["judgement_zone"])
     after = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
     for pk in before:
@@ -528,20 +517,7 @@ def _resolve(
         zone.remove(trick)
         seat.judgement_zone = zone
         if trick == LIGHTNING and verdict.outcome != "struck":
-            alive = [s.alive for s in seats]
-            zones = [list(s.judgement_zone) for s in seats]
-            index = seats.index(seat)
-            zones[index] = zone
-            target = lightning_destination(alive, zones, index)
-            if target is None:
-                seat.judgement_zone = [*zone, LIGHTNING]
-                effect["lightning_stays"] = True
-            else:
-                receiver = seats[target]
-                receiver.judgement_zone = [*receiver.judgement_zone, LIGHTNING]
-                receiver.save(update_fields=["judgement_zone"])
-                effect["moved_to"] = receiver.pk
-                effect["moved_to_name"] = receiver.name
+            effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
             seat.hp -= LIGHTNING_DAMAGE
             if seat.hp <= 0 and not seat.dying:
@@ -578,6 +554,23 @@ def _resolve(
         action_id=action_id,
         change=Change(table.pk, table.version, private_seats=private),
     )
+
+
+def _pass_lightning(seats: list[Seat], index: int, rest: list[str], name: str) -> dict[str, Any]:
+    """A 闪电 that did not strike moves on to the next living player who can take it (saved),
+    or stays with seats[index] (whose zone becomes `rest` plus it, saved by the caller); what
+    the event says of it."""
+    seat = seats[index]
+    zones = [list(s.judgement_zone) for s in seats]
+    zones[index] = rest
+    target = lightning_destination([s.alive for s in seats], zones, index)
+    if target is None:
+        seat.judgement_zone = [*rest, name]
+        return {"lightning_stays": True}
+    receiver = seats[target]
+    receiver.judgement_zone = [*receiver.judgement_zone, name]
+    receiver.save(update_fields=["judgement_zone"])
+    return {"moved_to": receiver.pk, "moved_to_name": receiver.name}
 
 
 # Turns and phases ------------------------------------------------------------------------------
