@@ -442,11 +442,13 @@ def game_correct(
         # The end screen shows the seats of the game just finished: keep them in step.
         for seat in table.seats.filter(pk__in=by_seat):
             entry = by_seat[seat.pk]
+            if seat.alive != bool(entry["alive"]):
+                # A seat's own page shows whether it is alive, not who killed it (issue 19).
+                private.add(seat.pk)
             seat.alive = bool(entry["alive"])
             seat.killer_id = entry.get("killer")
             seat.final_duel = bool(entry.get("final_duel"))
             seat.save(update_fields=["alive", "killer", "final_duel"])
-            private.add(seat.pk)
         table.winner = side.value
     return _record(
         actor,

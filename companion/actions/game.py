@@ -232,8 +232,10 @@ def heroes_redeal(*, token: str, confirm: bool = False, action_id: str | None = 
     if table.hero_stage == Table.HeroStage.LORD:
         lord.hero_candidates = lord_candidates()
         lord.save(update_fields=["hero_candidates"])
+        dealt = {lord.pk}
     else:
         _deal_others(table, seats, lord)
+        dealt = {s.pk for s in seats if s.pk != lord.pk}
     return _record(
         actor,
         table,
@@ -242,7 +244,9 @@ def heroes_redeal(*, token: str, confirm: bool = False, action_id: str | None = 
         before={"candidates": before},
         after={"candidates": {s.pk: s.hero_candidates for s in seats}},
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+        # Only the phones dealt new candidates change (issue 19): the others' pages stay as
+        # they are, and a frame to them would be news without content.
+        change=Change(table.pk, table.version, private_seats=dealt),
     )
 
 
@@ -788,6 +792,8 @@ def _first_seat(table: Table, seat_id: Any) -> Seat | None:
 
 
 TURN_KINDS = ("phase", "turn", "turn_ended")
+# The undone changes that alter what the seat's own page shows (its HP tracker, dying, death).
+PRIVATE_UNDO_KINDS = frozenset({"damage", "lose_hp", "recover", "max_hp", "rescue", "died"})
 
 
 @transaction.atomic
@@ -830,7 +836,14 @@ def event_undo(*, token: str, version: Any = None, action_id: str | None = None)
         after={"undoes": target.version, "hp": seat.hp, "alive": seat.alive},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        # Only HP and life show on the seat's own page; undoing a phase, a turn, equipment or a
+        # delayed trick changes public things only, so the seat's phone gets no private frame
+        # (issue 19: which phones get one is visible on the network).
+        change=Change(
+            table.pk,
+            table.version,
+            private_seats={seat.pk} if target.kind in PRIVATE_UNDO_KINDS else set(),
+        ),
     )
     Event.objects.filter(pk=target.pk).update(undone_by=table.version)
     return change
