@@ -9,12 +9,16 @@ identity.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
 from companion import actions, broadcast
 from companion.models import Seat, Table
+from companion.state import private_state
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +108,55 @@ def test_the_size_check_would_see_a_difference() -> None:
     before = sizes(seat, seat.identity)
     Seat.objects.filter(pk=seat.pk).update(name="Somebody else")
     assert sizes(seat, seat.identity) != before
+
+
+# Issue 19, item 8: every version of a played game, every table size, both languages ----------
+
+
+def _frame_sizes(seat: Seat, seen: set[str]) -> dict[str, set[int]]:
+    """The size of this seat's private frame in each language, for each secret identity it
+    could hold (set in memory only). A state measured already (`seen`, the version aside)
+    is not measured again."""
+    me = private_state(seat)
+    key = repr((replace(me, version=0, identity=None), len(str(me.version))))
+    if key in seen:
+        return {}
+    seen.add(key)
+    found: dict[str, set[int]] = {}
+    for lang in LANGS:
+        with translation.override(lang):
+            for identity in SECRET_IDENTITIES:
+                frame = render_to_string(
+                    "companion/live.html#private",
+                    {"me": replace(me, identity=identity), "action_id": "tap12345", "oob": True},
+                )
+                found.setdefault(f"frame-{lang}", set()).add(len(frame.encode()))
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("players", range(4, 11))
+def test_private_frames_have_one_size_at_every_version(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scripted game (tests/scripted.py): at every version, each living non-lord seat's
+    private frame has one size whatever its identity; at a few moments its page and snapshot
+    too."""
+    from tests import scripted
+
+    scripted.pin(monkeypatch, scripted.identities_for(players))
+    versions = 0
+    seen: set[str] = set()
+    for played in scripted.play(players, until_death=True):
+        table = Table.objects.get()
+        if table.status == Table.Status.LOBBY:
+            continue
+        versions += 1
+        seats = Seat.objects.select_related("table").filter(alive=True).exclude(identity="lord")
+        for seat in seats:
+            for key, found in _frame_sizes(seat, seen).items():
+                assert len(found) == 1, (played.label, table.version, seat.position, key, found)
+        if played.label in ("lord picks", "flip"):
+            assert_same_sizes(seats[0])
+    assert versions > 50
+    assert len(seen) > 4 * (players - 1)
