@@ -244,12 +244,14 @@ def _merged(actor: actions.Actor, action_id: str | None) -> Change:
 def _lock_wait(seconds: float) -> Iterator[None]:
     """Wait for the database's write lock at most `seconds`, for this tap only. SQLite: its busy
     timeout, set before the IMMEDIATE transaction begins and put back after. PostgreSQL: the
-    transaction's `lock_timeout` (SET LOCAL), set first thing inside it."""
+    transaction's `statement_timeout` (SET LOCAL), set first thing inside it: `lock_timeout`
+    alone applies to each lock a statement waits for, and a row lock taken in a queue is two
+    (the row's place in the queue, then the holder's transaction)."""
     ms = max(1, int(seconds * 1000))
     if connection.vendor != "sqlite":
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute(f"SET LOCAL lock_timeout = {ms}")
+                cursor.execute(f"SET LOCAL statement_timeout = {ms}")
             yield
         return
     with connection.cursor() as cursor:
@@ -265,7 +267,8 @@ def _lock_wait(seconds: float) -> Iterator[None]:
 
 def _lock_timed_out(exc: OperationalError) -> bool:
     cause = exc.__cause__
-    if getattr(cause, "sqlstate", None) == "55P03":  # PostgreSQL: lock_not_available
+    # PostgreSQL: lock_not_available, or query_canceled (statement_timeout, set per tap).
+    if getattr(cause, "sqlstate", None) in ("55P03", "57014"):
         return True
     return connection.vendor == "sqlite" and "locked" in str(exc)
 

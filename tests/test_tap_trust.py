@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 from pytest_django.fixtures import Settings
 
@@ -89,8 +90,24 @@ def post(url: str, form: dict[str, Any], **headers: str) -> Any:
     return Client().post(url, form, HTTP_HX_REQUEST="true", **headers)
 
 
-apost = database_sync_to_async(post)
-aget = database_sync_to_async(lambda url: Client().get(url))
+def in_own_thread(func: Any) -> Any:
+    """Run `func` in a thread of its own, as a request runs in the server (not on the one thread
+    every `database_sync_to_async` of the test and of the consumers shares)."""
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        def run() -> Any:
+            try:
+                return func(*args, **kwargs)
+            finally:
+                connections.close_all()
+
+        return await asyncio.to_thread(run)
+
+    return call
+
+
+apost = in_own_thread(post)
+aget = in_own_thread(lambda url: Client().get(url))
 
 
 # ---------------------------------------------------------------------------------------------
