@@ -20,7 +20,7 @@ from django.utils import translation
 
 from companion import actions, taps
 from companion.actions import ActionError, NotFound
-from companion.actions.core import Change, _seen, record_outcome, recorded_outcome
+from companion.actions.core import Change, _seen, holding, record_outcome, recorded_outcome
 from companion.models import TapOutcome
 
 # A tap's id, made by the phone: replays with the same id are applied once.
@@ -157,7 +157,8 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
     - By its deadline: `arrived` is when it entered the process; a tap not judged within
       `TAP_DEADLINE_MS` of it is not tried, and waits for the lock only for the time left.
     - Once per action id: a refusal or a merge is recorded (TapOutcome) in the same transaction,
-      under the same table lock as the attempt (the action runs in a savepoint), and every
+      under the same table lock as the attempt (the action's own atomic block is a savepoint
+      inside it), and every
       later copy of the id is answered with it; an applied one is in the event log.
     - An identical tap arriving within the window of an applied one is merged (companion.taps).
     """
@@ -213,7 +214,10 @@ def _decide(
                     record_outcome(actor, action_id, TapOutcome.Kind.MERGED)
                 return _merged(actor, action_id)
             try:
-                with transaction.atomic():
+                # Every action is atomic itself: inside this transaction, a savepoint, so a
+                # refusal leaves nothing of its attempt but the record below
+                # (tests/test_tap_trust.py checks that each is).
+                with holding(token, actor):
                     change = handler(request, token, action_id)
             except NotFound:
                 raise
@@ -240,13 +244,22 @@ def _merged(actor: actions.Actor, action_id: str | None) -> Change:
     )
 
 
+# A connection's busy timeout is set again only when a tap's time left differs by more.
+BUSY_SLACK_MS = 250
+
+
 @contextlib.contextmanager
 def _lock_wait(seconds: float) -> Iterator[None]:
-    """Wait for the database's write lock at most `seconds`, for this tap only. SQLite: its busy
-    timeout, set before the IMMEDIATE transaction begins and put back after. PostgreSQL: the
-    transaction's `statement_timeout` (SET LOCAL), set first thing inside it: `lock_timeout`
-    alone applies to each lock a statement waits for, and a row lock taken in a queue is two
-    (the row's place in the queue, then the holder's transaction)."""
+    """A transaction that waits for the database's write lock at most `seconds`.
+
+    SQLite: the connection's busy timeout, set before the IMMEDIATE transaction begins (only
+    when it differs, so a tap that did not wait in line costs no statement). It stays for the
+    connection's next statements: on the database thread those are taps and reads (WAL: a read
+    never waits for the write lock), and a request's connection is closed at its end; pages and
+    every other write keep the configured timeout. PostgreSQL: the transaction's
+    `statement_timeout` (SET LOCAL), set first thing inside it: `lock_timeout` alone applies to
+    each lock a statement waits for, and a row lock taken in a queue is two (the row's place in
+    the queue, then the holder's transaction)."""
     ms = max(1, int(seconds * 1000))
     if connection.vendor != "sqlite":
         with transaction.atomic():
@@ -254,15 +267,15 @@ def _lock_wait(seconds: float) -> Iterator[None]:
                 cursor.execute(f"SET LOCAL statement_timeout = {ms}")
             yield
         return
-    with connection.cursor() as cursor:
-        cursor.execute(f"PRAGMA busy_timeout = {ms}")
-    try:
-        with transaction.atomic():
-            yield
-    finally:
-        usual = int(float(connection.settings_dict["OPTIONS"].get("timeout", 5)) * 1000)
-        with contextlib.suppress(DatabaseError), connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {usual}")
+    connection.ensure_connection()
+    raw = connection.connection
+    known = getattr(connection, "tap_busy_timeout", None)
+    if known is None or known[0] is not raw or abs(known[1] - ms) > BUSY_SLACK_MS:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {ms}")
+        connection.tap_busy_timeout = (raw, ms)
+    with transaction.atomic():
+        yield
 
 
 def _lock_timed_out(exc: OperationalError) -> bool:

@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
+import re
 import threading
 import time
 from typing import Any
@@ -22,11 +24,11 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
+from django.db import connections, transaction
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from companion import dbthread
+from companion import actions, dbthread, dispatch
 from companion.models import Event, Seat, Table, TapOutcome
 from tests.test_consumers import drain, open_socket
 from tests.test_game import picked_all
@@ -260,6 +262,18 @@ async def test_a_socket_copy_refused_first_decides_for_its_retry() -> None:
     assert other["outcome"] == "not_applied" and "message" not in other
     assert await database_sync_to_async(TapOutcome.objects.count)() == 1
     await comm.disconnect()
+
+
+def test_every_dispatched_action_is_atomic_so_a_refusal_leaves_only_its_record() -> None:
+    """The dispatcher runs an action inside its own transaction and records a refusal there;
+    the action's own atomic block (a savepoint) is what rolls its attempt back."""
+    source = inspect.getsource(dispatch)
+    names = set(re.findall(r"actions\.([a-z_]+)\(", source)) - {"actor_for"}
+    assert len(names) >= 25
+    for name in sorted(names):
+        func = getattr(actions, name)
+        wrapper = inspect.getclosurevars(func).nonlocals.get("self")
+        assert isinstance(wrapper, transaction.Atomic), f"{name} is not @transaction.atomic"
 
 
 # ---------------------------------------------------------------------------------------------

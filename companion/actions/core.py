@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -95,10 +98,31 @@ def clean_code(raw: str) -> str:
 # Reading credentials
 
 
+# The actor the dispatcher has just read under the table's lock, in this transaction, for the
+# action it runs next (companion.dispatch): that action's own locked read is not made twice.
+_held_actor: contextvars.ContextVar[tuple[str, Actor] | None] = contextvars.ContextVar(
+    "held_actor", default=None
+)
+
+
+@contextlib.contextmanager
+def holding(token: str, actor: Actor) -> Iterator[None]:
+    """Inside, the first `actor_for(token, for_update=True)` returns `actor` (read locked)."""
+    reset = _held_actor.set((token, actor))
+    try:
+        yield
+    finally:
+        _held_actor.reset(reset)
+
+
 def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
+    held = _held_actor.get() if for_update else None
+    if held is not None and held[0] == token:
+        _held_actor.set(None)
+        return held[1]
     if for_update and not connection.features.has_select_for_update:
         # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
         # lock: the seat and its table in one statement (companion.fastsql: the ORM's query
