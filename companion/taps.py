@@ -34,8 +34,9 @@ from companion.broadcast import fingerprint
 NOT_THE_TAP = frozenset({"action_id", "csrfmiddlewaretoken", "repeat"})
 REPEAT_VALUES = frozenset({"1", "on", "true", "yes"})
 KEEP = 2048
-# How long an arrival is remembered: longer than any tap may wait to be judged (its deadline).
-KEEP_SECONDS = 30.0
+# How long an arrival is remembered: longer than a tap and its retry may wait to be judged (the
+# phone's 4 s, then the deadline, companion.dispatch).
+KEEP_SECONDS = 15.0
 
 Key = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
 
@@ -45,6 +46,7 @@ _locks: dict[Key, threading.Lock] = {}
 _applied: dict[Key, list[tuple[str | None, float]]] = {}
 # The first arrival of each (screen, action id) in this process.
 _first: dict[tuple[str, str], float] = {}
+_last_forget = [0.0]
 
 
 def window_seconds() -> float:
@@ -72,9 +74,9 @@ def arrive(token: str, action_id: str | None) -> float:
     if action_id:
         with _guard:
             _first.setdefault((fingerprint(token), action_id), now)
-            if len(_first) > KEEP:
-                for old in [k for k, v in _first.items() if now - v > KEEP_SECONDS]:
-                    del _first[old]
+            # Oldest first (a dict keeps insertion order): drop the ones past keeping.
+            while _first and now - next(iter(_first.values())) > KEEP_SECONDS:
+                del _first[next(iter(_first))]
     return now
 
 
@@ -125,7 +127,8 @@ def note(key: Key | None, action_id: str | None, when: float) -> None:
         kept = [(o, at) for o, at in _applied.get(key, ()) if now - at < KEEP_SECONDS]
         kept.append((action_id, when))
         _applied[key] = kept
-    if len(_locks) > KEEP:
+    if len(_locks) > KEEP and now - _last_forget[0] > 1:
+        _last_forget[0] = now
         _forget(now - KEEP_SECONDS)
 
 
