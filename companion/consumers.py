@@ -7,7 +7,8 @@ HTTP view, as the seat of the socket's token, on the process's database thread
 (`companion.dbthread`). Its answer is the change's own frame to this screen, which carries the
 action id (`data-action`); a tap that sends this screen no frame (a replay, or nothing to change)
 is answered `{"type": "done", "version"}`, a refused one `{"type": "error", "status", "message"}`,
-both with the action id. The consumer keeps no game state.
+one merged with the identical tap just before it `{"type": "merged", "version"}`, all with the
+action id. The consumer keeps no game state.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
-from companion import broadcast, dbthread, dispatch, throttle
+from companion import broadcast, dbthread, dispatch, taps, throttle
 from companion.actions import ActionError, NotFound, actor_for
-from companion.actions.core import tap_status
+from companion.actions.core import TapAnswer, tap_outcome
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
 from companion.models import Table
 
@@ -137,6 +138,16 @@ async def refuse_websocket(scope: dict[str, Any], receive: Any, send: Any) -> No
             return
 
 
+def _known_answer(action_id: str, known: TapAnswer) -> dict[str, Any]:
+    """The answer to a tap whose outcome was decided by another copy of it."""
+    if known.outcome == "applied":
+        return {"type": "done", "action_id": action_id, "version": known.version}
+    if known.outcome == "merged":
+        return {"type": "merged", "action_id": action_id, "version": known.version}
+    answer = {"type": "error", "action_id": action_id, "status": known.status}
+    return {**answer, "message": known.message}
+
+
 def _relay_failed(exc: Exception) -> None:
     if isinstance(exc, OSError):  # the phone went away; its socket's own loop cleans up
         log.debug("frame not relayed: %r", exc)
@@ -150,6 +161,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     groups: list[str]
     # Group messages not yet sent, in order; None while they go straight out (see _deliver).
     _backlog: deque[dict[str, Any]] | None = None
+    # The answer task of this socket's last tap (taps are answered in order).
+    _tap_tail: asyncio.Future[None] | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """On the embedded layer, take group messages straight from it (`_deliver`) and read
@@ -375,7 +388,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("unsupported")
 
     async def _act(self, message: dict[str, Any]) -> None:
-        """A tap: the acting seat (or host console) is the socket's token, never the message's."""
+        """A tap: the acting seat (or host console) is the socket's token, never the message's.
+
+        It is put in line on the database thread at once, with the moment it arrived, and
+        answered by a task: the socket keeps reading while it waits (so a second tap's arrival
+        is its own, and its deadline counts from it). Taps of one socket are answered in order."""
         name = message.get("name")
         action_id = message.get("action_id")
         fields = message.get("fields", {})
@@ -403,14 +420,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._error("malformed", action_id)
             return
+        arrived = taps.arrive(self.token, action_id)
+        judged = dbthread.submit(self._run_act, name, fields, action_id, arrived)
+        previous = self._tap_tail
+        self._tap_tail = asyncio.ensure_future(self._answer(name, action_id, judged, previous))
+
+    async def _answer(
+        self, name: str, action_id: str | None, judged: Any, previous: Any = None
+    ) -> None:
+        """Wait for the tap's judgement (and the previous tap's answer), then answer it."""
         try:
-            result, box = await dbthread.run(self._run_act, name, fields, action_id)
-        except DatabaseError:
-            # The database failed (locked past its timeout, gone): the tap may or may not have
-            # committed. Answer what the event log says, never a guess.
-            log.warning("tap %s failed in the database", name, exc_info=True)
+            try:
+                outcome: Any = await judged
+            except Exception as exc:  # noqa: BLE001 - answered below, after the previous tap
+                outcome = exc
+            if previous is not None:
+                await asyncio.wait([previous])
+            await self._answer_judged(name, action_id, outcome)
+        except OSError as exc:  # the phone went away meanwhile
+            log.debug("tap %s not answered: %r", name, exc)
+        except Exception:
+            log.exception("tap %s not answered", name)
+
+    async def _answer_judged(self, name: str, action_id: str | None, outcome: Any) -> None:
+        if isinstance(outcome, dispatch.TooLate):
+            log.info("tap %s not judged within its deadline: answered not applied", name)
             await self._act_failed(action_id)
             return
+        if isinstance(outcome, DatabaseError):
+            # The database failed (gone, broken): the tap may or may not have committed.
+            # Answer what the event log says, never a guess.
+            log.warning("tap %s failed in the database", name, exc_info=outcome)
+            await self._act_failed(action_id)
+            return
+        if isinstance(outcome, BaseException):
+            raise outcome
+        result, box = outcome
         try:
             await broadcast.send_all(box)
         except Exception:  # noqa: BLE001 - the tap is committed: it is still answered as applied
@@ -428,43 +473,45 @@ class TableConsumer(AsyncWebsocketConsumer):
             answer = {"type": "done", "action_id": action_id, "version": result}
             await self.send(text_data=json.dumps(answer))
             return
-        status, text = result
-        await self.send(
-            text_data=json.dumps(
-                {"type": "error", "action_id": action_id, "status": status, "message": text}
-            )
-        )
-        if status == 404 and not await dbthread.run(self._token_valid):
+        await self.send(text_data=json.dumps(result))
+        if result.get("status") == 404 and not await dbthread.run(self._token_valid):
             await self.close(code=CLOSE_GONE)
 
     def _run_act(
-        self, name: str, fields: dict[str, Any], action_id: str | None
-    ) -> tuple[int | tuple[int, str], broadcast.Outbox]:
-        """The tap's new table version, or its refusal (status, message in the phone's
-        language); with the messages its change sends."""
+        self, name: str, fields: dict[str, Any], action_id: str | None, arrived: float
+    ) -> tuple[int | dict[str, Any], broadcast.Outbox]:
+        """The tap's new table version, or its answer when it changed nothing new (refused, in
+        the phone's language, or merged); with the messages its change sends."""
         with broadcast.collecting() as box:
             try:
-                change = dispatch.ACTIONS[name](dispatch.Fields(fields), self.token, action_id)
+                change = dispatch.ACTIONS[name](
+                    dispatch.Fields(fields), self.token, action_id, arrived=arrived, lang=self.lang
+                )
             except ActionError as exc:
                 with translation.override(self.lang):
-                    return (exc.status, str(exc.message)), box
-        return int(getattr(change, "version", 0)), box
+                    text = str(exc.message)
+                answer = {"type": "error", "action_id": action_id, "status": exc.status}
+                return {**answer, "message": text}, box
+        version = int(getattr(change, "version", 0))
+        if getattr(change, "merged", False):
+            return {"type": "merged", "action_id": action_id, "version": version}, box
+        return version, box
 
     async def _act_failed(self, action_id: str | None) -> None:
-        """After a database failure: "done" if the tap is in the event log after all, otherwise
-        an error the phone knows to check again (status 503, `outcome` "not_applied", or
-        "unknown" when the log cannot be read either)."""
+        """After a tap was not judged (its deadline passed, the database failed): what became of
+        it after all (another copy of it may have been judged: applied, refused or merged),
+        otherwise an error the phone knows to check again (status 503, `outcome`
+        "not_applied", or "unknown" when that cannot be read either). Read beside the
+        database thread, not behind the taps queued on it."""
         outcome = "unknown"
-        version = None
         if action_id:
             try:
-                applied, version = await dbthread.run(self._tap_status, action_id)
+                known = await database_sync_to_async(self._tap_outcome)(action_id)
             except (DatabaseError, NotFound):
                 pass
             else:
-                if applied:
-                    answer = {"type": "done", "action_id": action_id, "version": version}
-                    await self.send(text_data=json.dumps(answer))
+                if known.outcome != "not_applied":
+                    await self.send(text_data=json.dumps(_known_answer(action_id, known)))
                     return
                 outcome = "not_applied"
         with translation.override(self.lang):
@@ -478,11 +525,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         }
         await self.send(text_data=json.dumps(answer))
 
-    def _tap_status(self, action_id: str) -> tuple[bool, int]:
-        return tap_status(self.token, action_id)
+    def _tap_outcome(self, action_id: str) -> TapAnswer:
+        return tap_outcome(self.token, action_id)
 
     async def _status(self, action_id: Any) -> None:
-        """Was this screen's tap applied? Asked by a phone whose tap failed or went unanswered.
+        """What became of this screen's tap? Asked by a phone whose tap failed or went
+        unanswered: `outcome` "applied", "refused" (with the `status` and `message` it was
+        refused with), "merged" or "not_applied"; `applied` true for the first only.
 
         It runs on the database thread, behind every tap this process still has queued, so a tap
         sent before the question has its outcome by then. `applied` is null when the database
@@ -494,13 +543,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         answer: dict[str, Any] = {"type": "status", "action_id": action_id}
         try:
-            answer["applied"], answer["version"] = await dbthread.run(self._tap_status, action_id)
+            known = await dbthread.run(self._tap_outcome, action_id)
         except NotFound:
             await self.close(code=CLOSE_GONE)
             return
         except DatabaseError:
             log.warning("tap status unavailable", exc_info=True)
             answer["applied"] = None
+        else:
+            answer["applied"], answer["version"] = known.applied, known.version
+            answer["outcome"] = known.outcome
+            if known.outcome == "refused":
+                answer["status"], answer["message"] = known.status, known.message
         await self.send(text_data=json.dumps(answer))
 
     async def _pong(self) -> None:

@@ -43,12 +43,17 @@ def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any])
             conn.errors_occurred = False
 
 
-async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run `func` on the database thread and wait for its result."""
+def submit(func: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+    """Put `func` in line on the database thread now; its result is the future's."""
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     call = functools.partial(context.run, _call, func, args, kwargs)
-    return await loop.run_in_executor(_get_executor(), call)
+    return loop.run_in_executor(_get_executor(), call)
+
+
+async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run `func` on the database thread and wait for its result."""
+    return await submit(func, *args, **kwargs)
 
 
 def shutdown() -> None:

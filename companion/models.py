@@ -234,6 +234,33 @@ class Event(models.Model):
         return f"{self.table_id}@{self.version}:{self.kind}"
 
 
+class TapOutcome(models.Model):
+    """What became of a tap that changed nothing: refused (with its answer) or merged with an
+    identical tap just before it. Written under the table's lock in the same transaction as the
+    attempt (companion.dispatch), so every copy of the tap (its socket message, its HTTP retry,
+    in any process) gets the answer the first one got. An applied tap is in the event log."""
+
+    class Kind(models.TextChoices):
+        REFUSED = "refused"
+        MERGED = "merged"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
+    action_id = models.CharField(max_length=64)
+    actor = models.CharField(max_length=32)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "action_id"], name="tap_outcome_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.action_id}:{self.kind}"
+
+
 class Session(models.Model):
     """An evening of games at one table by the same people, scored together."""
 

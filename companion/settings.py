@@ -230,6 +230,10 @@ WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
 # An identical tap from the same screen within this many ms is the same tap (companion/taps.py).
 TAP_REPEAT_WINDOW_MS = 400
+# A tap not judged within this many ms of its arrival (waiting in line, or for the database's
+# write lock) is answered "not applied, try again" (companion/dispatch.py). Below the phone's
+# 4 s before it posts the same tap over HTTP, so the socket's answer comes first.
+TAP_DEADLINE_MS = int(os.environ.get("TAP_DEADLINE_MS", "3500"))
 # Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
 # a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
 HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))

@@ -1,39 +1,52 @@
-"""One tap, once: an identical tap from the same screen within a short window is the same tap.
+"""One tap, once: an identical tap from the same screen arriving just after another is the same tap.
 
 A double tap on a phone sends two taps with two action ids (the phone's script drops the second
-itself, but a page without it, or two of a seat's phones, may not). `once` answers the second as
-a replay of the first when it comes from the same token, names the same action with the same
-fields, and arrives within `TAP_REPEAT_WINDOW_MS` of the first, unless the tap says it is meant
-as another one (`repeat=1`, for a control whose taps add up on purpose).
+itself, but a page without it, or two of a seat's phones, may not). The second is merged with
+the first (not applied, answered "merged") when it comes from the same token, names the same
+action with the same fields, has another action id, and *arrived* within `TAP_REPEAT_WINDOW_MS`
+of an applied one, unless the tap says it is meant as another one (`repeat=1`, for a control
+whose taps add up on purpose).
+
+Arrival is when the tap entered the process (`arrive`: the socket's receive, the HTTP view's
+start), not when the database got to it: taps of different moments are never merged however
+late they are judged. A later copy of the same action id (the phone's HTTP retry) is that tap
+again, placed at its first copy's arrival when this process saw it; a copy marked as a retry is
+never the reference point of a merge.
 
 The window is kept in this process's memory: a double tap travels over one socket (or one
-phone's HTTP requests), so it reaches one process. Identical taps of one screen run one after
-another (a lock per screen and tap), so the second sees the first's outcome.
+phone's HTTP requests), so it reaches one process. Identical taps of one screen are judged one
+after another (`turn`: a lock per screen and tap), so the second sees the first's outcome.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
 
-from companion.actions.core import Change
 from companion.broadcast import fingerprint
 
 # Fields that are not part of what a tap asks for.
 NOT_THE_TAP = frozenset({"action_id", "csrfmiddlewaretoken", "repeat"})
 REPEAT_VALUES = frozenset({"1", "on", "true", "yes"})
 KEEP = 2048
+# How long an arrival is remembered: longer than a tap and its retry may wait to be judged (the
+# phone's 4 s, then the deadline, companion.dispatch).
+KEEP_SECONDS = 15.0
 
 Key = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
 
 _guard = threading.Lock()
 _locks: dict[Key, threading.Lock] = {}
-# The last applied tap per key: (when it arrived, its table, its version).
-_recent: dict[Key, tuple[float, int, int]] = {}
+# The applied taps per key: (action id, when it arrived).
+_applied: dict[Key, list[tuple[str | None, float]]] = {}
+# The first arrival of each (screen, action id) in this process.
+_first: dict[tuple[str, str], float] = {}
+_last_forget = [0.0]
 
 
 def window_seconds() -> float:
@@ -48,35 +61,85 @@ def tap_key(name: str, post: Any, token: str) -> Key:
     return fingerprint(token), name, fields
 
 
-def once(name: str, post: Any, token: str, action_id: str | None, run: Callable[[], Any]) -> Any:
-    """Run the tap, unless the same tap was applied within the window: then a replay."""
-    window = window_seconds()
-    if window <= 0 or post.get("repeat", "") in REPEAT_VALUES:
-        return run()
-    arrived = time.monotonic()
-    key = tap_key(name, post, token)
+def key_of(name: str, post: Any, token: str) -> Key | None:
+    """The tap's key, or None when it may never be merged (`repeat`, or no window)."""
+    if window_seconds() <= 0 or post.get("repeat", "") in REPEAT_VALUES:
+        return None
+    return tap_key(name, post, token)
+
+
+def arrive(token: str, action_id: str | None) -> float:
+    """A tap enters the process now: its arrival (and its id's first, if not seen yet)."""
+    now = time.monotonic()
+    if action_id:
+        with _guard:
+            _first.setdefault((fingerprint(token), action_id), now)
+            # Oldest first (a dict keeps insertion order): drop the ones past keeping.
+            while _first and now - next(iter(_first.values())) > KEEP_SECONDS:
+                del _first[next(iter(_first))]
+    return now
+
+
+def moment(token: str, action_id: str | None, arrived: float) -> float:
+    """When the tap was made, as far as this process knows: its id's first arrival."""
+    if not action_id:
+        return arrived
     with _guard:
-        lock = _locks.setdefault(key, threading.Lock())
-    with lock:
-        last = _recent.get(key)
-        if last is not None and arrived - last[0] < window:
-            return Change(table_id=last[1], version=last[2], action_id=action_id, applied=False)
-        change = run()
-        if isinstance(change, Change) and change.applied:
-            _recent[key] = (arrived, change.table_id, change.version)
-    if len(_locks) > KEEP:
-        _forget(time.monotonic() - window)
-    return change
+        first = _first.get((fingerprint(token), action_id))
+    return arrived if first is None else min(first, arrived)
+
+
+@contextlib.contextmanager
+def turn(key: Key | None) -> Iterator[None]:
+    """Judge identical taps of one screen one after another."""
+    if key is None:
+        yield
+        return
+    while True:
+        with _guard:
+            lock = _locks.setdefault(key, threading.Lock())
+        with lock:
+            with _guard:
+                current = _locks.get(key) is lock
+            if current:
+                yield
+                return
+
+
+def merges(key: Key | None, action_id: str | None, when: float) -> bool:
+    """Whether an applied identical tap with another id arrived within the window of `when`.
+    Called inside `turn(key)`."""
+    if key is None:
+        return False
+    window = window_seconds()
+    return any(
+        not (other and other == action_id) and abs(when - at) < window
+        for other, at in _applied.get(key, ())
+    )
+
+
+def note(key: Key | None, action_id: str | None, when: float) -> None:
+    """An applied tap that arrived at `when`. Called inside `turn(key)`."""
+    if key is None:
+        return
+    now = time.monotonic()
+    with _guard:
+        kept = [(o, at) for o, at in _applied.get(key, ()) if now - at < KEEP_SECONDS]
+        kept.append((action_id, when))
+        _applied[key] = kept
+    if len(_locks) > KEEP and now - _last_forget[0] > 1:
+        _last_forget[0] = now
+        _forget(now - KEEP_SECONDS)
 
 
 def _forget(before: float) -> None:
-    """Drop keys whose last tap is older than the window (and nobody waits on)."""
+    """Drop keys whose last tap is older than `before` (and nobody waits on)."""
     with _guard:
-        for key in [k for k, v in _recent.items() if v[0] < before]:
+        for key in [k for k, v in _applied.items() if max(at for _o, at in v) < before]:
             lock = _locks.get(key)
             if lock is not None and lock.locked():
                 continue
-            _recent.pop(key, None)
+            _applied.pop(key, None)
             _locks.pop(key, None)
-        for key in [k for k in _locks if k not in _recent and not _locks[k].locked()]:
+        for key in [k for k in _locks if k not in _applied and not _locks[k].locked()]:
             _locks.pop(key, None)

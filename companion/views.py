@@ -20,9 +20,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast, dispatch, throttle
+from companion import actions, broadcast, dispatch, taps, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
-from companion.actions.core import tap_status
+from companion.actions.core import tap_outcome
 from companion.actions.table import join_refusal
 from companion.actions.turns import DELAYED_TRICKS, SLOTS
 from companion.models import Event, Table, new_token
@@ -292,13 +292,15 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     """Every tap that changes the table. The new state reaches every screen by websocket.
 
     The action itself resolves the token (once, under the table's lock); an unknown token is a
-    NotFound like any other and counts towards the guessing throttle.
+    NotFound like any other and counts towards the guessing throttle. A tap merged with the
+    identical tap just before it is answered like an applied one, with `X-Tap-Outcome: merged`.
     """
     if throttle.blocked(request):
         return _too_many(request)
     action_id = request.POST.get("action_id") or None
     if action_id is not None and not dispatch.ACTION_ID_RE.fullmatch(action_id):
         return _answer_error(request, token, _("Malformed request."), 400)
+    arrived = taps.arrive(token, action_id)
     try:
         if name == "handover":
             change, new = actions.seat_handover(
@@ -308,31 +310,47 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
         handler = dispatch.ACTIONS.get(name)
         if handler is None:
             raise Http404
-        handler(request, token, action_id)
+        # The phone's script marks the same tap posted again after no answer over its socket.
+        retry = request.headers.get("X-Tap-Retry") == "1"
+        change = handler(request, token, action_id, arrived=arrived, retry=retry)
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
         return _answer_error(request, token, exc.message, exc.status)
+    except dispatch.TooLate:
+        log.info("tap %s not judged within its deadline: answered not applied", name)
+        return _act_failed(request, token, action_id)
     except DatabaseError:
-        return _act_failed(request, token, name, action_id)
+        log.warning("tap %s failed in the database", name, exc_info=True)
+        return _act_failed(request, token, action_id)
+    return _applied(request, "merged" if getattr(change, "merged", False) else "")
+
+
+def _applied(request: HttpRequest, outcome: str = "") -> HttpResponse:
     if _is_htmx(request):
-        return _private(HttpResponse(status=204))
-    return HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
+        response: HttpResponse = _private(HttpResponse(status=204))
+    else:
+        response = HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
+    if outcome:
+        response["X-Tap-Outcome"] = outcome
+    return response
 
 
-def _act_failed(request: HttpRequest, token: str, name: str, action_id: str | None) -> HttpResponse:
-    """The database failed during a tap (locked past its timeout, gone). It may have committed
-    all the same: answer what the event log says, never an error for an applied tap."""
-    log.warning("tap %s failed in the database", name, exc_info=True)
+def _act_failed(request: HttpRequest, token: str, action_id: str | None) -> HttpResponse:
+    """The tap was not judged (its deadline passed, the database failed). It, or another copy
+    of it, may have been judged all the same: answer what became of it, never an error for an
+    applied tap."""
     outcome = "unknown"
     if action_id:
         try:
-            applied, _version = tap_status(token, action_id)
+            known = tap_outcome(token, action_id)
         except (DatabaseError, NotFound):
             pass
         else:
-            if applied:
-                return _private(HttpResponse(status=204))
+            if known.outcome in ("applied", "merged"):
+                return _applied(request, "merged" if known.outcome == "merged" else "")
+            if known.outcome == "refused":
+                return _answer_error(request, token, known.message, known.status)
             outcome = "not_applied"
     response = _answer_error(
         request, token, _("The server could not record this tap. Checking…"), 503
@@ -344,13 +362,22 @@ def _act_failed(request: HttpRequest, token: str, name: str, action_id: str | No
 @require_GET
 @with_actor
 def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: str) -> HttpResponse:
-    """Was this screen's tap `action_id` applied? A phone asks after a tap failed or went
-    unanswered (and its socket is closed); only the tap's own token gets a yes."""
+    """What became of this screen's tap `action_id` (as the socket's status question answers)?
+    A phone asks after a tap failed or went unanswered (and its socket is closed); only the
+    tap's own token learns anything."""
     try:
-        applied, version = tap_status(token, action_id)
+        known = tap_outcome(token, action_id)
     except NotFound:
         return _not_found(request)
-    body = {"type": "status", "action_id": action_id, "applied": applied, "version": version}
+    body: dict[str, Any] = {
+        "type": "status",
+        "action_id": action_id,
+        "applied": known.applied,
+        "version": known.version,
+        "outcome": known.outcome,
+    }
+    if known.outcome == "refused":
+        body["status"], body["message"] = known.status, known.message
     return _private(JsonResponse(body))
 
 

@@ -97,6 +97,7 @@ async def test_a_screen_can_ask_whether_its_own_tap_was_applied_and_no_other() -
         "action_id": "outcome001",
         "applied": True,
         "version": now,
+        "outcome": "applied",
     }
     assert (await ask(mine, "outcome999"))["applied"] is False
     # Another seat's phone cannot learn anything about this seat's taps.
@@ -113,6 +114,7 @@ async def test_a_screen_can_ask_whether_its_own_tap_was_applied_and_no_other() -
         "action_id": "outcome001",
         "applied": True,
         "version": now,
+        "outcome": "applied",
     }
     assert response["Cache-Control"] == "no-store, private"
     assert response["Referrer-Policy"] == "no-referrer"
@@ -173,14 +175,15 @@ def usual_lock_wait() -> None:
     connection.close()
 
 
-async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_status_agrees() -> (
-    None
-):
+async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_status_agrees(
+    settings: Settings,
+) -> None:
     table, seats = await playing(4)
     me = seats[1]
     before = me.hp
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    await dbthread.run(short_lock_wait, 300)
+    # A tap waits for the lock until its deadline (companion.dispatch), here a short one.
+    settings.TAP_DEADLINE_MS = 300
     try:
         with held_lock(table):
             answer = await tap(comm, "hp", "locked0001", seat=me.pk, delta=-1)
@@ -195,7 +198,6 @@ async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_s
         assert (await ask(comm, "locked0001"))["applied"] is True
         assert await hp_of(me) == before - 1
     finally:
-        await dbthread.run(usual_lock_wait)
         await comm.disconnect()
 
 
@@ -232,26 +234,25 @@ async def test_a_status_question_is_answered_after_the_tap_still_waiting_for_the
     await comm.disconnect()
 
 
-def test_an_http_tap_refused_by_a_held_lock_is_answered_not_applied_and_status_agrees() -> None:
+def test_an_http_tap_refused_by_a_held_lock_is_answered_not_applied_and_status_agrees(
+    settings: Settings,
+) -> None:
     table, seats = picked_all(4)
     me = seats[1]
     http = Client()
     tap_url = f"/p/{me.token}/act/hp"
     form = {"seat": me.pk, "delta": "-1", "action_id": "httplock01"}
-    short_lock_wait(300)
-    try:
-        with held_lock(table):
-            response = http.post(tap_url, form, HTTP_HX_REQUEST="true")
-        assert response.status_code == 503
-        assert response["X-Tap-Outcome"] == "not_applied"
-        assert response["Cache-Control"] == "no-store, private"
-        assert Seat.objects.get(pk=me.pk).hp == me.hp
-        assert http.get(f"/p/{me.token}/status/httplock01").json()["applied"] is False
-        assert http.post(tap_url, form, HTTP_HX_REQUEST="true").status_code == 204
-        assert http.get(f"/p/{me.token}/status/httplock01").json()["applied"] is True
-        assert Seat.objects.get(pk=me.pk).hp == me.hp - 1
-    finally:
-        usual_lock_wait()
+    settings.TAP_DEADLINE_MS = 300
+    with held_lock(table):
+        response = http.post(tap_url, form, HTTP_HX_REQUEST="true")
+    assert response.status_code == 503
+    assert response["X-Tap-Outcome"] == "not_applied"
+    assert response["Cache-Control"] == "no-store, private"
+    assert Seat.objects.get(pk=me.pk).hp == me.hp
+    assert http.get(f"/p/{me.token}/status/httplock01").json()["applied"] is False
+    assert http.post(tap_url, form, HTTP_HX_REQUEST="true").status_code == 204
+    assert http.get(f"/p/{me.token}/status/httplock01").json()["applied"] is True
+    assert Seat.objects.get(pk=me.pk).hp == me.hp - 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,7 +388,8 @@ async def test_an_identical_tap_within_the_window_is_the_same_tap() -> None:
     assert await tap(comm, "hp", "double0001", seat=me.pk, delta=-1) is None
     await asyncio.sleep(0.06)
     again = await tap(comm, "hp", "double0002", seat=me.pk, delta=-1)
-    assert again == {"type": "done", "action_id": "double0002", "version": table.version + 1}
+    # Answered "merged", never "done": the phone says it counted once.
+    assert again == {"type": "merged", "action_id": "double0002", "version": table.version + 1}
     assert await hp_of(me) == start - 1
     assert not await applied(table, "double0002")
     # The host console's identical tap at the same moment is its own tap.
@@ -411,12 +413,17 @@ def test_an_identical_http_tap_within_the_window_is_the_same_tap() -> None:
     http = Client()
     url = f"/p/{me.token}/act/hp"
     start = me.hp
+    outcomes = []
     for action_id in ("httpdbl001", "httpdbl002"):
         form = {"seat": me.pk, "delta": "-1", "action_id": action_id}
-        assert http.post(url, form, HTTP_HX_REQUEST="true").status_code == 204
+        response = http.post(url, form, HTTP_HX_REQUEST="true")
+        assert response.status_code == 204
+        outcomes.append(response.get("X-Tap-Outcome"))
+    assert outcomes == [None, "merged"]
     assert Seat.objects.get(pk=me.pk).hp == start - 1
     assert hp_event_count(table) == 1
-    assert http.get(f"/p/{me.token}/status/httpdbl002").json()["applied"] is False
+    status = http.get(f"/p/{me.token}/status/httpdbl002").json()
+    assert status["applied"] is False and status["outcome"] == "merged"
 
 
 def test_a_double_tap_on_deal_deals_once_without_asking_to_confirm() -> None:

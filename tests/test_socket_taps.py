@@ -168,9 +168,11 @@ async def test_socket_acts_only_as_its_own_seat() -> None:
         ("maxhp", {"seat": other.pk, "max_hp": 9}, 403),
         ("die", {"seat": other.pk}, None),
     ]
-    for name, fields, status in refused:
-        answer = await tap(comm, name, "forged0001", **fields)
-        assert answer["type"] == "error" and answer["action_id"] == "forged0001", answer
+    for i, (name, fields, status) in enumerate(refused):
+        # Each its own tap: one action id has one outcome, its first.
+        action_id = f"forged000{i}"
+        answer = await tap(comm, name, action_id, **fields)
+        assert answer["type"] == "error" and answer["action_id"] == action_id, answer
         if status is not None:
             assert answer["status"] == status, answer
         assert answer["message"]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -11,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from companion import broadcast, fastsql
-from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table
+from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table, TapOutcome
 
 M = TypeVar("M", bound=models.Model)
 
@@ -58,6 +61,8 @@ class Change:
     revoked: list[tuple[int, str]] = field(default_factory=list)
     access_changed: bool = False
     applied: bool = True
+    # Not applied because an identical tap of the same screen arrived just before (companion.taps).
+    merged: bool = False
     # Whether the host's controls may show something new (HP taps never change them).
     host_panel: bool = True
     # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
@@ -93,10 +98,31 @@ def clean_code(raw: str) -> str:
 # Reading credentials
 
 
+# The actor the dispatcher has just read under the table's lock, in this transaction, for the
+# action it runs next (companion.dispatch): that action's own locked read is not made twice.
+_held_actor: contextvars.ContextVar[tuple[str, Actor] | None] = contextvars.ContextVar(
+    "held_actor", default=None
+)
+
+
+@contextlib.contextmanager
+def holding(token: str, actor: Actor) -> Iterator[None]:
+    """Inside, the first `actor_for(token, for_update=True)` returns `actor` (read locked)."""
+    reset = _held_actor.set((token, actor))
+    try:
+        yield
+    finally:
+        _held_actor.reset(reset)
+
+
 def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
+    held = _held_actor.get() if for_update else None
+    if held is not None and held[0] == token:
+        _held_actor.set(None)
+        return held[1]
     if for_update and not connection.features.has_select_for_update:
         # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
         # lock: the seat and its table in one statement (companion.fastsql: the ORM's query
@@ -297,16 +323,46 @@ def _seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
     return seat
 
 
-def tap_status(token: str, action_id: str) -> tuple[bool, int]:
-    """Whether this screen's tap `action_id` was applied, and the table's version now.
+@dataclass
+class TapAnswer:
+    """What became of one tap (by its action id): "applied" (in the event log), "refused" (with
+    the status and message its first copy was answered with), "merged" (with an identical tap
+    just before it) or "not_applied" (nothing is known of it: it may still be tried)."""
 
-    Read from the event log, for the asking token's own taps only (another seat's ids answer
-    "not applied"): a phone whose tap failed or went unanswered learns the real outcome."""
+    outcome: str
+    version: int
+    status: int = 0
+    message: str = ""
+
+    @property
+    def applied(self) -> bool:
+        return self.outcome == "applied"
+
+
+def tap_outcome(token: str, action_id: str) -> TapAnswer:
+    """What became of this screen's tap `action_id`, and the table's version now.
+
+    Read from the event log and the recorded outcomes, for the asking token's own taps only
+    (another seat's ids answer "not_applied"): a phone whose tap failed or went unanswered
+    learns the real outcome."""
     actor = actor_for(token)
+    version = actor.table.version
     with connection.cursor() as cursor:
         cursor.execute(_STATUS_SQL, [actor.table.pk, action_id])
         row = cursor.fetchone()
-    return row is not None and row[0] == actor.label, actor.table.version
+    if row is not None:
+        return TapAnswer("applied" if row[0] == actor.label else "not_applied", version)
+    recorded = recorded_outcome(actor, action_id)
+    if recorded is None:
+        return TapAnswer("not_applied", version)
+    kind, status, message = recorded
+    return TapAnswer(kind, version, status, message)
+
+
+def tap_status(token: str, action_id: str) -> tuple[bool, int]:
+    """Whether this screen's tap `action_id` was applied, and the table's version now."""
+    answer = tap_outcome(token, action_id)
+    return answer.applied, answer.version
 
 
 # Same condition as _SEEN_SQL (the partial unique index).
@@ -315,3 +371,35 @@ _STATUS_SQL = (
     "WHERE table_id = %s AND action_id = %s "
     "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1"
 )
+
+
+def recorded_outcome(actor: Actor, action_id: str) -> tuple[str, int, str] | None:
+    """The refusal or merge recorded for this actor's tap `action_id`: (kind, status, message).
+
+    Asked on every tap with an id: plain SQL over the unique index (table, action_id)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_OUTCOME_SQL, [actor.table.pk, action_id, actor.label])
+        row = cursor.fetchone()
+    return None if row is None else (str(row[0]), int(row[1]), str(row[2]))
+
+
+_OUTCOME_SQL = (
+    f"SELECT kind, status, message FROM {TapOutcome._meta.db_table} "  # noqa: S608
+    "WHERE table_id = %s AND action_id = %s AND actor = %s LIMIT 1"
+)
+
+
+def record_outcome(
+    actor: Actor, action_id: str, kind: str, status: int = 0, message: str = ""
+) -> None:
+    """Remember that this tap was refused or merged (inside the transaction that judged it).
+    An id another actor of the table used already keeps that actor's record."""
+    outcome = TapOutcome(
+        table_id=actor.table.pk,
+        action_id=action_id,
+        actor=actor.label,
+        kind=kind,
+        status=status,
+        message=message,
+    )
+    TapOutcome.objects.bulk_create([outcome], ignore_conflicts=True)

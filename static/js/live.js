@@ -135,10 +135,12 @@
     clearTimeout(tap.timer);
     delete pending[id];
     markPending(tap, false);
-    if (outcome === 'applied') {
+    if (outcome === 'applied' || outcome === 'merged') {
       answeredAt[tap.key] = tap.sentAt || Date.now();
       closeDialogOf(tap.elt);
-      if (tap.doubt) toast(tapText('applied'));
+      // Merged: the server counted it once with the identical tap just before it.
+      if (outcome === 'merged') toast(tapText('merged'));
+      else if (tap.doubt) toast(tapText('applied'));
     } else if (outcome === 'not_applied') {
       toast(tapText('not-applied'));
     } else {
@@ -152,11 +154,12 @@
     var tap = pending[msg.action_id];
     if (!tap) return;
     if (msg.type === 'error') {
-      if (msg.outcome === 'not_applied') settle(msg.action_id, 'not_applied');
+      // Not applied over the socket while the same tap is on its way over HTTP: that decides.
+      if (msg.outcome === 'not_applied') { if (!tap.posting) settle(msg.action_id, 'not_applied'); }
       else if ((msg.status || 0) >= 500) doubt(msg.action_id);
       else settle(msg.action_id, 'refused', msg.message);
     } else {
-      settle(msg.action_id, 'applied');
+      settle(msg.action_id, msg.type === 'merged' ? 'merged' : 'applied');
       if (msg.version) behind(msg.version);
     }
   }
@@ -184,10 +187,12 @@
     send({ type: 'status', action_id: id });
   }
 
+  // One tap, one outcome: refused or merged as its first answer said, whichever copy got it.
   function statusAnswer(msg) {
-    if (pending[msg.action_id] && typeof msg.applied === 'boolean') {
-      settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
-    }
+    if (!pending[msg.action_id] || typeof msg.applied !== 'boolean') return;
+    if (msg.outcome === 'refused') settle(msg.action_id, 'refused', msg.message);
+    else if (msg.outcome === 'merged') settle(msg.action_id, 'merged');
+    else settle(msg.action_id, msg.applied ? 'applied' : 'not_applied');
   }
 
   function behind(version) {
@@ -255,7 +260,7 @@
       var msg;
       try { msg = JSON.parse(text); } catch (e) { return; }
       if (msg.type === 'pong') { clearTimeout(pongTimer); if (msg.version) behind(msg.version); }
-      if ((msg.type === 'done' || msg.type === 'error') && msg.action_id) answered(msg);
+      if (/^(done|merged|error)$/.test(msg.type) && msg.action_id) answered(msg);
       if (msg.type === 'status' && msg.action_id) statusAnswer(msg);
       return;
     }
@@ -591,10 +596,12 @@
     return true;
   }
 
-  function post(tap) {
+  // A retry is marked: the server never takes it for the moment of the tap.
+  function post(tap, retry) {
     var values = { action_id: tap.id };
     for (var k in tap.fields) values[k] = tap.fields[k];
-    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none' });
+    var headers = retry ? { 'X-Tap-Retry': '1' } : {};
+    htmx.ajax('POST', tap.path, { source: body, values: values, swap: 'none', headers: headers });
   }
 
   // No answer in time: the same tap (same id) over HTTP.
@@ -602,7 +609,7 @@
     var tap = pending[id];
     if (!tap || tap.doubt || tap.posting) return;
     tap.posting = true;
-    post(tap);
+    post(tap, true);
   }
 
   function nextTap() {
@@ -625,7 +632,8 @@
     if (id && pending[id] && (pending[id].via === 'http' || pending[id].posting)) {
       var only = pending[id].via === 'http';
       pending[id].posting = false;
-      if (xhr.status >= 200 && xhr.status < 400) settle(id, 'applied');
+      var merged = xhr.getResponseHeader('X-Tap-Outcome') === 'merged';
+      if (xhr.status >= 200 && xhr.status < 400) settle(id, merged ? 'merged' : 'applied');
       else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
       else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
       else settle(id, 'refused', errorText(xhr));

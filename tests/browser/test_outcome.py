@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.browser]
 ZH_RECORDED = "你的操作已记录。"  # msgid "Your tap was recorded."
 ZH_NOT_RECORDED = "你的操作没有记录。如仍需要，请再点一次。"
 ZH_CHECKING = "正在确认你的操作是否已记录…"
+ZH_MERGED = "与上一次点击合并，只算一次。"  # msgid "Counted once with your previous tap."
 
 
 def playing_table(
@@ -52,6 +53,8 @@ class Relay:
         self.drop_taps = False
         self.lose_answers = False
         self.drop_next_change = False
+        # Each tap is preceded by an identical one with another id (a seat's other phone).
+        self.twin_taps = False
         self.held: list[str] = []
         self.sent: list[dict[str, Any]] = []
         self.dropped: list[str] = []
@@ -74,6 +77,9 @@ class Relay:
                 if self.hold_taps:
                     self.held.append(str(message))
                     return
+                if self.twin_taps:
+                    twin = {**parsed, "action_id": "twin" + str(parsed.get("action_id", ""))[:40]}
+                    server_side.send(json.dumps(twin))
                 if self.drop_taps:
                     self.dropped.append(str(message))
                     page_side.close(code=1011)
@@ -255,6 +261,24 @@ def test_a_double_tap_on_plus_is_one_tap(
     # A second tap after the window is another tap.
     page.locator("#my-seat .hp-plus").click()
     expect_hp(page, hp + 2, max_hp)
+
+
+def test_a_tap_the_server_merged_with_an_identical_one_just_before_says_so(
+    display_context: BrowserContext, new_phone: ContextFactory
+) -> None:
+    """Issue 19, item 1: the same tap from another phone of the seat arrives just before this
+    one; this one is answered "merged", and the phone says it was counted once."""
+    _host, seats, urls = playing_table(display_context, new_phone)
+    context, _name = seats[1]
+    page, relay = open_phone(context, urls[1])
+    hurt_myself(page)
+    hp, max_hp = hp_of(page)
+    relay.twin_taps = True
+    page.locator("#my-seat .hp-plus").click()
+    expect(page.locator("#toast")).to_have_text(ZH_MERGED)
+    expect_hp(page, hp + 1, max_hp)
+    expect(page.locator("#my-seat .tap-pending-btn")).to_have_count(0)
+    screenshot(page, "outcome-merged")
 
 
 def test_a_phone_that_missed_a_frame_catches_up_by_heartbeat(
