@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast, dispatch, throttle
+from companion import actions, broadcast, dispatch, logs, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.core import tap_status
 from companion.actions.table import join_refusal
@@ -323,7 +324,18 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
 def _act_failed(request: HttpRequest, token: str, name: str, action_id: str | None) -> HttpResponse:
     """The database failed during a tap (locked past its timeout, gone). It may have committed
     all the same: answer what the event log says, never an error for an applied tap."""
-    log.warning("tap %s failed in the database", name, exc_info=True)
+    exc = sys.exc_info()[1]
+    if isinstance(exc, OperationalError | InterfaceError):  # a lock held too long, a lost link
+        logs.expected(
+            log,
+            "db",
+            "tap %s failed in the database, answered from the event log: %s: %s",
+            name,
+            type(exc).__name__,
+            exc,
+        )
+    else:
+        log.error("tap %s failed in the database", name, exc_info=True)
     outcome = "unknown"
     if action_id:
         try:
