@@ -136,32 +136,38 @@ async def _probe_layer(layer: Any) -> None:
     WS_LAYER_PROBE_SECONDS. When Redis cannot be reached, every socket of this process is closed
     with 1013 (its phone retries, and gets the current state once Redis is back) and taps are
     refused before anything is written, as over HTTP; one line in the log each way."""
-    channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
     while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
-        interval = settings.WS_LAYER_PROBE_SECONDS
-        try:
-            await asyncio.wait_for(layer.send(channel, {"type": "probe"}), max(1.0, interval))
-        except EXPECTED_LAYER_FAULTS as exc:
-            if not _layer_down(layer):
-                layer.sgs_down = True
-                sockets = [c for c in list(LIVE) if c.channel_layer is layer]
-                log.warning(
-                    "channel layer unreachable (%s: %s): %d sockets closed with %s, taps refused "
-                    "until it is back",
-                    type(exc).__name__,
-                    exc,
-                    len(sockets),
-                    CLOSE_TRY_LATER,
-                )
-                for consumer in sockets:
-                    LIVE.discard(consumer)
-                    with contextlib.suppress(Exception):
-                        await consumer.close(code=CLOSE_TRY_LATER)
-        else:
-            if _layer_down(layer):
-                layer.sgs_down = False
-                log.warning("channel layer reachable again: sockets and taps accepted")
-        await asyncio.sleep(interval)
+        await _probe_once(layer)
+        await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
+
+
+async def _probe_once(layer: Any) -> bool:
+    """Publish one tiny message; whether the layer took it. The first failure closes this
+    process's sockets on that layer (1013), the first success after it says so."""
+    channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
+    try:
+        await asyncio.wait_for(layer.send(channel, {"type": "probe"}), 1.0)
+    except EXPECTED_LAYER_FAULTS as exc:
+        if not _layer_down(layer):
+            layer.sgs_down = True
+            sockets = [c for c in list(LIVE) if c.channel_layer is layer]
+            log.warning(
+                "channel layer unreachable (%s: %s): %d sockets closed with %s, taps refused "
+                "until it is back",
+                type(exc).__name__,
+                exc,
+                len(sockets),
+                CLOSE_TRY_LATER,
+            )
+            for consumer in sockets:
+                LIVE.discard(consumer)
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=CLOSE_TRY_LATER)
+        return False
+    if _layer_down(layer):
+        layer.sgs_down = False
+        log.warning("channel layer reachable again: sockets and taps accepted")
+    return True
 
 
 def _db_failed(exc: DatabaseError, message: str, *args: Any) -> None:
@@ -241,11 +247,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(layer, LeanInMemoryChannelLayer):
             try:
                 if _layer_down(layer):
-                    # The probe found Redis away: refused at once, no database read. Accepted
-                    # first, so that the phone sees 1013 (a refused handshake is only 1006).
-                    if (await receive())["type"] == "websocket.connect":
-                        await send({"type": "websocket.accept"})
-                        await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                    # The probe found Redis away: refused at once, no database read.
+                    await self._try_later(receive, send)
                     return
                 await super().__call__(scope, receive, send)
             except RedisError as exc:
@@ -253,7 +256,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # A channel whose subscription failed stays in the layer's table otherwise.
                 getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
                 with contextlib.suppress(Exception):  # the phone may be gone already
-                    await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                    await self._try_later(receive, send)
             finally:
                 LIVE.discard(self)
                 self._release_slot()
@@ -276,6 +279,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._release_slot()
             for group in getattr(self, "groups", []):  # left after a crash: no frames for it
                 await layer.group_discard(group, self.channel_name)
+
+    async def _try_later(self, receive: Any, send: Any) -> None:
+        """Close with 1013 (the phone retries soon); accepted first if it was not yet, so that
+        the phone sees the code (a refused handshake is only a 1006 to it)."""
+        if not getattr(self, "accepted", False):
+            if (await asyncio.wait_for(receive(), 5))["type"] != "websocket.connect":
+                return
+            await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
 
     def _deliver(self, message: dict[str, Any]) -> None:
         """A group message for this screen, handed over by the layer on this event loop.
@@ -381,6 +393,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Accepted before joining: a layer that fails to join closes with 1013, which the phone
         # sees (a refused handshake would be a bare 1006 to it).
         await self.accept()
+        self.accepted = True
         for group in wanted:
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)
@@ -478,12 +491,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                 if counter[key] <= 0:
                     del counter[key]
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own leaves the groups first and turns a failing Redis connection into an
+        InvalidChannelLayerError; `disconnect` leaves them, and a Redis outage is expected."""
+        await self.disconnect(message.get("code", 1000))
+        raise StopConsumer()
+
     async def disconnect(self, code: int) -> None:
         LIVE.discard(self)
         self._release_slot()
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups = []
+        groups, self.groups = getattr(self, "groups", []), []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except (RedisError, OSError, AttributeError) as exc:  # redis-py: a dropped writer
+                _layer_failed(exc)
+                return
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
@@ -538,7 +561,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self._release_held()
                 elif kind == "sync":
                     self._sync_queued = False
-                    await self._sync(message)
+                    await self._resync(message)
                 elif kind == "act":
                     await self._tap(message)
                 else:
@@ -559,7 +582,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         for event in held or ():
             await self.table_fragment(event)
 
-    async def _sync(self, message: dict[str, Any]) -> None:
+    async def _resync(self, message: dict[str, Any]) -> None:
         """The whole state again; or, when the screen names the version it has, this socket was
         sent it and the table is still there, just that version (no rendering)."""
         wanted = message.get("version")
@@ -576,9 +599,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _tap(self, message: dict[str, Any]) -> None:
         """A tap, unless this process cannot reach the channel layer: then it is refused before
         anything is written, as over HTTP (companion.middleware.RedisOutageMiddleware)."""
-        if _layer_down(self.channel_layer):
-            await self._refuse_in_outage(message.get("action_id"))
-            return
+        layer = self.channel_layer
+        if not isinstance(layer, LeanInMemoryChannelLayer):
+            reachable = not _layer_down(layer)
+            if reachable:
+                LIVE.discard(self)  # answered first, closed after, if the probe fails
+                reachable = await _probe_once(layer)
+            if not reachable:
+                await self._refuse_in_outage(message.get("action_id"))
+                await self.close(code=CLOSE_TRY_LATER)
+                return
+            LIVE.add(self)
         await self._act(message)
 
     async def _refuse_in_outage(self, action_id: Any) -> None:
