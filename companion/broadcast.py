@@ -97,18 +97,34 @@ def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
         )
 
 
+# The public part of a snapshot, per table and language, for the table version it shows: fifty
+# screens asking for the state cost one render (every change bumps the version).
+_PUBLIC_SNAPSHOTS: dict[tuple[int, str, str], tuple[int, str]] = {}
+PUBLIC_SNAPSHOTS_KEPT = 2000
+
+
 def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> str:
     """Everything a screen shows, for a (re)connecting socket."""
-    state = public_state(table)
-    # Sessions (issue 5): the standings panel every screen shows, ahead of the public fragment.
-    from companion import sessions
+    key = (table.pk, table.code, lang)
+    cached = _PUBLIC_SNAPSHOTS.get(key)
+    state = None
+    if cached is not None and cached[0] == table.version:
+        public = cached[1]
+    else:
+        state = public_state(table)
+        # Sessions (issue 5): the standings panel every screen shows, ahead of the public part.
+        from companion import sessions
 
-    parts = [sessions.render_panel(table, lang), render_public(state, lang)]
+        public = sessions.render_panel(table, lang) + render_public(state, lang)
+        if len(_PUBLIC_SNAPSHOTS) >= PUBLIC_SNAPSHOTS_KEPT:
+            _PUBLIC_SNAPSHOTS.clear()
+        _PUBLIC_SNAPSHOTS[key] = (table.version, public)
+    parts = [public]
     if is_host:
-        parts.append(render_host(state, lang))
+        parts.append(render_host(state or public_state(table), lang))
     elif seat is not None:
         # A phone that was host until now (the role passed on) loses its controls.
-        parts.append(render_host_none(state.version))
+        parts.append(render_host_none(table.version))
     if seat is not None:
         parts.append(render_private(seat, lang))
     return "".join(parts)

@@ -19,6 +19,7 @@ import json
 import logging
 import re
 import time
+import weakref
 from collections import Counter, deque
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,13 +31,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
-from companion import broadcast, dbthread, dispatch, taps, throttle
+from companion import broadcast, dbthread, dispatch, logs, taps, throttle
 from companion.actions import ActionError, NotFound, actor_for
 from companion.actions.core import TapAnswer, tap_outcome
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
@@ -51,11 +52,24 @@ CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_RECONNECT = 1012
 CLOSE_TRY_LATER = 1013  # the channel layer (Redis) cannot be reached: the phone retries
+CLOSE_ERROR = 1011  # the server failed unexpectedly on this socket
+CLOSE_TOO_MANY = 4429  # too many display screens for this table or this client
+
+# Faults the app expects and answers (a lock held too long, a lost connection, Redis away): one
+# line in the log, no stack.
+EXPECTED_DB_FAULTS = (OperationalError, InterfaceError)
+EXPECTED_LAYER_FAULTS = (RedisError, OSError, asyncio.TimeoutError)
 
 FIELD_NAME_RE = re.compile(r"^[a-z_]{1,32}$")
 
 # Sockets per seat in this process (THREATS.md 16: one seat token cannot open fifty sockets).
 OPEN_PER_SEAT: Counter[int] = Counter()
+# Display sockets (no token) in this process, per table code and per client (issue 19, item 10).
+OPEN_DISPLAYS: Counter[str] = Counter()
+OPEN_DISPLAYS_OF: Counter[str] = Counter()
+# Every open socket of this process on a layer other than the embedded one (closed together when
+# that layer cannot be reached).
+LIVE: weakref.WeakSet[TableConsumer] = weakref.WeakSet()
 
 
 def origin_allowed(headers: dict[bytes, bytes]) -> bool:
@@ -94,22 +108,91 @@ class Throttled(Exception):
     """This client failed too many lookups in the last minute (companion.throttle)."""
 
 
-_last_layer_warning = [0.0]
-
-
 def _layer_failed(exc: BaseException) -> None:
     """One line, at most every ten seconds, when Redis is away: not a traceback per socket."""
-    now = time.monotonic()
-    if now - _last_layer_warning[0] >= 10:
-        _last_layer_warning[0] = now
-        log.warning(
-            "channel layer unreachable, sockets closed with %s: %s: %s",
-            CLOSE_TRY_LATER,
+    logs.expected(
+        log,
+        "layer",
+        "channel layer unreachable, sockets closed with %s (the phones retry): %s: %s",
+        CLOSE_TRY_LATER,
+        type(exc).__name__,
+        exc,
+    )
+
+
+def _layer_down(layer: Any) -> bool:
+    """Whether this process's probe last found the channel layer unreachable (`_watch_layer`)."""
+    return bool(getattr(layer, "sgs_down", False))
+
+
+def _watch_layer(layer: Any) -> None:
+    """Start the probe of a Redis channel layer on this event loop, unless it runs already."""
+    task = getattr(layer, "sgs_watch", None)
+    if task is None or task.done():
+        layer.sgs_watch = asyncio.ensure_future(_probe_layer(layer))
+
+
+async def _probe_layer(layer: Any) -> None:
+    """While sockets are open on it (or it is down), publish a tiny probe every
+    WS_LAYER_PROBE_SECONDS. When Redis cannot be reached, every socket of this process is closed
+    with 1013 (its phone retries, and gets the current state once Redis is back) and taps are
+    refused before anything is written, as over HTTP; one line in the log each way."""
+    while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
+        await _probe_once(layer)
+        await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
+
+
+async def _probe_once(layer: Any) -> bool:
+    """Publish one tiny message; whether the layer took it. The first failure closes this
+    process's sockets on that layer (1013), the first success after it says so."""
+    channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
+    try:
+        await asyncio.wait_for(layer.send(channel, {"type": "probe"}), 1.0)
+    except EXPECTED_LAYER_FAULTS as exc:
+        if not _layer_down(layer):
+            layer.sgs_down = True
+            sockets = [c for c in list(LIVE) if c.channel_layer is layer]
+            log.warning(
+                "channel layer unreachable (%s: %s): %d sockets closed with %s, taps refused "
+                "until it is back",
+                type(exc).__name__,
+                exc,
+                len(sockets),
+                CLOSE_TRY_LATER,
+            )
+            for consumer in sockets:
+                LIVE.discard(consumer)
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=CLOSE_TRY_LATER)
+        return False
+    if _layer_down(layer):
+        layer.sgs_down = False
+        log.warning("channel layer reachable again: sockets and taps accepted")
+    return True
+
+
+def _db_failed(exc: DatabaseError, message: str, *args: Any) -> None:
+    """A lock held past its timeout or a lost connection is expected: one line. Anything else
+    the database says is a bug: its stack."""
+    if isinstance(exc, EXPECTED_DB_FAULTS):
+        logs.expected(log, "db", message + ": %s: %s", *args, type(exc).__name__, exc)
+    else:
+        log.error(message, *args, exc_info=exc)
+
+
+def _broadcast_failed(exc: BaseException, name: str) -> None:
+    if isinstance(exc, EXPECTED_LAYER_FAULTS):
+        logs.expected(
+            log,
+            "broadcast",
+            "tap %s committed and answered as applied; its frames did not go out (%s: %s): the "
+            "other screens catch up when they reconnect",
+            name,
             type(exc).__name__,
             exc,
         )
     else:
-        log.debug("channel layer unreachable: %r", exc)
+        log.error("tap %s committed, its broadcast failed", name, exc_info=exc)
 
 
 def _closing_once(send: Any) -> Any:
@@ -148,6 +231,13 @@ def _known_answer(action_id: str, known: TapAnswer) -> dict[str, Any]:
     return {**answer, "message": known.message}
 
 
+def _valid_id(message: dict[str, Any]) -> str | None:
+    action_id = message.get("action_id")
+    if isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id):
+        return action_id
+    return None
+
+
 def _relay_failed(exc: Exception) -> None:
     if isinstance(exc, OSError):  # the phone went away; its socket's own loop cleans up
         log.debug("frame not relayed: %r", exc)
@@ -163,6 +253,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     _backlog: deque[dict[str, Any]] | None = None
     # The answer task of this socket's last tap (taps are answered in order).
     _tap_tail: asyncio.Future[None] | None = None
+    _held: list[dict[str, Any]] | None = None
+    sent_version = 0
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """On the embedded layer, take group messages straight from it (`_deliver`) and read
@@ -174,14 +266,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         layer = get_channel_layer(self.channel_layer_alias)
         if not isinstance(layer, LeanInMemoryChannelLayer):
             try:
+                if _layer_down(layer):
+                    # The probe found Redis away: refused at once, no database read.
+                    await self._try_later(receive, send)
+                    return
                 await super().__call__(scope, receive, send)
             except RedisError as exc:
                 _layer_failed(exc)
                 # A channel whose subscription failed stays in the layer's table otherwise.
                 getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
                 with contextlib.suppress(Exception):  # the phone may be gone already
-                    await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
+                    await self._try_later(receive, send)
             finally:
+                LIVE.discard(self)
                 self._release_slot()
             return
         self.scope = scope
@@ -202,6 +299,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             self._release_slot()
             for group in getattr(self, "groups", []):  # left after a crash: no frames for it
                 await layer.group_discard(group, self.channel_name)
+
+    async def _try_later(self, receive: Any, send: Any) -> None:
+        """Close with 1013 (the phone retries soon); accepted first if it was not yet, so that
+        the phone sees the code (a refused handshake is only a 1006 to it)."""
+        if not getattr(self, "accepted", False):
+            if (await asyncio.wait_for(receive(), 5))["type"] != "websocket.connect":
+                return
+            await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_TRY_LATER})
 
     def _deliver(self, message: dict[str, Any]) -> None:
         """A group message for this screen, handed over by the layer on this event loop.
@@ -250,8 +356,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_id: int | None = None
         self.fingerprint = ""
         self.counted = False
+        self.display_keys: tuple[str, str] | None = None
         self.window_start = time.monotonic()
         self.window_count = 0
+        # The newest table version this socket was sent (a snapshot or a relayed frame).
+        self.sent_version = 0
+        # Taps, status questions and snapshots run one after another in `_work`, a task of their
+        # own, so that the socket is read (and a ping answered) meanwhile.
+        self._jobs: deque[tuple[str, dict[str, Any]]] = deque()
+        self._worker: asyncio.Task[None] | None = None
+        self._sync_queued = False
+        self._reading_version = False
+        self._tasks: set[asyncio.Future[Any]] = set()
+        # On the Redis layer, frames wait here until the state is sent (embedded: `_backlog`).
+        self._held: list[dict[str, Any]] | None = None
         if not origin_allowed(dict(self.scope.get("headers", []))):
             await self.close(code=CLOSE_POLICY)
             return
@@ -277,6 +395,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.counted = True
             self.seat_id = seat_id
             self.fingerprint = broadcast.fingerprint(token)
+        elif not token and not self._take_display_slot(code):
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         self.code = code
         self.is_host = is_host
         self.token = kwargs.get("token")
@@ -285,14 +407,42 @@ class TableConsumer(AsyncWebsocketConsumer):
             wanted.append(broadcast.host_group(code, self.lang))
         if seat_id is not None:
             wanted.append(broadcast.seat_group(seat_id, self.lang))
+        embedded = isinstance(self.channel_layer, LeanInMemoryChannelLayer)
+        if not embedded:
+            self._held = []
+        # Accepted before joining: a layer that fails to join closes with 1013, which the phone
+        # sees (a refused handshake would be a bare 1006 to it).
+        await self.accept()
+        self.accepted = True
         for group in wanted:
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)
-        await self.accept()
+        if not embedded:
+            LIVE.add(self)
+            _watch_layer(self.channel_layer)
         # Join first, then read: a change committed in between reaches us twice, never zero times.
-        await self._send_snapshot()
-        if self._backlog is not None:
-            await self._drain()
+        self._queue("snapshot", {})
+
+    def _take_display_slot(self, code: str) -> bool:
+        """A socket without a token (a public display): within the caps per table and per
+        client (its device, else its address, as companion.throttle counts), or refused."""
+        client = throttle.of_scope(self.scope)
+        who = f"dev:{client.device}" if client.device else f"ip:{client.address}"
+        if (
+            OPEN_DISPLAYS[code] >= settings.WS_MAX_DISPLAYS_PER_TABLE
+            or OPEN_DISPLAYS_OF[who] >= settings.WS_MAX_DISPLAYS_PER_CLIENT
+        ):
+            logs.expected(
+                log,
+                "displays",
+                "display socket refused (%s): too many for its table or client",
+                CLOSE_TOO_MANY,
+            )
+            return False
+        OPEN_DISPLAYS[code] += 1
+        OPEN_DISPLAYS_OF[who] += 1
+        self.display_keys = (code, who)
+        return True
 
     @database_sync_to_async
     def _resolve(self, token: str | None, code: str | None) -> tuple[str, int | None, bool, str]:
@@ -320,40 +470,63 @@ class TableConsumer(AsyncWebsocketConsumer):
         return table.code, None, False, ""
 
     @database_sync_to_async
-    def _snapshot(self) -> str | None:
+    def _snapshot(self) -> tuple[str, int] | None:
+        """Everything this screen shows, with the table version it shows."""
         try:
             if self.token:
                 actor = actor_for(self.token)
                 if actor.table.code != self.code:
                     return None
-                return broadcast.snapshot(
+                html = broadcast.snapshot(
                     actor.table, seat=actor.seat, is_host=actor.is_host, lang=self.lang
                 )
+                return html, actor.table.version
             table = Table.objects.get(code=self.code)
-            return broadcast.snapshot(table, seat=None, is_host=False, lang=self.lang)
+            html = broadcast.snapshot(table, seat=None, is_host=False, lang=self.lang)
+            return html, table.version
         except (NotFound, Table.DoesNotExist):
             return None
 
     async def _send_snapshot(self) -> None:
-        html = await self._snapshot()
-        if html is None:
+        found = await self._snapshot()
+        if found is None:
             await self.close(code=CLOSE_GONE)
             return
+        html, version = found
+        self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
     def _release_slot(self) -> None:
-        """Give the seat's slot under the per-seat socket cap back (once)."""
+        """Give the seat's slot under the per-seat socket cap back (once), or the display's."""
         if getattr(self, "counted", False) and self.seat_id is not None:
             OPEN_PER_SEAT[self.seat_id] -= 1
             if OPEN_PER_SEAT[self.seat_id] <= 0:
                 del OPEN_PER_SEAT[self.seat_id]
             self.counted = False
+        keys = getattr(self, "display_keys", None)
+        if keys is not None:
+            self.display_keys = None
+            for counter, key in zip((OPEN_DISPLAYS, OPEN_DISPLAYS_OF), keys, strict=True):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own leaves the groups first and turns a failing Redis connection into an
+        InvalidChannelLayerError; `disconnect` leaves them, and a Redis outage is expected."""
+        await self.disconnect(message.get("code", 1000))
+        raise StopConsumer()
 
     async def disconnect(self, code: int) -> None:
+        LIVE.discard(self)
         self._release_slot()
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups = []
+        groups, self.groups = getattr(self, "groups", []), []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except (RedisError, OSError, AttributeError) as exc:  # redis-py: a dropped writer
+                _layer_failed(exc)
+                return
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
@@ -376,16 +549,115 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed")
             return
         kind = message.get("type")
-        if kind == "sync":
-            await self._send_snapshot()
-        elif kind == "ping":
+        if kind == "ping":
             await self._pong()
-        elif kind == "act":
-            await self._act(message)
-        elif kind == "status":
-            await self._status(message.get("action_id"))
+        elif kind in ("sync", "act", "status"):
+            if kind == "act":
+                # The moment the tap arrived, set here (never taken from the message).
+                message["arrived"] = taps.arrive(self.token or "", _valid_id(message))
+            self._queue(kind, message)
         else:
             await self._error("unsupported")
+
+    def _queue(self, kind: str, message: dict[str, Any]) -> None:
+        """Run a tap, a status question or a snapshot after the ones before it, in `_work`.
+
+        A sync asked while another one waits its turn is the same sync (coalesced): a screen
+        asking for the whole state again and again costs one snapshot at a time."""
+        if kind in ("sync", "snapshot"):
+            if self._sync_queued:
+                return
+            self._sync_queued = True
+        self._jobs.append((kind, message))
+        if self._worker is None:
+            self._worker = asyncio.ensure_future(self._work())
+
+    async def _work(self) -> None:
+        """The socket's jobs in order. A fault the job did not handle is a bug: its stack is
+        logged and the socket closed (1011); the phone reconnects."""
+        try:
+            while self._jobs:
+                kind, message = self._jobs.popleft()
+                if kind == "snapshot":
+                    self._sync_queued = False
+                    await self._send_snapshot()
+                    await self._release_held()
+                elif kind == "sync":
+                    self._sync_queued = False
+                    await self._resync(message)
+                elif kind == "act":
+                    await self._tap(message)
+                else:
+                    await self._status(message.get("action_id"))
+        except Exception:
+            log.exception("socket job failed")
+            self._jobs.clear()
+            with contextlib.suppress(Exception):
+                await self.close(code=CLOSE_ERROR)
+        finally:
+            self._worker = None
+
+    async def _release_held(self) -> None:
+        """After the first state: the frames that waited for it, in order."""
+        if self._backlog is not None:
+            await self._drain()
+        held, self._held = self._held, None
+        for event in held or ():
+            await self.table_fragment(event)
+
+    async def _resync(self, message: dict[str, Any]) -> None:
+        """The whole state again; or, when the screen names the version it has, this socket was
+        sent it and the table is still there, just that version (no rendering)."""
+        wanted = message.get("version")
+        if isinstance(wanted, int) and wanted > 0 and wanted == self.sent_version:
+            try:
+                current = await dbthread.read(self._read_version)
+            except DatabaseError:
+                current = None
+            if current == wanted:
+                await self.send(text_data=json.dumps({"type": "version", "version": current}))
+                return
+        await self._send_snapshot()
+
+    async def _tap(self, message: dict[str, Any]) -> None:
+        """A tap, unless this process cannot reach the channel layer: then it is refused before
+        anything is written, as over HTTP (companion.middleware.RedisOutageMiddleware)."""
+        layer = self.channel_layer
+        if not isinstance(layer, LeanInMemoryChannelLayer):
+            reachable = not _layer_down(layer)
+            if reachable:
+                LIVE.discard(self)  # answered first, closed after, if the probe fails
+                reachable = await _probe_once(layer)
+            if not reachable:
+                await self._refuse_in_outage(message.get("action_id"))
+                await self.close(code=CLOSE_TRY_LATER)
+                return
+            LIVE.add(self)
+        await self._act(message)
+
+    async def _refuse_in_outage(self, action_id: Any) -> None:
+        if isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id) and self.token:
+            # A tap applied before (sent again after its socket dropped) gets its true answer.
+            with contextlib.suppress(DatabaseError, NotFound):
+                known = await database_sync_to_async(self._tap_outcome)(action_id)
+                if known.outcome != "not_applied":
+                    await self.send(text_data=json.dumps(_known_answer(action_id, known)))
+                    return
+        with translation.override(self.lang):
+            text = str(
+                _(
+                    "The screens cannot reach each other right now: nothing was changed. "
+                    "Try again in a moment."
+                )
+            )
+        answer = {
+            "type": "error",
+            "action_id": action_id if isinstance(action_id, str) else None,
+            "status": 503,
+            "message": text,
+            "outcome": "not_applied",
+        }
+        await self.send(text_data=json.dumps(answer))
 
     async def _act(self, message: dict[str, Any]) -> None:
         """A tap: the acting seat (or host console) is the socket's token, never the message's.
@@ -420,7 +692,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._error("malformed", action_id)
             return
-        arrived = taps.arrive(self.token, action_id)
+        arrived = message.get("arrived") or taps.arrive(self.token, action_id)
         judged = dbthread.submit(self._run_act, name, fields, action_id, arrived)
         previous = self._tap_tail
         self._tap_tail = asyncio.ensure_future(self._answer(name, action_id, judged, previous))
@@ -450,7 +722,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(outcome, DatabaseError):
             # The database failed (gone, broken): the tap may or may not have committed.
             # Answer what the event log says, never a guess.
-            log.warning("tap %s failed in the database", name, exc_info=outcome)
+            _db_failed(outcome, "tap %s failed in the database, answered from the event log", name)
             await self._act_failed(action_id)
             return
         if isinstance(outcome, BaseException):
@@ -458,8 +730,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         result, box = outcome
         try:
             await broadcast.send_all(box)
-        except Exception:  # noqa: BLE001 - the tap is committed: it is still answered as applied
-            log.warning("tap %s committed, its broadcast failed", name, exc_info=True)
+        except Exception as exc:  # noqa: BLE001 - the tap is committed: answered as applied
+            _broadcast_failed(exc, name)
             box = []
         if isinstance(result, int):
             if action_id and any(
@@ -547,8 +819,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         except NotFound:
             await self.close(code=CLOSE_GONE)
             return
-        except DatabaseError:
-            log.warning("tap status unavailable", exc_info=True)
+        except DatabaseError as exc:
+            _db_failed(exc, "tap status unavailable, the phone asks again")
             answer["applied"] = None
         else:
             answer["applied"], answer["version"] = known.applied, known.version
@@ -558,17 +830,31 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(answer))
 
     async def _pong(self) -> None:
-        """The heartbeat's answer carries the table's version: a phone that missed a frame
-        (a Redis outage, a lost publish) sees it is behind and asks for the state."""
-        answer: dict[str, Any] = {"type": "pong"}
-        try:
-            answer["version"] = await self._table_version()
-        except DatabaseError:
-            pass
-        await self.send(text_data=json.dumps(answer))
+        """The heartbeat's answer, at once, whatever this socket is waiting for; then the
+        table's version (`{"type": "version"}`, read on the reading thread, not behind taps): a
+        phone that missed a frame (a Redis outage, a lost publish) sees it is behind."""
+        await self.send(text_data='{"type": "pong"}')
+        if not self._reading_version:
+            self._reading_version = True
+            self._spawn(self._send_version())
 
-    @database_sync_to_async
-    def _table_version(self) -> int | None:
+    async def _send_version(self) -> None:
+        try:
+            version = await dbthread.read(self._read_version)
+        except DatabaseError as exc:
+            logs.expected(log, "version", "table version unavailable for a pong: %r", exc)
+            return
+        finally:
+            self._reading_version = False
+        if version is not None:
+            await self.send(text_data=json.dumps({"type": "version", "version": version}))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _read_version(self) -> int | None:
         return Table.objects.filter(code=self.code).values_list("version", flat=True).first()
 
     def _token_valid(self) -> bool:
@@ -585,6 +871,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(answer))
 
     async def table_fragment(self, event: dict[str, Any]) -> None:
+        if self._held is not None:  # the Redis layer, before the first state is sent
+            self._held.append(event)
+            return
+        version = event.get("version")
+        if version is not None and version > self.sent_version:
+            self.sent_version = version
         # Straight to the socket: what `self.send(text_data=...)` does, two coroutine layers fewer
         # for the commonest message (eight of them per tap).
         await self.base_send({"type": "websocket.send", "text": event["html"]})

@@ -21,6 +21,9 @@ from django.db import connections
 T = TypeVar("T")
 
 _executor: ThreadPoolExecutor | None = None
+# A second thread for the cheap reads a socket must answer at once (the table's version for the
+# heartbeat, a display's "am I current?"): they must not queue behind taps or snapshots.
+_reader: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
 
 
@@ -30,6 +33,14 @@ def _get_executor() -> ThreadPoolExecutor:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgs-db")
         return _executor
+
+
+def _get_reader() -> ThreadPoolExecutor:
+    global _reader
+    with _lock:
+        if _reader is None:
+            _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgs-read")
+        return _reader
 
 
 def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
@@ -56,12 +67,22 @@ async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     return await submit(func, *args, **kwargs)
 
 
+async def read(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a short read-only `func` on the reading thread, never behind a tap."""
+    loop = asyncio.get_running_loop()
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, _call, func, args, kwargs)
+    return await loop.run_in_executor(_get_reader(), call)
+
+
 def shutdown() -> None:
-    """Close the thread's database connections and stop it (tests, before dropping databases)."""
-    global _executor
+    """Close the threads' database connections and stop them (tests, before dropping databases)."""
+    global _executor, _reader
     with _lock:
-        executor, _executor = _executor, None
-    if executor is None:
-        return
-    executor.submit(connections.close_all).result()
-    executor.shutdown(wait=True)
+        executors = [_executor, _reader]
+        _executor = _reader = None
+    for executor in executors:
+        if executor is None:
+            continue
+        executor.submit(connections.close_all).result()
+        executor.shutdown(wait=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -15,6 +16,23 @@ from redis.exceptions import RedisError
 # Tokens are 32 url-safe characters (companion.models.new_token); mask any such run.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,}")
 _FORMATTER = logging.Formatter()
+
+
+_last_said: dict[str, float] = {}
+
+
+def expected(
+    logger: logging.Logger, kind: str, message: str, *args: Any, every: float = 10
+) -> None:
+    """An expected fault (Redis away, a database lock held too long): one line that says what
+    happened and what the app does about it, no stack, at most once every `every` seconds per
+    kind; the repeats go to debug. Only the unexpected logs a stack."""
+    now = time.monotonic()
+    if now - _last_said.get(kind, -every) >= every:
+        _last_said[kind] = now
+        logger.warning(message, *args)
+    else:
+        logger.debug(message, *args)
 
 
 def redact(text: str) -> str:
@@ -30,6 +48,12 @@ def _outage_line(record: logging.LogRecord) -> None:
         record.msg = f"{record.getMessage()} {type(exc).__name__}: {exc}"
         record.args = None
         record.exc_info = None
+        # The app says once what it does about it (companion.consumers); repeats are debug.
+        now = time.monotonic()
+        if now - _last_said.get("channels_redis", -10) >= 10:
+            _last_said["channels_redis"] = now
+        else:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
 
 
 def _redact_record(record: logging.LogRecord) -> None:

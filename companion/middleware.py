@@ -167,6 +167,8 @@ def _redis_down(request: HttpRequest) -> HttpResponse:
         context = {"message": message, "back": page.group(0) if page else "/"}
         response = render(request, "companion/error.html", context, status=503)
     response["Retry-After"] = "5"
+    # Refused before anything was written: the phone knows its tap was not applied.
+    response["X-Tap-Outcome"] = "not_applied"
     response["Cache-Control"] = "no-store, private"
     response["Referrer-Policy"] = "no-referrer"
     return response

@@ -224,6 +224,12 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
 WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_CONNECTIONS_PER_SEAT = 4
 WS_MAX_MESSAGES_PER_10S = 40
+# Screens without a token (the public display, /ws/t/<code>/): per table, and per client (its
+# device cookie, else its address: companion.throttle), in each process.
+WS_MAX_DISPLAYS_PER_TABLE = 12
+WS_MAX_DISPLAYS_PER_CLIENT = 6
+# With the Redis channel layer, how often each process checks that it still reaches Redis.
+WS_LAYER_PROBE_SECONDS = 0.5
 # Per-message compression of websocket frames. Most frames are small deltas and phones sit on
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")

@@ -11,7 +11,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -20,7 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast, dispatch, taps, throttle
+from companion import actions, broadcast, dispatch, logs, taps, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.core import tap_outcome
 from companion.actions.table import join_refusal
@@ -320,8 +320,18 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     except dispatch.TooLate:
         log.info("tap %s not judged within its deadline: answered not applied", name)
         return _act_failed(request, token, action_id)
+    except (OperationalError, InterfaceError) as exc:  # a lock held too long, a lost link
+        logs.expected(
+            log,
+            "db",
+            "tap %s failed in the database, answered from the event log: %s: %s",
+            name,
+            type(exc).__name__,
+            exc,
+        )
+        return _act_failed(request, token, action_id)
     except DatabaseError:
-        log.warning("tap %s failed in the database", name, exc_info=True)
+        log.error("tap %s failed in the database", name, exc_info=True)
         return _act_failed(request, token, action_id)
     return _applied(request, "merged" if getattr(change, "merged", False) else "")
 

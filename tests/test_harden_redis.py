@@ -244,8 +244,10 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
         for _ in range(settings.WS_MAX_CONNECTIONS_PER_SEAT + 2):
             down = socket_to(f"/ws/{seats[0].token}/")
-            connected, code = await down.connect(timeout=5)
-            assert not connected and code == consumers.CLOSE_TRY_LATER
+            # Accepted, then closed with 1013, so that the phone sees the code and retries soon.
+            assert (await down.connect(timeout=5))[0]
+            closed = await down.receive_output(timeout=5)
+            assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TRY_LATER}
             await down.disconnect()
         assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
         assert not [r for r in caplog.records if r.exc_info and r.name.startswith("companion")]
@@ -255,14 +257,14 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         # outage may still fail on its old connection (item 11's business), a later one works.
         for _attempt in range(10):
             back = socket_to(f"/ws/{seats[0].token}/")
-            connected, code = await back.connect(timeout=10)
-            if connected:
+            assert (await back.connect(timeout=10))[0]
+            first = await back.receive_output(timeout=5)
+            if first["type"] == "websocket.send":
                 break
-            assert code == consumers.CLOSE_TRY_LATER
+            assert first["code"] == consumers.CLOSE_TRY_LATER
             await back.disconnect()
             await asyncio.sleep(0.5)
-        assert connected
-        assert 'id="table-state"' in await back.receive_from(timeout=5)
+        assert 'id="table-state"' in first["text"]
         await back.disconnect()
         await get_channel_layer().flush()
 
@@ -312,3 +314,113 @@ def test_changes_are_refused_with_a_clear_message_while_redis_is_down(
         )
         assert after.status_code == 204
         assert Table.objects.get(pk=table.pk).version == version + 1
+
+
+# Issue 19, items 4 and 5 -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_current_after(
+    redis_server: RedisServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One behaviour for both paths: while Redis is away a tap is refused before anything is
+    written (503, "nothing was changed", outcome not_applied), over HTTP and over the socket;
+    every socket is closed with 1013; once Redis is back, every phone reconnects (retrying as
+    live.js does after 1013) and has the current state within 5 s, without a tap. Nothing
+    logs a stack meanwhile."""
+    from companion import logs
+    from tests.test_game import picked_all
+
+    built = await asyncio.to_thread(deployment, tmp_path, redis_server, 0, "sgs_both", "k6")
+    monkeypatch.setattr(failsafe, "RETRY_SECONDS", 0.3)
+    logs._last_said.clear()
+    table, seats = await database_sync_to_async(picked_all)(4)
+    me = seats[1]
+
+    def socket_to(path: str) -> WebsocketCommunicator:
+        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+        return WebsocketCommunicator(application, path, headers=headers)
+
+    async def phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
+        comm = socket_to(f"/ws/{seat.token}/")
+        assert (await comm.connect(timeout=5))[0]
+        first = await comm.receive_output(timeout=5)
+        return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
+
+    def http_tap(action_id: str) -> Any:
+        client = Client()
+        return client.post(
+            f"/p/{me.token}/act/hp",
+            {"seat": me.pk, "delta": "-1", "action_id": action_id},
+            HTTP_HX_REQUEST="true",
+        )
+
+    with override_settings(
+        CHANNEL_LAYERS=built["layers"], CACHES=built["caches"], WS_LAYER_PROBE_SECONDS=0.2
+    ):
+        phones = [await phone(seat) for seat in seats]
+        assert all('id="table-state"' in first for _comm, first in phones)
+        mine = phones[1][0]
+        redis_server.stop()
+        caplog.clear()
+        caplog.set_level(logging.DEBUG)
+        # At once, before the probe has noticed: the socket tap is refused, nothing written.
+        tap = {"type": "act", "name": "hp", "fields": {"seat": me.pk, "delta": -1}}
+        await mine.send_to(text_data=json.dumps(tap | {"action_id": "outage-ws1"}))
+        answer = json.loads(await mine.receive_from(timeout=5))
+        assert answer["type"] == "error" and answer["status"] == 503, answer
+        assert answer["outcome"] == "not_applied" and "没有生效" in answer["message"]
+        response = await database_sync_to_async(http_tap)("outage-http1")
+        assert response.status_code == 503
+        assert response["X-Tap-Outcome"] == "not_applied"
+        assert "没有生效" in response.content.decode()
+        assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).version == (
+            table.version
+        )
+        # Every socket of the process is closed with 1013; a phone trying again is too.
+        for comm, _first in phones:
+            closed = await comm.receive_output(timeout=5)
+            assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TRY_LATER}
+            await comm.disconnect()
+        retry, first = await phone(me)
+        assert first == ""
+        await retry.disconnect()
+        # A change made meanwhile without the layer (another process's tap before its Redis
+        # connection noticed, say): the phones must see it after the outage.
+        await database_sync_to_async(_change_without_frames)(me)
+
+        redis_server.start()
+        back_at = time.monotonic()
+
+        async def come_back(seat: Seat) -> float:
+            # live.js after 1013: retries with backoff capped at 2 s (0.5 to 1 times that).
+            attempt = 0
+            while True:
+                comm, first = await phone(seat)
+                if first:
+                    assert f'data-version="{table.version + 1}"' in first
+                    await comm.disconnect()
+                    return time.monotonic() - back_at
+                await comm.disconnect()
+                attempt += 1
+                await asyncio.sleep(min(2.0, 0.25 * 2**attempt))
+
+        times = await asyncio.gather(*(come_back(seat) for seat in seats))
+        print("phones current after Redis came back (s):", [round(t, 2) for t in times])
+        assert max(times) < 5
+        records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert not [r for r in caplog.records if r.exc_info or r.exc_text], "no stack"
+        said = [r.getMessage() for r in records if r.name.startswith("companion")]
+        assert any("sockets closed with 1013" in line for line in said), said
+        assert any("reachable again" in line for line in said), said
+        await get_channel_layer().flush()
+
+
+def _change_without_frames(seat: Seat) -> None:
+    from companion import actions, broadcast
+
+    with broadcast.collecting():
+        actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=-1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import logging
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,9 +13,12 @@ from typing import Any, TypeVar
 from django.db import connection, models, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import RedisError
 
-from companion import broadcast, fastsql
+from companion import broadcast, fastsql, logs
 from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table, TapOutcome
+
+log = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=models.Model)
 
@@ -209,8 +213,25 @@ def _record(
         change.line = HistoryLine(kind, public, table.version, table.game_number)
     # robust: the change is committed whatever happens to its broadcast (a Redis outage), so the
     # tap is still answered as applied; phones that missed the frame catch up (live.js heartbeat).
-    transaction.on_commit(lambda: broadcast.table_changed(change), robust=True)
+    transaction.on_commit(lambda: _broadcast(change), robust=True)
     return change
+
+
+def _broadcast(change: Change) -> None:
+    """Send a committed change; Redis away is expected (one line, no stack): the sockets are
+    closed meanwhile and every phone gets the state when it reconnects."""
+    try:
+        broadcast.table_changed(change)
+    except (RedisError, OSError) as exc:
+        logs.expected(
+            log,
+            "broadcast",
+            "change %s committed; its frames did not go out (%s: %s): the other screens catch "
+            "up when they reconnect",
+            change.version,
+            type(exc).__name__,
+            exc,
+        )
 
 
 # The changes "undo" may revert (companion.actions.game.event_undo): HP, deaths, equipment,

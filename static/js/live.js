@@ -26,12 +26,14 @@
   var lastPublic = 0;
   var lastAnnounce = null;
   var gone = false;
-  var pongTimer = null;
   var wakeLock = null;
   var pending = {};
   var ACT_TIMEOUT = 4000;
   var TAP_SAME_MS = 400;
-  var HEARTBEAT_MS = 12000;
+  // The heartbeat: a ping after this long without a frame, the socket given up when no pong
+  // comes in time (data-heartbeat-ms and data-pong-ms on <body> override them, for tests).
+  function heartbeatMs() { return parseInt(body.getAttribute('data-heartbeat-ms'), 10) || 12000; }
+  function pongMs() { return parseInt(body.getAttribute('data-pong-ms'), 10) || 5000; }
   var lastFrameAt = Date.now();
   var answeredAt = {};
   var behindTimer = null;
@@ -203,15 +205,25 @@
     }, 1000);
   }
 
-  function heartbeat() {
-    if (!socket || socket.readyState !== 1 || document.hidden) return;
-    if (Object.keys(pending).length || Date.now() - lastFrameAt < HEARTBEAT_MS) return;
-    lastFrameAt = Date.now();
-    clearTimeout(pongTimer);
-    send({ type: 'ping', version: lastPublic });
-    pongTimer = setTimeout(function () { if (socket) socket.close(); }, 5000);
+  // A ping on this socket, once its state has arrived; no pong in time closes this socket only
+  // (the timer belongs to it and dies with it), and the phone reconnects.
+  function ping(sock, wait) {
+    if (!sock || sock !== socket || sock.readyState !== 1 || !sock.current) return;
+    clearTimeout(sock.pongTimer);
+    sock.send(JSON.stringify({ type: 'ping', version: lastPublic }));
+    sock.pongTimer = setTimeout(function () { sock.close(); }, wait);
   }
-  setInterval(heartbeat, 3000);
+
+  function heartbeat() {
+    if (!socket || document.hidden || socket.pongTimer) return;
+    if (Object.keys(pending).length || Date.now() - lastFrameAt < heartbeatMs()) return;
+    lastFrameAt = Date.now();
+    ping(socket, pongMs());
+  }
+  (function beat() {
+    heartbeat();
+    setTimeout(beat, Math.min(3000, heartbeatMs() / 4));
+  })();
 
   function applyDelta(delta) {
     var state = document.getElementById('table-state');
@@ -259,7 +271,8 @@
     if (text.charAt(0) === '{') {
       var msg;
       try { msg = JSON.parse(text); } catch (e) { return; }
-      if (msg.type === 'pong') { clearTimeout(pongTimer); if (msg.version) behind(msg.version); }
+      if (msg.type === 'pong' && socket) { clearTimeout(socket.pongTimer); socket.pongTimer = null; }
+      if ((msg.type === 'pong' || msg.type === 'version') && msg.version) behind(msg.version);
       if (/^(done|merged|error)$/.test(msg.type) && msg.action_id) answered(msg);
       if (msg.type === 'status' && msg.action_id) statusAnswer(msg);
       return;
@@ -301,19 +314,25 @@
       schedule();
       return;
     }
-    var current = false;
-    socket.onopen = function () { retry = 0; };
-    // "open" once the server's first frame (the whole current state) is on the screen.
-    socket.onmessage = function (ev) {
+    var sock = socket;
+    sock.current = false;
+    sock.onopen = function () { retry = 0; };
+    // "open" once the server's first frame (the whole current state) is on the screen; the
+    // heartbeat starts only then.
+    sock.onmessage = function (ev) {
       lastFrameAt = Date.now();
-      handleFrame(String(ev.data));
-      if (!current) {
-        current = true;
+      var text = String(ev.data);
+      handleFrame(text);
+      if (!sock.current && text.charAt(0) !== '{') {
+        sock.current = true;
         setConn('open');
         Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
       }
     };
-    socket.onclose = function (ev) {
+    sock.onclose = function (ev) {
+      clearTimeout(sock.pongTimer);
+      sock.pongTimer = null;
+      if (socket !== sock) return;
       socket = null;
       Object.keys(pending).forEach(function (id) {
         if (pending[id].via !== 'ws') return;
@@ -330,13 +349,16 @@
         return;
       }
       setConn('closed');
-      schedule(ev.code === 1008 ? 5000 : 0);
+      // 1008: too many messages; 4429: too many screens on this table; 1013: the server cannot
+      // reach Redis for now, so it retries often (back within a few seconds of Redis).
+      if (ev.code === 4429) schedule(30000);
+      else schedule(ev.code === 1008 ? 5000 : 0, ev.code === 1013 ? 2000 : 5000);
     };
   }
 
-  function schedule(minDelay) {
+  function schedule(minDelay, maxDelay) {
     clearTimeout(retryTimer);
-    var delay = Math.min(5000, 250 * Math.pow(2, retry)) * (0.5 + Math.random() / 2);
+    var delay = Math.min(maxDelay || 5000, 250 * Math.pow(2, retry)) * (0.5 + Math.random() / 2);
     retry += 1;
     retryTimer = setTimeout(connect, Math.max(minDelay || 0, delay));
   }
@@ -346,11 +368,10 @@
   function checkAlive() {
     if (document.visibilityState !== 'visible' || gone) return;
     if (!socket || socket.readyState > 1) { retry = 0; connect(); return; }
-    if (socket.readyState === 1) {
+    // A socket still waiting for its first state is not checked: its state is on the way.
+    if (socket.readyState === 1 && socket.current) {
       send({ type: 'sync', version: lastPublic });
-      clearTimeout(pongTimer);
-      send({ type: 'ping' });
-      pongTimer = setTimeout(function () { if (socket) socket.close(); }, 4000);
+      ping(socket, pongMs());
     }
   }
 
