@@ -333,7 +333,7 @@ class Fleet:
             )
         return env
 
-    def _pg_admin(self):  # type: ignore[no-untyped-def]
+    def _pg_admin(self, dbname: str = "postgres"):  # type: ignore[no-untyped-def]
         import psycopg
 
         return psycopg.connect(
@@ -341,7 +341,7 @@ class Fleet:
             port=os.environ.get("DB_PORT", "5432"),
             user=os.environ.get("DB_USER", "postgres"),
             password=os.environ.get("DB_PASSWORD", "") or None,
-            dbname="postgres",
+            dbname=dbname,
             autocommit=True,
             connect_timeout=10,
         )
@@ -375,38 +375,55 @@ class Fleet:
             if migrate.returncode:
                 raise SetupError("migrate failed:\n" + (migrate.stdout + migrate.stderr).decode())
         ports = free_ports(count)
-        taskset = shutil.which("taskset")
         for index, (port, core) in enumerate(zip(ports, cores, strict=True)):
-            command = [PYTHON, "manage.py", "play", "--host", "127.0.0.1", "--port", str(port)]
-            if self.scale_out:
-                command.append("--no-migrate")
-            preexec: Callable[[], None] = _die_with_parent
-            if core is not None and taskset:
-                command = [taskset, "-c", str(core), *command]
-            elif core is not None:
-
-                def preexec(core: int = core) -> None:
-                    _die_with_parent()
-                    os.sched_setaffinity(0, {core})
-
             log_path = self.tmp / f"server-{index}.log"
-            with log_path.open("wb") as log:
-                proc = subprocess.Popen(
-                    command,
-                    cwd=BASE_DIR,
-                    env=self._env(),
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=preexec,
-                )
-            self.servers.append(Server(f"s{index}", port, core, proc, log_path))
+            self.servers.append(
+                Server(f"s{index}", port, core, self._spawn(port, core, log_path), log_path)
+            )
         deadline = time.monotonic() + STARTUP_SECONDS
         for server in self.servers:
             self._wait_ready(server, deadline)
         if self.generator_core is not None:
             os.sched_setaffinity(0, {self.generator_core})
+
+    def _spawn(self, port: int, core: int | None, log_path: Path) -> subprocess.Popen[bytes]:
+        command = [PYTHON, "manage.py", "play", "--host", "127.0.0.1", "--port", str(port)]
+        if self.scale_out:
+            command.append("--no-migrate")
+        preexec: Callable[[], None] = _die_with_parent
+        taskset = shutil.which("taskset")
+        if core is not None and taskset:
+            command = [taskset, "-c", str(core), *command]
+        elif core is not None:
+
+            def preexec(core: int = core) -> None:
+                _die_with_parent()
+                os.sched_setaffinity(0, {core})
+
+        with log_path.open("ab") as log:
+            return subprocess.Popen(
+                command,
+                cwd=BASE_DIR,
+                env=self._env(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=preexec,
+            )
+
+    def kill(self, index: int) -> None:
+        """SIGKILL one server process, as a crash would (no graceful close of its sockets)."""
+        server = self.servers[index]
+        if server.proc.poll() is None:
+            server.proc.kill()
+        server.proc.wait(timeout=STOP_SECONDS)
+
+    def restart(self, index: int) -> None:
+        """Start a killed server again on the same port, with the same database and log."""
+        server = self.servers[index]
+        server.proc = self._spawn(server.port, server.core, server.log_path)
+        self._wait_ready(server, time.monotonic() + STARTUP_SECONDS)
 
     def _check_redis(self) -> None:
         parsed = urlsplit(self.redis_url)
@@ -767,6 +784,8 @@ class TableRig:
 
 
 class Bench:
+    phone_class: Callable[[TableRig, int, Device], Phone] = Phone
+
     def __init__(self, args: argparse.Namespace, fleet: Fleet) -> None:
         self.args = args
         self.fleet = fleet
@@ -877,7 +896,7 @@ class Bench:
         table.code = code.group(1)
         await self.host_act(table, "options", fields="first_game_mode", first_game_mode="1")
         for index in range(self.args.phones):
-            phone = Phone(table, index, Device(self.pool_for(table.index, index)))
+            phone = self.phone_class(table, index, Device(self.pool_for(table.index, index)))
             path = f"/j/{table.code}/"
             expect(await phone.device.get(path), 200, "GET join page")
             reply = expect(
