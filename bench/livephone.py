@@ -30,9 +30,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.run import ATTR_RE, BASE_DIR, SECTION_RE, WS_OPEN_SECONDS, HTTPFailure, Phone
+from bench.run import ATTR_RE, BASE_DIR, SECTION_RE, HTTPFailure, Phone, open_websocket
 
 LIVE_JS = BASE_DIR / "static" / "js" / "live.js"
+MY_SEAT_RE = re.compile(r'<body[^>]*\sdata-my-seat="(\d+)"')
+PAGE_RETRY_SECONDS = 2.0
+# A browser waits minutes for a page, an XHR without a timeout (htmx's default) or a websocket's
+# opening handshake; the bench's own 20-30 s limits would start retries a browser never makes.
+BROWSER_SECONDS = 300.0
 LEGACY_PONG_RE = re.compile(r"pongTimer = setTimeout\(function \(\) \{ if \(socket\) socket\.close")
 
 # live.js's timings in seconds (their names there), and how each is found in live.js's text.
@@ -147,6 +152,7 @@ class LivePhone(Phone):
     down_since: float = 0.0
     opens: list[float] = field(default_factory=list)
     gone: bool = False
+    loaded: bool = False  # the page has loaded: the player can tap
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__
@@ -157,6 +163,30 @@ class LivePhone(Phone):
 
     def later(self, delay: float, fn: Any, *args: Any) -> asyncio.TimerHandle:
         return self.loop.call_later(delay, fn, *args)
+
+    async def open_page(self) -> None:
+        """The player opens the page (again 2 s after a failed load); then live.js starts."""
+        while not self.hub.stopped:
+            try:
+                reply = await self.device.get(f"/p/{self.token}/", timeout=BROWSER_SECONDS)
+                if reply.status == 200:
+                    break
+            except HTTPFailure:
+                pass
+            self.hub.count("page loads failed")
+            await asyncio.sleep(PAGE_RETRY_SECONDS)
+        else:
+            return
+        if found := MY_SEAT_RE.search(reply.text):
+            self.seat_id = int(found.group(1))
+        for match in SECTION_RE.finditer(reply.text):
+            if match.group(1) == "table-state":
+                attrs = dict(ATTR_RE.findall(match.group(0)))
+                self.show(int(attrs.get("data-version", "0")))
+                self.status = attrs.get("data-status", "")
+                break
+        self.loaded = True
+        self.start()
 
     def start(self) -> None:
         self.last_frame_at = time.monotonic()
@@ -193,29 +223,13 @@ class LivePhone(Phone):
         self.sock.task = self.hub.spawn(self.run_socket(self.sock))
 
     async def run_socket(self, sock: Sock) -> None:
-        from websockets.asyncio.client import connect
-
-        pool = self.device.pool
         code = 1006
         try:
-            sock.ws = await connect(
-                f"ws://127.0.0.1:{pool.port}/ws/{self.token}/",
-                origin=pool.base,  # type: ignore[arg-type]
-                additional_headers={
-                    "Cookie": "; ".join(f"{k}={v}" for k, v in self.device.cookies.items())
-                },
-                proxy=None,
-                open_timeout=WS_OPEN_SECONDS,
-                close_timeout=2,
-                ping_interval=None,
-                max_size=2**22,
-                max_queue=None,
-                user_agent_header="sgs-soak",
-            )
+            sock.ws = await open_websocket(self.device, self.token, "sgs-soak", BROWSER_SECONDS)
             sock.state = "open"
             self.retry = 0
             async for message in sock.ws:
-                if isinstance(message, str) and sock.state == "open":
+                if isinstance(message, str) and not sock.closed_by_page:
                     self.on_message(sock, message)
             code = sock.ws.close_code or 1006
         except asyncio.CancelledError:
@@ -342,7 +356,7 @@ class LivePhone(Phone):
             if kind == "my-seat" and not self.seat_id and attrs.get("data-seat", "").isdigit():
                 self.seat_id = int(attrs["data-seat"])
         acted = delta or next((a for _k, a in sections if "data-action" in a), None)
-        if acted and acted["data-action"] in self.pending:
+        if acted and acted.get("data-action") in self.pending:
             self.answered({"type": "done", "action_id": acted["data-action"]})
         if delta is not None:
             version = int(delta.get("data-version", "0"))
@@ -384,6 +398,9 @@ class LivePhone(Phone):
 
     def tap(self) -> None:
         """The player taps their own HP (-1, then +1, ...), as the page's form would post it."""
+        if not self.loaded:
+            self.hub.count("no tap: the page has not loaded yet")
+            return
         fields = {"seat": str(self.seat_id), "delta": str(self.next_delta)}
         key = "act/hp " + json.dumps(sorted(fields.items()))
         tap = LiveTap(secrets.token_hex(16), self, fields, key)
@@ -432,7 +449,9 @@ class LivePhone(Phone):
         fields = {"action_id": tap.id, **tap.fields}
         outcome = ""
         try:
-            reply = await self.device.post(f"/p/{self.token}/act/hp", fields, htmx=True)
+            reply = await self.device.post(
+                f"/p/{self.token}/act/hp", fields, htmx=True, timeout=BROWSER_SECONDS
+            )
             status, outcome = reply.status, reply.header("x-tap-outcome")
         except HTTPFailure:
             status = 0

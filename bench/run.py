@@ -693,8 +693,8 @@ class Device:
             else:
                 self.cookies[key] = val
 
-    async def get(self, path: str) -> Reply:
-        reply = await self.pool.request("GET", path, self._headers())
+    async def get(self, path: str, timeout: float = HTTP_SECONDS) -> Reply:
+        reply = await self.pool.request("GET", path, self._headers(), timeout=timeout)
         self._absorb(reply)
         return reply
 
@@ -705,6 +705,7 @@ class Device:
         *,
         htmx: bool = False,
         on_send: Callable[[], None] | None = None,
+        timeout: float = HTTP_SECONDS,
     ) -> Reply:
         headers = self._headers()
         headers += [
@@ -715,10 +716,31 @@ class Device:
         if htmx:
             headers.append(("HX-Request", "true"))
         reply = await self.pool.request(
-            "POST", path, headers, urlencode(fields).encode(), on_send=on_send
+            "POST", path, headers, urlencode(fields).encode(), on_send=on_send, timeout=timeout
         )
         self._absorb(reply)
         return reply
+
+
+async def open_websocket(
+    device: Device, token: str, agent: str = "sgs-bench", timeout: float = WS_OPEN_SECONDS
+) -> Any:
+    """A phone's websocket as its page opens it: its cookies, its Origin, deflate offered."""
+    from websockets.asyncio.client import connect
+
+    pool = device.pool
+    return await connect(
+        f"ws://127.0.0.1:{pool.port}/ws/{token}/",
+        origin=pool.base,  # type: ignore[arg-type]
+        additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in device.cookies.items())},
+        proxy=None,
+        open_timeout=timeout,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=2**22,
+        max_queue=None,
+        user_agent_header=agent,
+    )
 
 
 def expect(reply: Reply, status: int, what: str) -> Reply:
@@ -802,6 +824,7 @@ class Bench:
         self.lag_samples: list[float] | None = None
         self.run_id = secrets.token_hex(2)
         self.answers: dict[str, asyncio.Future[tuple[int, float]]] = {}
+        self.setup_errors: list[str] = []
 
     def pool_for(self, table: int, phone: int | None = None) -> Pool:
         offset = 0 if phone is None else phone
@@ -914,23 +937,8 @@ class Bench:
         expect(reply, 204, f"host {name}")
 
     async def connect(self, phone: Phone) -> None:
-        from websockets.asyncio.client import connect
-
-        pool = phone.device.pool
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in phone.device.cookies.items())}
         try:
-            phone.ws = await connect(
-                f"ws://127.0.0.1:{pool.port}/ws/{phone.token}/",
-                origin=pool.base,  # type: ignore[arg-type]
-                additional_headers=headers,
-                proxy=None,
-                open_timeout=WS_OPEN_SECONDS,
-                close_timeout=2,
-                ping_interval=None,
-                max_size=2**22,
-                max_queue=None,
-                user_agent_header="sgs-bench",
-            )
+            phone.ws = await open_websocket(phone.device, phone.token)
             first = await asyncio.wait_for(phone.ws.recv(), SNAPSHOT_SECONDS)
         except Exception as exc:
             self.connections_failed += 1
@@ -949,6 +957,23 @@ class Bench:
         await self.host_act(table, "deal")
         await self.host_act(table, "start")
 
+    async def each_table(self, step: Callable[[TableRig], Any]) -> None:
+        """A setup step for every table without an error yet, a few at once; a failure marks
+        its table and is noted in `setup_errors`."""
+        limit = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def guarded(table: TableRig) -> None:
+            if table.error:
+                return
+            async with limit:
+                try:
+                    await step(table)
+                except (SetupError, HTTPFailure) as exc:
+                    table.error = str(exc)
+                    self.setup_errors.append(f"table {table.index}: {exc}"[:300])
+
+        await asyncio.gather(*(guarded(t) for t in self.tables))
+
     async def setup(self) -> dict[str, Any]:
         args = self.args
         started = time.monotonic()
@@ -956,20 +981,8 @@ class Bench:
         self.tables = [
             TableRig(i, Device(self.pool_for(i))) for i in range(args.tables)
         ]  # the host console of table i talks to port i % N
-        errors: list[str] = []
-        limit = asyncio.Semaphore(SETUP_CONCURRENCY)
-
-        async def guarded(coro_fn: Callable[[TableRig], Any], table: TableRig) -> None:
-            if table.error:
-                return
-            async with limit:
-                try:
-                    await coro_fn(table)
-                except (SetupError, HTTPFailure) as exc:
-                    table.error = str(exc)
-                    errors.append(f"table {table.index}: {exc}"[:300])
-
-        await asyncio.gather(*(guarded(self.setup_table, t) for t in self.tables))
+        errors = self.setup_errors
+        await self.each_table(self.setup_table)
         info["http_setup_seconds"] = round(time.monotonic() - started, 1)
         await asyncio.sleep(SETTLE_SECONDS)
         rss_before = self.fleet.rss_bytes()
@@ -993,7 +1006,7 @@ class Bench:
                 table.error = "a phone's websocket did not connect"
             if not table.error and not table.tapper.seat_id:
                 table.error = "no seat id in the tapping phone's snapshot"
-        await asyncio.gather(*(guarded(self.start_game, t) for t in self.tables))
+        await self.each_table(self.start_game)
         deadline = time.monotonic() + DRAIN_SECONDS + args.tables * 0.05
         waiting = [t for t in self.tables if not t.error]
         while waiting and time.monotonic() < deadline:
