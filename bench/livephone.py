@@ -22,6 +22,7 @@ still behind); the heartbeat. The timings are read from live.js when it names th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -252,7 +253,12 @@ class LivePhone(Phone):
     def send(self, obj: dict[str, Any]) -> None:
         sock = self.sock
         if sock and sock.state == "open" and not sock.closed_by_page:
-            self.hub.spawn(sock.ws.send(json.dumps(obj)))
+            self.hub.spawn(self.send_quietly(sock, json.dumps(obj)))
+
+    @staticmethod
+    async def send_quietly(sock: Sock, text: str) -> None:
+        with contextlib.suppress(Exception):  # a socket closing meanwhile: its onclose follows
+            await sock.ws.send(text)
 
     def on_message(self, sock: Sock, text: str) -> None:
         self.last_frame_at = time.monotonic()

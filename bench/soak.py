@@ -25,7 +25,8 @@ phone of its table that was open then shows its version or a later one: a phone 
 counts once its new state holds it); sockets closed by the phones' own heartbeat, reconnects,
 and after the restart how many of the killed process's phones came back and how long after the
 kill (p50/p95). Exit 1 when a tap acknowledged is missing from the event log, one told refused
-or not applied is in it, or a tap is unresolved; 2 when the setup failed; 130 when interrupted.
+or not applied is in it, a tap is unresolved or a phone is not open at the end; 2 when the
+setup failed; 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -93,10 +94,15 @@ class SoakBench(run.Bench):
         await asyncio.sleep(delay)
         index = len(self.fleet.servers) - 1
         port = self.fleet.servers[index].port
-        on_it = [p for p in self.phones if p.device.pool.port == port and p.open]
+        on_it = [p for p in self.phones if p.device.pool.port == port]
         killed = time.monotonic()
         self.fleet.kill(index)
-        self.restart = {"killed_at": killed, "at_s": killed - start, "phones": on_it}
+        self.restart = {
+            "killed_at": killed,
+            "at_s": killed - start,
+            "phones": on_it,
+            "open": [p for p in on_it if p.open],
+        }
         await asyncio.to_thread(self.fleet.restart, index)
         self.restart["up_s"] = time.monotonic() - killed
 
@@ -213,17 +219,24 @@ def figures(bench: SoakBench, log: set[str], drained: float) -> dict[str, Any]:
     if bench.restart:
         killed = bench.restart["killed_at"]
         on_it = bench.restart["phones"]
-        back = [next((t for t in p.opens if t > killed), None) for p in on_it]
+        back = [next((t for t in p.opens if t > killed), None) for p in bench.restart["open"]]
         result["restart"] = {
             "killed_at_s": round(bench.restart["at_s"], 1),
             "server_up_s": round(bench.restart.get("up_s", -1), 1),
             "phones": len(on_it),
+            "open_at_kill": len(back),
             "back": sum(t is not None for t in back),
+            "open_at_end": sum(p.open for p in on_it),
             "reconnect_ms": run.spread([t - killed for t in back if t is not None]),
         }
-    result["ok"] = not (
-        result["acknowledged_missing"] or result["told_no_but_in_log"] or unresolved
-    )
+    problems = {
+        "acknowledged taps missing from the event log": result["acknowledged_missing"],
+        "taps told refused or not applied yet in the event log": result["told_no_but_in_log"],
+        "taps unresolved": len(unresolved),
+        "phones not open at the end": len(phones) - result["phones_open_at_end"],
+    }
+    result["problems"] = [f"{n} {what}" for what, n in problems.items() if n]
+    result["ok"] = not result["problems"]
     return result
 
 
@@ -253,8 +266,9 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
         x, rc = r["restart"], r["restart"]["reconnect_ms"]
         out.append(
             f"restart: the last process killed at {x['killed_at_s']} s, answering again "
-            f"{x['server_up_s']} s later; its phones back {x['back']} of {x['phones']}, "
-            f"reconnect after the kill p50 {rc['p50'] / 1000:.1f} s  p95 {rc['p95'] / 1000:.1f} s"
+            f"{x['server_up_s']} s later; of its {x['phones']} phones {x['open_at_kill']} were "
+            f"open, {x['back']} of them back, p50 {rc['p50'] / 1000:.1f} s  p95 "
+            f"{rc['p95'] / 1000:.1f} s after the kill; {x['open_at_end']} open at the end"
         )
     out.append(
         f"taps: made {r['taps_made']}, sent {r['taps_sent']} ({r['taps_via_http_first']} over "
@@ -282,7 +296,8 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
         f"p95 {rc['p95'] / 1000:.1f} s"
     )
     out += [f"  server log: {line}" for line in r["server_log_problems"][:8]]
-    out.append("result: OK" if r["ok"] else "result: PROBLEMS (see above)")
+    problems = "; ".join(r.get("problems", []))
+    out.append(f"result: PROBLEMS: {problems}" if problems else "result: OK")
     return "\n".join(out)
 
 
