@@ -6,13 +6,16 @@
     .venv/bin/python bench/soak.py --tables 10 --duration 30 --json
 
 It starts the app as users run it with bench/run.py's Fleet (`manage.py play`, a temporary
-database; `--scale-out N`: N processes on PostgreSQL + Redis), seats the tables and starts their
-games with run.py's Bench, but every phone is a bench/livephone.py LivePhone: it follows
-static/js/live.js (socket taps with a fresh action id, the same tap over HTTP after 4 s,
-{"type": "status"} when in doubt, the heartbeat, the reconnect backoff, "sync" on a version
-gap), with the timings read from live.js. Each table taps --rate times a second, its phones in
-turn, each its own HP (-1, then +1, ...): what the page does with the tap (over the socket,
-over HTTP, queued, dropped as a double tap) is the model's business. With two or more
+database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over
+them), creates the tables, seats the players and starts the games over HTTP with run.py's Bench
+(no page open yet). Then the taps start, and at the same moment every phone opens its page (all
+at once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
+LivePhone, which follows static/js/live.js (socket taps with a fresh action id, the same tap
+over HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff,
+"sync" on a version gap), with the timings read from live.js. Each table taps --rate times a
+second, its phones in turn, each its own HP (-1, then +1, ...); a phone whose page has not
+loaded yet cannot tap; what the page does with a tap (over the socket, over HTTP, queued,
+dropped as a double tap) is the model's business. With two or more
 processes, the last one is killed (SIGKILL) at --restart-at seconds (default: half-way) and
 started again on the same port. After --duration seconds it waits up to --drain seconds for
 the pending taps, then reads the event log straight from the database (Event.action_id).
