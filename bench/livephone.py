@@ -5,12 +5,13 @@ time, "open" only once the socket's first frame arrived, the backoff 250 ms × 2
 times 0.5–1, 5 s after a 1008 close, 4404 means gone); onclose (a socket tap that is not being
 posted is in doubt); handleFrame/applyDelta (a delta applies only on the version it names,
 otherwise "sync"; a gap in public versions asks "sync"; a frame or "done" naming a pending tap
-answers it); the tap path (configRequest, startTap, overHttp, nextTap, afterRequest: over the
-socket with a fresh action id, the same tap over HTTP after ACT_TIMEOUT without an answer, queued
-behind a pending tap, dropped when identical to a tap answered less than TAP_SAME_MS ago); doubt
-(askStatus every 500 ms << tries, capped at 5 s, the queue dropped) and behind() ("sync" after 1 s
-still behind); the heartbeat. The timings are read from live.js when it names them (see
-`timings`); the heartbeat has two models, picked from live.js's text unless given:
+answers it); the tap path, in bench/livetaps.py (configRequest, startTap, overHttp, nextTap,
+afterRequest: over the socket with a fresh action id, the same tap over HTTP after ACT_TIMEOUT
+without an answer, queued behind a pending tap, dropped when identical to a tap answered less
+than TAP_SAME_MS ago; doubt: askStatus every 500 ms << tries, capped at 5 s, the queue dropped);
+behind() ("sync" after 1 s still behind); the heartbeat. The timings are read from live.js when
+it names them (see `timings`); the heartbeat has two models, picked from live.js's text unless
+given:
 
 - legacy: the page as it was when issue 19 was filed: a ping after HEARTBEAT_MS without a
   message once the socket is open (before its state arrived too), one pong timer for the page
@@ -26,20 +27,19 @@ import contextlib
 import json
 import random
 import re
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.livetaps import BROWSER_SECONDS, LiveTap, TapPath
 from bench.run import ATTR_RE, BASE_DIR, SECTION_RE, HTTPFailure, Phone, open_websocket
 
 LIVE_JS = BASE_DIR / "static" / "js" / "live.js"
 MY_SEAT_RE = re.compile(r'<body[^>]*\sdata-my-seat="(\d+)"')
 PAGE_RETRY_SECONDS = 2.0
-# A browser waits minutes for a page, an XHR without a timeout (htmx's default) or a websocket's
-# opening handshake; the bench's own 20-30 s limits would start retries a browser never makes.
-BROWSER_SECONDS = 300.0
+# The legacy heartbeat's pong timer: one for the page, closing whichever socket is current.
 LEGACY_PONG_RE = re.compile(r"pongTimer = setTimeout\(function \(\) \{ if \(socket\) socket\.close")
+HEARTBEAT_RE = re.compile(r"\n  function heartbeat\(\) \{\n[\s\S]*?\n  \}\n")
 
 # live.js's timings in seconds (their names there), and how each is found in live.js's text.
 DEFAULTS = {
@@ -59,7 +59,7 @@ PATTERNS = {
     "TAP_SAME_MS": r"var TAP_SAME_MS = (\d+)",
     "HEARTBEAT_MS": r"var HEARTBEAT_MS = (\d+)",
     "heartbeat check": r"setInterval\(heartbeat, (\d+)\)",
-    "pong wait": r"function heartbeat\(\)[\s\S]*?close\(\); \}, (\d+)\)",
+    "pong wait": r"close\(\); \}, (\d+)\)",  # within heartbeat()
     "backoff cap": r"Math\.min\((\d+), \d+ \* Math\.pow\(2, retry\)\)",
     "backoff base": r"Math\.min\(\d+, (\d+) \* Math\.pow\(2, retry\)\)",
     "status cap": r"Math\.min\((\d+), 500 << tap\.tries\)",
@@ -71,15 +71,17 @@ PATTERNS = {
 def timings() -> tuple[dict[str, float], str, list[str]]:
     """live.js's timings (seconds), its heartbeat model, and the names not found in it."""
     text = LIVE_JS.read_text()
+    beat = HEARTBEAT_RE.search(text)
+    heartbeat = beat.group(0) if beat else ""
     found = dict(DEFAULTS)
     missing = []
     for name, pattern in PATTERNS.items():
-        match = re.search(pattern, text)
+        match = re.search(pattern, heartbeat if name == "pong wait" else text)
         if match:
             found[name] = int(match.group(1)) / 1000
         else:
             missing.append(name)
-    return found, "legacy" if LEGACY_PONG_RE.search(text) else "fixed", missing
+    return found, "legacy" if LEGACY_PONG_RE.search(heartbeat) else "fixed", missing
 
 
 @dataclass
@@ -105,24 +107,6 @@ class Hub:
 
 
 @dataclass(eq=False)
-class LiveTap:
-    id: str
-    phone: LivePhone
-    fields: dict[str, str]
-    key: str
-    via: str = "http"
-    t0: float = 0.0  # sent (over the socket or HTTP), 0 while queued
-    outcome: str = ""  # applied, merged, refused, not_applied; "" while pending
-    version: int = 0  # the table version its public frame carries
-    expected: tuple[LivePhone, ...] = ()  # the table's phones open when it was sent
-    doubt: bool = False
-    posting: bool = False
-    tries: int = 0
-    timer: asyncio.TimerHandle | None = None
-    http_status: int = 0
-
-
-@dataclass(eq=False)
 class Sock:
     state: str = "connecting"  # connecting, open, closed
     current: bool = False  # its first frame (the whole state) arrived
@@ -133,7 +117,7 @@ class Sock:
 
 
 @dataclass(eq=False)
-class LivePhone(Phone):
+class LivePhone(TapPath, Phone):
     hub: Hub | None = None
     sock: Sock | None = None
     conn: str = "connecting"  # what setConn shows: connecting, open, closed, gone
@@ -399,137 +383,3 @@ class LivePhone(Phone):
                 self.send({"type": "sync", "version": self.last_public})
 
         self.behind_timer = self.later(self.hub.live["behind wait"], check)
-
-    # -- taps
-
-    def tap(self) -> None:
-        """The player taps their own HP (-1, then +1, ...), as the page's form would post it."""
-        if not self.loaded:
-            self.hub.count("no tap: the page has not loaded yet")
-            return
-        fields = {"seat": str(self.seat_id), "delta": str(self.next_delta)}
-        key = "act/hp " + json.dumps(sorted(fields.items()))
-        tap = LiveTap(secrets.token_hex(16), self, fields, key)
-        waiting = list(self.pending.values())
-        if waiting:
-            same = any(t.key == key for t in waiting + self.queue)
-            if any(t.doubt for t in waiting):
-                self.hub.count("dropped by the page: a tap in doubt")
-            elif not same and len(self.queue) < 3:
-                self.queue.append(tap)
-                self.made(tap)
-            else:
-                self.hub.count("dropped by the page: already queued")
-            return
-        if time.monotonic() - self.answered_at.get(key, -1e9) < self.hub.live["TAP_SAME_MS"]:
-            self.hub.count("dropped by the page: a double tap")
-            return
-        self.made(tap)
-        if not self.start_tap(tap):
-            self.post(tap)
-
-    def made(self, tap: LiveTap) -> None:
-        self.hub.taps[tap.id] = tap
-        self.next_delta = -self.next_delta
-
-    def start_tap(self, tap: LiveTap) -> bool:
-        self.pending[tap.id] = tap
-        tap.t0 = time.monotonic()
-        tap.expected = tuple(p for p in self.table.phones if p.open)
-        if not self.sock or self.sock.state != "open" or self.sock.closed_by_page:
-            return False
-        tap.via = "ws"
-        tap.timer = self.later(self.hub.live["ACT_TIMEOUT"], self.over_http, tap)
-        self.send({"type": "act", "name": "hp", "fields": tap.fields, "action_id": tap.id})
-        return True
-
-    def over_http(self, tap: LiveTap) -> None:
-        if tap.id in self.pending and not tap.doubt and not tap.posting:
-            tap.posting = True
-            self.post(tap)
-
-    def post(self, tap: LiveTap) -> None:
-        self.hub.spawn(self.post_task(tap))
-
-    async def post_task(self, tap: LiveTap) -> None:
-        fields = {"action_id": tap.id, **tap.fields}
-        outcome = ""
-        try:
-            reply = await self.device.post(
-                f"/p/{self.token}/act/hp", fields, htmx=True, timeout=BROWSER_SECONDS
-            )
-            status, outcome = reply.status, reply.header("x-tap-outcome")
-        except HTTPFailure:
-            status = 0
-        tap.http_status = status
-        if tap.id in self.pending and (tap.via == "http" or tap.posting):
-            only = tap.via == "http"
-            tap.posting = False
-            if 200 <= status < 400:
-                self.settle(tap, "merged" if outcome == "merged" else "applied")
-            elif only and outcome == "not_applied":
-                self.settle(tap, "not_applied")
-            elif status == 0 or status >= 500:
-                self.doubt(tap)
-            else:
-                self.settle(tap, "refused")
-        if not self.sock or self.sock.state != "open":
-            self.retry = 0
-            self.connect()
-
-    def answered(self, msg: dict[str, Any]) -> None:
-        tap = self.pending.get(msg["action_id"])
-        if tap is None:
-            return
-        if msg["type"] == "error":
-            if msg.get("outcome") == "not_applied":
-                self.settle(tap, "not_applied")
-            elif (msg.get("status") or 0) >= 500:
-                self.doubt(tap)
-            else:
-                self.settle(tap, "refused")
-            return
-        merged = msg["type"] == "merged" or msg.get("outcome") == "merged"
-        self.settle(tap, "merged" if merged else "applied")
-        if msg.get("version"):
-            tap.version = tap.version or int(msg["version"])
-            self.behind(int(msg["version"]))
-
-    def settle(self, tap: LiveTap, outcome: str) -> None:
-        if self.pending.pop(tap.id, None) is None:
-            return
-        if tap.timer:
-            tap.timer.cancel()
-        tap.outcome = outcome
-        if outcome == "applied":
-            self.answered_at[tap.key] = tap.t0
-        if tap.doubt:
-            self.send({"type": "sync", "version": self.last_public})
-        self.loop.call_soon(self.next_tap)
-
-    def doubt(self, tap: LiveTap) -> None:
-        if not tap.doubt:
-            for queued in self.queue:
-                self.hub.taps.pop(queued.id, None)
-                self.hub.count("dropped by the page: a tap in doubt")
-            self.queue.clear()
-            tap.doubt = True
-            tap.tries = 0
-        self.ask_status(tap)
-
-    def ask_status(self, tap: LiveTap) -> None:
-        if tap.id not in self.pending:
-            return
-        if tap.timer:
-            tap.timer.cancel()
-        tap.tries += 1
-        wait = min(self.hub.live["status cap"], 0.5 * 2**tap.tries)
-        tap.timer = self.later(wait, self.ask_status, tap)
-        self.send({"type": "status", "action_id": tap.id})
-
-    def next_tap(self) -> None:
-        if self.pending or not self.queue:
-            return
-        tap = self.queue.pop(0)
-        if not self.start_tap(tap):
-            self.post(tap)
