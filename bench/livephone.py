@@ -302,6 +302,7 @@ class LivePhone(TapPath, Phone):
         self.last_frame_at = now
         self.cancel_pong(sock)
         self.send({"type": "ping", "version": self.last_public})
+        self.hub.count("heartbeat pings")
         if model == "legacy":
             self.pong_timer = self.later(live["pong wait"], self.pong_missed, None)
         else:

@@ -39,7 +39,7 @@ class LiveTap:
     posting: bool = False
     tries: int = 0
     timer: asyncio.TimerHandle | None = None
-    http_status: int = 0
+    status: int = 0  # the HTTP status of its answer, or of its socket error
 
 
 class TapPath:
@@ -104,7 +104,7 @@ class TapPath:
             status, outcome = reply.status, reply.header("x-tap-outcome")
         except HTTPFailure:
             status = 0
-        tap.http_status = status
+        tap.status = status
         if tap.id in self.pending and (tap.via == "http" or tap.posting):
             only = tap.via == "http"
             tap.posting = False
@@ -125,6 +125,7 @@ class TapPath:
         if tap is None:
             return
         if msg["type"] == "error":
+            tap.status = int(msg.get("status") or 0)
             if msg.get("outcome") == "not_applied":
                 self.settle(tap, "not_applied")
             elif (msg.get("status") or 0) >= 500:

@@ -207,7 +207,7 @@ def figures(bench: SoakBench, log: set[str], drained: float) -> dict[str, Any]:
         "taps_merged": len(by["merged"]),
         "taps_merged_in_log": sum(t.id in log for t in by["merged"]),
         "taps_refused": len(by["refused"]),
-        "refusals": sorted({t.http_status for t in by["refused"] if t.http_status}),
+        "refusals": sorted({t.status for t in by["refused"] if t.status}),
         "taps_not_applied": len(by["not_applied"]),
         "taps_unresolved": len(unresolved),
         "taps_unresolved_in_log": sum(t.id in log for t in unresolved),
@@ -276,8 +276,9 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
     out.append(
         f"taps: made {r['taps_made']}, sent {r['taps_sent']} ({r['taps_via_http_first']} over "
         f"HTTP first) · acknowledged {r['taps_acknowledged']}, merged {r['taps_merged']} "
-        f"({r['taps_merged_in_log']} in the log), refused {r['taps_refused']} "
-        f"{r['refusals'] or ''}, not applied {r['taps_not_applied']}, UNRESOLVED "
+        f"({r['taps_merged_in_log']} in the log), refused {r['taps_refused']}"
+        f"{' ' + str(r['refusals']) if r['refusals'] else ''}, not applied "
+        f"{r['taps_not_applied']}, UNRESOLVED "
         f"{r['taps_unresolved']} ({r['taps_unresolved_in_log']} in the log) after a "
         f"{r['drain_s']} s drain"
     )
