@@ -333,7 +333,7 @@ class Fleet:
             )
         return env
 
-    def _pg_admin(self):  # type: ignore[no-untyped-def]
+    def _pg_admin(self, dbname: str = "postgres"):  # type: ignore[no-untyped-def]
         import psycopg
 
         return psycopg.connect(
@@ -341,7 +341,7 @@ class Fleet:
             port=os.environ.get("DB_PORT", "5432"),
             user=os.environ.get("DB_USER", "postgres"),
             password=os.environ.get("DB_PASSWORD", "") or None,
-            dbname="postgres",
+            dbname=dbname,
             autocommit=True,
             connect_timeout=10,
         )
@@ -375,38 +375,55 @@ class Fleet:
             if migrate.returncode:
                 raise SetupError("migrate failed:\n" + (migrate.stdout + migrate.stderr).decode())
         ports = free_ports(count)
-        taskset = shutil.which("taskset")
         for index, (port, core) in enumerate(zip(ports, cores, strict=True)):
-            command = [PYTHON, "manage.py", "play", "--host", "127.0.0.1", "--port", str(port)]
-            if self.scale_out:
-                command.append("--no-migrate")
-            preexec: Callable[[], None] = _die_with_parent
-            if core is not None and taskset:
-                command = [taskset, "-c", str(core), *command]
-            elif core is not None:
-
-                def preexec(core: int = core) -> None:
-                    _die_with_parent()
-                    os.sched_setaffinity(0, {core})
-
             log_path = self.tmp / f"server-{index}.log"
-            with log_path.open("wb") as log:
-                proc = subprocess.Popen(
-                    command,
-                    cwd=BASE_DIR,
-                    env=self._env(),
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=preexec,
-                )
-            self.servers.append(Server(f"s{index}", port, core, proc, log_path))
+            self.servers.append(
+                Server(f"s{index}", port, core, self._spawn(port, core, log_path), log_path)
+            )
         deadline = time.monotonic() + STARTUP_SECONDS
         for server in self.servers:
             self._wait_ready(server, deadline)
         if self.generator_core is not None:
             os.sched_setaffinity(0, {self.generator_core})
+
+    def _spawn(self, port: int, core: int | None, log_path: Path) -> subprocess.Popen[bytes]:
+        command = [PYTHON, "manage.py", "play", "--host", "127.0.0.1", "--port", str(port)]
+        if self.scale_out:
+            command.append("--no-migrate")
+        preexec: Callable[[], None] = _die_with_parent
+        taskset = shutil.which("taskset")
+        if core is not None and taskset:
+            command = [taskset, "-c", str(core), *command]
+        elif core is not None:
+
+            def preexec(core: int = core) -> None:
+                _die_with_parent()
+                os.sched_setaffinity(0, {core})
+
+        with log_path.open("ab") as log:
+            return subprocess.Popen(
+                command,
+                cwd=BASE_DIR,
+                env=self._env(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=preexec,
+            )
+
+    def kill(self, index: int) -> None:
+        """SIGKILL one server process, as a crash would (no graceful close of its sockets)."""
+        server = self.servers[index]
+        if server.proc.poll() is None:
+            server.proc.kill()
+        server.proc.wait(timeout=STOP_SECONDS)
+
+    def restart(self, index: int) -> None:
+        """Start a killed server again on the same port, with the same database and log."""
+        server = self.servers[index]
+        server.proc = self._spawn(server.port, server.core, server.log_path)
+        self._wait_ready(server, time.monotonic() + STARTUP_SECONDS)
 
     def _check_redis(self) -> None:
         parsed = urlsplit(self.redis_url)
@@ -676,8 +693,8 @@ class Device:
             else:
                 self.cookies[key] = val
 
-    async def get(self, path: str) -> Reply:
-        reply = await self.pool.request("GET", path, self._headers())
+    async def get(self, path: str, timeout: float = HTTP_SECONDS) -> Reply:
+        reply = await self.pool.request("GET", path, self._headers(), timeout=timeout)
         self._absorb(reply)
         return reply
 
@@ -688,6 +705,7 @@ class Device:
         *,
         htmx: bool = False,
         on_send: Callable[[], None] | None = None,
+        timeout: float = HTTP_SECONDS,
     ) -> Reply:
         headers = self._headers()
         headers += [
@@ -698,10 +716,31 @@ class Device:
         if htmx:
             headers.append(("HX-Request", "true"))
         reply = await self.pool.request(
-            "POST", path, headers, urlencode(fields).encode(), on_send=on_send
+            "POST", path, headers, urlencode(fields).encode(), on_send=on_send, timeout=timeout
         )
         self._absorb(reply)
         return reply
+
+
+async def open_websocket(
+    device: Device, token: str, agent: str = "sgs-bench", timeout: float = WS_OPEN_SECONDS
+) -> Any:
+    """A phone's websocket as its page opens it: its cookies, its Origin, deflate offered."""
+    from websockets.asyncio.client import connect
+
+    pool = device.pool
+    return await connect(
+        f"ws://127.0.0.1:{pool.port}/ws/{token}/",
+        origin=pool.base,  # type: ignore[arg-type]
+        additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in device.cookies.items())},
+        proxy=None,
+        open_timeout=timeout,
+        close_timeout=2,
+        ping_interval=None,
+        max_size=2**22,
+        max_queue=None,
+        user_agent_header=agent,
+    )
 
 
 def expect(reply: Reply, status: int, what: str) -> Reply:
@@ -767,6 +806,8 @@ class TableRig:
 
 
 class Bench:
+    phone_class: Callable[[TableRig, int, Device], Phone] = Phone
+
     def __init__(self, args: argparse.Namespace, fleet: Fleet) -> None:
         self.args = args
         self.fleet = fleet
@@ -783,6 +824,7 @@ class Bench:
         self.lag_samples: list[float] | None = None
         self.run_id = secrets.token_hex(2)
         self.answers: dict[str, asyncio.Future[tuple[int, float]]] = {}
+        self.setup_errors: list[str] = []
 
     def pool_for(self, table: int, phone: int | None = None) -> Pool:
         offset = 0 if phone is None else phone
@@ -877,7 +919,7 @@ class Bench:
         table.code = code.group(1)
         await self.host_act(table, "options", fields="first_game_mode", first_game_mode="1")
         for index in range(self.args.phones):
-            phone = Phone(table, index, Device(self.pool_for(table.index, index)))
+            phone = self.phone_class(table, index, Device(self.pool_for(table.index, index)))
             path = f"/j/{table.code}/"
             expect(await phone.device.get(path), 200, "GET join page")
             reply = expect(
@@ -895,23 +937,8 @@ class Bench:
         expect(reply, 204, f"host {name}")
 
     async def connect(self, phone: Phone) -> None:
-        from websockets.asyncio.client import connect
-
-        pool = phone.device.pool
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in phone.device.cookies.items())}
         try:
-            phone.ws = await connect(
-                f"ws://127.0.0.1:{pool.port}/ws/{phone.token}/",
-                origin=pool.base,  # type: ignore[arg-type]
-                additional_headers=headers,
-                proxy=None,
-                open_timeout=WS_OPEN_SECONDS,
-                close_timeout=2,
-                ping_interval=None,
-                max_size=2**22,
-                max_queue=None,
-                user_agent_header="sgs-bench",
-            )
+            phone.ws = await open_websocket(phone.device, phone.token)
             first = await asyncio.wait_for(phone.ws.recv(), SNAPSHOT_SECONDS)
         except Exception as exc:
             self.connections_failed += 1
@@ -930,6 +957,23 @@ class Bench:
         await self.host_act(table, "deal")
         await self.host_act(table, "start")
 
+    async def each_table(self, step: Callable[[TableRig], Any]) -> None:
+        """A setup step for every table without an error yet, a few at once; a failure marks
+        its table and is noted in `setup_errors`."""
+        limit = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def guarded(table: TableRig) -> None:
+            if table.error:
+                return
+            async with limit:
+                try:
+                    await step(table)
+                except (SetupError, HTTPFailure) as exc:
+                    table.error = str(exc)
+                    self.setup_errors.append(f"table {table.index}: {exc}"[:300])
+
+        await asyncio.gather(*(guarded(t) for t in self.tables))
+
     async def setup(self) -> dict[str, Any]:
         args = self.args
         started = time.monotonic()
@@ -937,20 +981,8 @@ class Bench:
         self.tables = [
             TableRig(i, Device(self.pool_for(i))) for i in range(args.tables)
         ]  # the host console of table i talks to port i % N
-        errors: list[str] = []
-        limit = asyncio.Semaphore(SETUP_CONCURRENCY)
-
-        async def guarded(coro_fn: Callable[[TableRig], Any], table: TableRig) -> None:
-            if table.error:
-                return
-            async with limit:
-                try:
-                    await coro_fn(table)
-                except (SetupError, HTTPFailure) as exc:
-                    table.error = str(exc)
-                    errors.append(f"table {table.index}: {exc}"[:300])
-
-        await asyncio.gather(*(guarded(self.setup_table, t) for t in self.tables))
+        errors = self.setup_errors
+        await self.each_table(self.setup_table)
         info["http_setup_seconds"] = round(time.monotonic() - started, 1)
         await asyncio.sleep(SETTLE_SECONDS)
         rss_before = self.fleet.rss_bytes()
@@ -974,7 +1006,7 @@ class Bench:
                 table.error = "a phone's websocket did not connect"
             if not table.error and not table.tapper.seat_id:
                 table.error = "no seat id in the tapping phone's snapshot"
-        await asyncio.gather(*(guarded(self.start_game, t) for t in self.tables))
+        await self.each_table(self.start_game)
         deadline = time.monotonic() + DRAIN_SECONDS + args.tables * 0.05
         waiting = [t for t in self.tables if not t.error]
         while waiting and time.monotonic() < deadline:

@@ -1,0 +1,415 @@
+#!/usr/bin/env python
+"""Soak: many tables of phones that behave like the real page, for minutes; a process restarted.
+
+    .venv/bin/python bench/soak.py                         # embedded: 100 tables × 8 phones, 120 s
+    .venv/bin/python bench/soak.py --scale-out 2           # PostgreSQL + Redis, s1 killed midway
+    .venv/bin/python bench/soak.py --tables 10 --duration 30 --json
+
+It starts the app as users run it with bench/run.py's Fleet (`manage.py play`, a temporary
+database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over
+them), creates the tables, seats the players and starts the games over HTTP with run.py's Bench
+(no page open yet). Then the taps start, and at the same moment every phone opens its page (all
+at once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
+LivePhone, which follows static/js/live.js (socket taps with a fresh action id, the same tap
+over HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff,
+"sync" on a version gap), with the timings read from live.js. Each table taps --rate times a
+second, its phones in turn, each its own HP (-1, then +1, ...); a phone whose page has not
+loaded yet cannot tap; what the page does with a tap (over the socket, over HTTP, queued,
+dropped as a double tap) is the model's business. With two or more
+processes, the last one is killed (SIGKILL) at --restart-at seconds (default: half-way) and
+started again on the same port. After --duration seconds it waits up to --drain seconds for
+the pending taps, then reads the event log straight from the database (Event.action_id).
+
+It prints: phones open (their socket's first state arrived, as the page's dot shows) every
+--sample seconds; taps made, acknowledged ("applied"), merged, refused, not applied, unresolved
+at the end, dropped by the page; taps acknowledged but NOT in the event log; taps told refused
+or not applied yet in the event log; tap→all phones p50/p99 (from the tap's send until every
+phone of its table that was open then shows its version or a later one: a phone that reconnected
+counts once its new state holds it); sockets closed by the phones' own heartbeat, reconnects,
+and after the restart how many of the killed process's phones came back and how long after the
+kill (p50/p95). Exit 1 when a tap acknowledged is missing from the event log, one told refused
+or not applied is in it, a tap is unresolved or a phone is not open at the end; 2 when the
+setup failed; 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import functools
+import json
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import run  # noqa: E402
+from bench.livephone import Hub, LivePhone, LiveTap, timings  # noqa: E402
+
+EVENT_TABLE = "companion_event"  # companion.models.Event
+OUTCOMES = ("applied", "merged", "refused", "not_applied")
+
+
+class SoakBench(run.Bench):
+    def __init__(self, args: argparse.Namespace, fleet: run.Fleet, hub: Hub) -> None:
+        super().__init__(args, fleet)
+        self.hub = hub
+        self.phone_class = functools.partial(LivePhone, hub=hub)
+        self.samples: list[tuple[float, int]] = []
+        self.restart: dict[str, Any] = {}
+
+    @property
+    def phones(self) -> list[LivePhone]:
+        return [p for t in self.tables for p in t.phones]
+
+    async def setup(self) -> dict[str, Any]:
+        """The tables created, their players seated and their games started, over HTTP; no
+        phone has its page open yet."""
+        started = time.monotonic()
+        self.tables = [
+            run.TableRig(i, run.Device(self.pool_for(i))) for i in range(self.args.tables)
+        ]
+        await self.each_table(self.setup_table)
+        await self.each_table(self.start_game)
+        for table in self.tables:
+            table.ready = not table.error
+        return {
+            "tables_ready": sum(t.ready for t in self.tables),
+            "tables_failed": sum(not t.ready for t in self.tables),
+            "setup_seconds": round(time.monotonic() - started, 1),
+            "errors": self.setup_errors[:10],
+        }
+
+    async def arrive(self, phone: LivePhone, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await phone.open_page()
+
+    async def sampler(self, start: float) -> None:
+        while True:
+            self.samples.append((time.monotonic() - start, sum(p.open for p in self.phones)))
+            await asyncio.sleep(self.args.sample)
+
+    async def kill_and_restart(self, start: float, delay: float) -> None:
+        await asyncio.sleep(delay)
+        index = len(self.fleet.servers) - 1
+        port = self.fleet.servers[index].port
+        on_it = [p for p in self.phones if p.device.pool.port == port]
+        killed = time.monotonic()
+        self.fleet.kill(index)
+        self.restart = {
+            "killed_at": killed,
+            "at_s": killed - start,
+            "phones": on_it,
+            "open": [p for p in on_it if p.open],
+        }
+        await asyncio.to_thread(self.fleet.restart, index)
+        self.restart["up_s"] = time.monotonic() - killed
+
+    async def soak(self) -> float:
+        """Taps for --duration seconds, then the drain; returns the drain's seconds."""
+        args = self.args
+        tables = [t for t in self.tables if t.ready]
+        if not tables:
+            raise run.SetupError("no table is ready for the load")
+        start = time.monotonic()
+        sampler = asyncio.create_task(self.sampler(start))
+        restarter = None
+        if len(self.fleet.servers) > 1:
+            at = args.duration / 2 if args.restart_at is None else args.restart_at
+            restarter = asyncio.create_task(self.kill_and_restart(start, at))
+        phones = self.phones
+        for i, phone in enumerate(phones):
+            self.hub.spawn(self.arrive(phone, args.arrive * i / len(phones)))
+        interval = 1 / (args.rate * len(tables))
+        turns = [0] * len(tables)
+        for k in range(int(args.duration / interval)):
+            delay = start + k * interval - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            table = k % len(tables)
+            seats = tables[table].phones
+            seats[turns[table] % len(seats)].tap()
+            turns[table] += 1
+        drain_start = time.monotonic()
+        while time.monotonic() - drain_start < args.drain and any(
+            p.pending or p.queue for p in self.phones
+        ):
+            await asyncio.sleep(0.2)
+        drained = time.monotonic() - drain_start
+        if restarter is not None:
+            await restarter
+        await asyncio.sleep(1)
+        sampler.cancel()
+        self.samples.append((time.monotonic() - start, sum(p.open for p in self.phones)))
+        return drained
+
+    async def close(self) -> None:
+        self.hub.stopped = True
+        socks = [p.sock for p in self.phones if p.sock and p.sock.ws]
+        await asyncio.gather(*(s.ws.close() for s in socks), return_exceptions=True)
+        for task in list(self.hub.tasks):
+            task.cancel()
+        for pool in self.pools:
+            pool.close()
+
+
+def event_log(fleet: run.Fleet) -> set[str]:
+    """The action ids in the event log, read straight from the servers' database."""
+    sql = f"SELECT action_id FROM {EVENT_TABLE} WHERE action_id <> ''"  # noqa: S608
+    if fleet.scale_out:
+        with fleet._pg_admin(fleet.db_name) as conn:
+            return {row[0] for row in conn.execute(sql)}
+    db = sqlite3.connect(f"file:{fleet.tmp / 'db.sqlite3'}?mode=ro", uri=True, timeout=30)
+    try:
+        return {row[0] for row in db.execute(sql)}
+    finally:
+        db.close()
+
+
+def reached(phone: LivePhone, version: int) -> float | None:
+    """When the phone first showed `version` or a later one."""
+    at = bisect.bisect_left([v for _t, v in phone.shown_at], version)
+    return phone.shown_at[at][0] if at < len(phone.shown_at) else None
+
+
+def to_all(tap: LiveTap) -> float | None:
+    if not tap.version:
+        return None
+    times = [reached(p, tap.version) for p in tap.expected]
+    if any(t is None for t in times):
+        return None
+    return max([tap.t0, *times]) - tap.t0  # type: ignore[list-item]
+
+
+def figures(bench: SoakBench, log: set[str], drained: float) -> dict[str, Any]:
+    hub = bench.hub
+    taps = list(hub.taps.values())
+    by = {o: [t for t in taps if t.outcome == o] for o in OUTCOMES}
+    unresolved = [t for t in taps if not t.outcome]
+    applied = by["applied"]
+    watched = [t for t in applied if t.expected]  # some phone of its table was open
+    latencies = [d for d in map(to_all, watched) if d is not None]
+    told_no = by["refused"] + by["not_applied"]
+    phones = bench.phones
+    result: dict[str, Any] = {
+        "phones": len(phones),
+        "phones_open_over_time": [[round(t), n] for t, n in bench.samples],
+        "phones_ever_open": sum(p.ever_open for p in phones),
+        "phones_open_at_end": sum(p.open for p in phones),
+        "taps_made": len(taps),
+        "taps_sent": sum(1 for t in taps if t.t0),
+        "taps_via_http_first": sum(1 for t in taps if t.t0 and t.via == "http"),
+        "taps_acknowledged": len(applied),
+        "taps_merged": len(by["merged"]),
+        "taps_merged_in_log": sum(t.id in log for t in by["merged"]),
+        "taps_refused": len(by["refused"]),
+        "refusals": sorted({t.status for t in by["refused"] if t.status}),
+        "taps_not_applied": len(by["not_applied"]),
+        "taps_unresolved": len(unresolved),
+        "taps_unresolved_in_log": sum(t.id in log for t in unresolved),
+        "acknowledged_missing": sum(t.id not in log for t in applied),
+        "told_no_but_in_log": sum(t.id in log for t in told_no),
+        "tap_to_all_ms": run.spread(latencies),
+        "taps_not_reaching_all": len(watched) - len(latencies),
+        "reconnect_ms": run.spread(hub.reconnects),
+        "counts": dict(sorted(hub.counts.items())),
+        "drain_s": round(drained, 1),
+    }
+    if bench.restart:
+        killed = bench.restart["killed_at"]
+        on_it = bench.restart["phones"]
+        back = [next((t for t in p.opens if t > killed), None) for p in bench.restart["open"]]
+        result["restart"] = {
+            "killed_at_s": round(bench.restart["at_s"], 1),
+            "server_up_s": round(bench.restart.get("up_s", -1), 1),
+            "phones": len(on_it),
+            "open_at_kill": len(back),
+            "back": sum(t is not None for t in back),
+            "open_at_end": sum(p.open for p in on_it),
+            "reconnect_ms": run.spread([t - killed for t in back if t is not None]),
+        }
+    problems = {
+        "acknowledged taps missing from the event log": result["acknowledged_missing"],
+        "taps told refused or not applied yet in the event log": result["told_no_but_in_log"],
+        "taps unresolved": len(unresolved),
+        "phones not open at the end": len(phones) - result["phones_open_at_end"],
+    }
+    result["problems"] = [f"{n} {what}" for what, n in problems.items() if n]
+    result["ok"] = not result["problems"]
+    return result
+
+
+def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> str:
+    mode = (
+        f"{config['servers']} processes, PostgreSQL + Redis"
+        if config["scale_out"]
+        else "embedded default (one process)"
+    )
+    live = ", ".join(f"{k} {v:g} s" for k, v in config["live"].items())
+    out = [
+        f"sgs soak · {mode} · {config['tables']} tables × {config['phones']} phones · "
+        f"{config['rate']} tap/table/s · {config['duration']} s · app {config['app']} · "
+        f"{config['started']}",
+        f"  phone model: live.js heartbeat {config['heartbeat']}; {live}",
+        f"setup: tables ready {setup['tables_ready']}, failed {setup['tables_failed']} "
+        f"({setup['setup_seconds']} s); then every phone opens its page (over {config['arrive']} "
+        "s) while the tables tap",
+    ]
+    if config["live_missing"]:
+        out.append(f"  ! not found in live.js (defaults used): {', '.join(config['live_missing'])}")
+    out += [f"  ! {e}" for e in setup["errors"][:5]]
+    series = " · ".join(f"{t} s {n}" for t, n in r["phones_open_over_time"])
+    out.append(f"phones open (of {r['phones']}): {series}")
+    out.append(f"  ever open {r['phones_ever_open']}, open at the end {r['phones_open_at_end']}")
+    if "restart" in r:
+        x, rc = r["restart"], r["restart"]["reconnect_ms"]
+        out.append(
+            f"restart: the last process killed at {x['killed_at_s']} s, answering again "
+            f"{x['server_up_s']} s later; of its {x['phones']} phones {x['open_at_kill']} were "
+            f"open, {x['back']} of them back, p50 {rc['p50'] / 1000:.1f} s  p95 "
+            f"{rc['p95'] / 1000:.1f} s after the kill; {x['open_at_end']} open at the end"
+        )
+    out.append(
+        f"taps: made {r['taps_made']}, sent {r['taps_sent']} ({r['taps_via_http_first']} over "
+        f"HTTP first) · acknowledged {r['taps_acknowledged']}, merged {r['taps_merged']} "
+        f"({r['taps_merged_in_log']} in the log), refused {r['taps_refused']}"
+        f"{' ' + str(r['refusals']) if r['refusals'] else ''}, not applied "
+        f"{r['taps_not_applied']}, UNRESOLVED "
+        f"{r['taps_unresolved']} ({r['taps_unresolved_in_log']} in the log) after a "
+        f"{r['drain_s']} s drain"
+    )
+    out.append(
+        f"event log: acknowledged but MISSING {r['acknowledged_missing']} · told refused or "
+        f"not applied but IN the log {r['told_no_but_in_log']}"
+    )
+    lat = r["tap_to_all_ms"]
+    out.append(
+        f"tap→all phones ms: p50 {lat['p50']}  p99 {lat['p99']}  max {lat['max']}  "
+        f"(n={lat['n']}; {r['taps_not_reaching_all']} acknowledged taps never reached every "
+        "phone open when they were sent)"
+    )
+    rc = r["reconnect_ms"]
+    counts = " · ".join(f"{k} {v}" for k, v in r["counts"].items())
+    out.append(f"phones: {counts or 'nothing closed or dropped'}")
+    out.append(
+        f"  reconnects (closed → open again) {rc['n']}: p50 {rc['p50'] / 1000:.1f} s  "
+        f"p95 {rc['p95'] / 1000:.1f} s"
+    )
+    out += [f"  server log: {line}" for line in r["server_log_problems"][:8]]
+    problems = "; ".join(r.get("problems", []))
+    out.append(f"result: PROBLEMS: {problems}" if problems else "result: OK")
+    return "\n".join(out)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="bench/soak.py",
+        description="Phones that follow static/js/live.js tap for minutes; one process killed "
+        "and restarted with --scale-out; prints what the phones saw and what the event log holds.",
+    )
+    parser.add_argument("--tables", type=int, default=100, help="tables (100)")
+    parser.add_argument("--phones", type=int, default=8, help="phones per table, 4 to 10 (8)")
+    parser.add_argument("--rate", type=float, default=1.0, help="taps per table per second (1)")
+    parser.add_argument("--duration", type=float, default=120, help="seconds of taps (120)")
+    parser.add_argument(
+        "--scale-out",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N processes on PostgreSQL + Redis, the last one killed and restarted (0: embedded)",
+    )
+    parser.add_argument("--restart-at", type=float, metavar="S", help="kill at S s (half-way)")
+    parser.add_argument(
+        "--drain",
+        type=float,
+        default=40,
+        help="seconds to wait for pending taps at the end (40: HTTP's 30 s and a status round)",
+    )
+    parser.add_argument(
+        "--arrive",
+        type=float,
+        default=0,
+        help="the phones open their pages "
+        "evenly over S s from the start of the taps (0: all at once)",
+    )
+    parser.add_argument("--sample", type=float, default=10, help="phones open every S s (10)")
+    parser.add_argument(
+        "--heartbeat",
+        choices=("auto", "legacy", "fixed", "off"),
+        default="auto",
+        help="the phones' heartbeat model (auto: from live.js)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin processes to cores")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
+    args = parser.parse_args(argv)
+    if not run.MIN_PHONES <= args.phones <= 10 or not 1 <= args.tables <= 2000:
+        parser.error("--phones must be 4 to 10 and --tables 1 to 2000")
+    if not 0 < args.rate <= 20 or not 0 < args.duration <= 3600 or args.scale_out == 1:
+        parser.error("--rate must be 0 to 20, --duration 0 to 3600 s, --scale-out 0 or >= 2")
+    return args
+
+
+async def soak(args: argparse.Namespace, fleet: run.Fleet, hub: Hub) -> dict[str, Any]:
+    bench = SoakBench(args, fleet, hub)
+    try:
+        setup = await bench.setup()
+        drained = await bench.soak()
+        result = figures(bench, await asyncio.to_thread(event_log, fleet), drained)
+    finally:
+        await bench.close()
+    return {"setup": setup, **result}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    run.raise_fd_limit()
+    live, model, missing = timings()
+    hub = Hub(live, model if args.heartbeat == "auto" else args.heartbeat)
+    config = {
+        **{
+            k: getattr(args, k)
+            for k in ("tables", "phones", "rate", "duration", "scale_out", "arrive")
+        },
+        "servers": args.scale_out or 1,
+        "heartbeat": hub.heartbeat,
+        "live": live,
+        "live_missing": missing,
+        "app": run.app_version(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    fleet = run.Fleet(args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs)
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    try:
+        with run.terminate_on_signals():
+            try:
+                fleet.start()
+                result = runner(soak(args, fleet, hub))
+            except run.SetupError as exc:
+                print(f"setup failed: {exc}", file=sys.stderr)
+                return 2
+            result["server_log_problems"] = fleet.log_problems()
+    except KeyboardInterrupt as exc:
+        print(f"interrupted ({exc or 'Ctrl+C'}); servers stopped", file=sys.stderr)
+        return 130
+    finally:
+        fleet.close()
+    setup = result.pop("setup")
+    if args.json:
+        print(json.dumps({"config": config, "setup": setup, **result}, indent=2))
+    else:
+        print(render(config, setup, result))
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
