@@ -57,11 +57,11 @@ DEFAULTS = {
 PATTERNS = {
     "ACT_TIMEOUT": r"var ACT_TIMEOUT = (\d+)",
     "TAP_SAME_MS": r"var TAP_SAME_MS = (\d+)",
-    "HEARTBEAT_MS": r"var HEARTBEAT_MS = (\d+)",
-    "heartbeat check": r"setInterval\(heartbeat, (\d+)\)",
-    "pong wait": r"close\(\); \}, (\d+)\)",  # within heartbeat()
-    "backoff cap": r"Math\.min\((\d+), \d+ \* Math\.pow\(2, retry\)\)",
-    "backoff base": r"Math\.min\(\d+, (\d+) \* Math\.pow\(2, retry\)\)",
+    "HEARTBEAT_MS": r"data-heartbeat-ms'\), 10\) \|\| (\d+)",
+    "heartbeat check": r"setTimeout\(beat, Math\.min\((\d+)",
+    "pong wait": r"data-pong-ms'\), 10\) \|\| (\d+)",
+    "backoff cap": r"Math\.min\(maxDelay \|\| (\d+), \d+ \* Math\.pow\(2, retry\)\)",
+    "backoff base": r"Math\.min\(maxDelay \|\| \d+, (\d+) \* Math\.pow\(2, retry\)\)",
     "status cap": r"Math\.min\((\d+), 500 << tap\.tries\)",
     "policy wait": r"schedule\(ev\.code === 1008 \? (\d+)",
     "behind wait": r"function behind\(version\)[\s\S]*?\}, (\d+)\);",
@@ -76,7 +76,7 @@ def timings() -> tuple[dict[str, float], str, list[str]]:
     found = dict(DEFAULTS)
     missing = []
     for name, pattern in PATTERNS.items():
-        match = re.search(pattern, heartbeat if name == "pong wait" else text)
+        match = re.search(pattern, text)
         if match:
             found[name] = int(match.group(1)) / 1000
         else:
