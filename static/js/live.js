@@ -370,7 +370,8 @@
     if (!socket || socket.readyState > 1) { retry = 0; connect(); return; }
     // A socket still waiting for its first state is not checked: its state is on the way.
     if (socket.readyState === 1 && socket.current) {
-      send({ type: 'sync', version: lastPublic });
+      // The whole state (no version named): a phone back from sleep redraws everything.
+      send({ type: 'sync' });
       ping(socket, pongMs());
     }
   }
