@@ -127,7 +127,9 @@ class TapPath:
         if msg["type"] == "error":
             tap.status = int(msg.get("status") or 0)
             if msg.get("outcome") == "not_applied":
-                self.settle(tap, "not_applied")
+                # As live.js: while the same tap is on its way over HTTP, that answer decides.
+                if not tap.posting:
+                    self.settle(tap, "not_applied")
             elif (msg.get("status") or 0) >= 500:
                 self.doubt(tap)
             else:
