@@ -90,8 +90,9 @@ def test_token_characters_look_uniform() -> None:
         (counts.get(c, 0) - expected) ** 2 / expected
         for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     )
-    # 63 degrees of freedom, p = 0.001: 103.4
-    assert chi2 < 103.4
+    # 63 degrees of freedom, p = 1e-6: 131.7 (at p = 0.001 a fair generator failed one run in
+    # a thousand, as it did once in the suite's second pass)
+    assert chi2 < 131.7
 
 
 def same(response) -> str:
