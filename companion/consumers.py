@@ -639,7 +639,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id) and self.token:
             # A tap applied before (sent again after its socket dropped) gets its true answer.
             with contextlib.suppress(DatabaseError, NotFound):
-                known = await database_sync_to_async(self._tap_outcome)(action_id)
+                known = await dbthread.read(self._tap_outcome, action_id)
                 if known.outcome != "not_applied":
                     await self.send(text_data=json.dumps(_known_answer(action_id, known)))
                     return
@@ -778,7 +778,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         outcome = "unknown"
         if action_id:
             try:
-                known = await database_sync_to_async(self._tap_outcome)(action_id)
+                known = await dbthread.read(self._tap_outcome, action_id)
             except (DatabaseError, NotFound):
                 pass
             else:

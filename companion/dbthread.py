@@ -20,27 +20,17 @@ from django.db import connections
 
 T = TypeVar("T")
 
-_executor: ThreadPoolExecutor | None = None
-# A second thread for the cheap reads a socket must answer at once (the table's version for the
-# heartbeat, a display's "am I current?"): they must not queue behind taps or snapshots.
-_reader: ThreadPoolExecutor | None = None
+# "db" runs the taps; "read" the cheap reads a socket must answer at once (the table's version
+# for the heartbeat, a display's "am I current?", a tap's recorded outcome): never behind a tap.
+_executors: dict[str, ThreadPoolExecutor] = {}
 _lock = threading.Lock()
 
 
-def _get_executor() -> ThreadPoolExecutor:
-    global _executor
+def _executor(name: str) -> ThreadPoolExecutor:
     with _lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgs-db")
-        return _executor
-
-
-def _get_reader() -> ThreadPoolExecutor:
-    global _reader
-    with _lock:
-        if _reader is None:
-            _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sgs-read")
-        return _reader
+        if name not in _executors:
+            _executors[name] = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"sgs-{name}")
+        return _executors[name]
 
 
 def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
@@ -54,35 +44,33 @@ def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any])
             conn.errors_occurred = False
 
 
-def submit(func: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
-    """Put `func` in line on the database thread now; its result is the future's."""
+def _submit(name: str, func: Callable[..., T], args: Any, kwargs: Any) -> asyncio.Future[T]:
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     call = functools.partial(context.run, _call, func, args, kwargs)
-    return loop.run_in_executor(_get_executor(), call)
+    return loop.run_in_executor(_executor(name), call)
+
+
+def submit(func: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+    """Put `func` in line on the database thread now; its result is the future's."""
+    return _submit("db", func, args, kwargs)
 
 
 async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run `func` on the database thread and wait for its result."""
-    return await submit(func, *args, **kwargs)
+    return await _submit("db", func, args, kwargs)
 
 
 async def read(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run a short read-only `func` on the reading thread, never behind a tap."""
-    loop = asyncio.get_running_loop()
-    context = contextvars.copy_context()
-    call = functools.partial(context.run, _call, func, args, kwargs)
-    return await loop.run_in_executor(_get_reader(), call)
+    return await _submit("read", func, args, kwargs)
 
 
 def shutdown() -> None:
     """Close the threads' database connections and stop them (tests, before dropping databases)."""
-    global _executor, _reader
     with _lock:
-        executors = [_executor, _reader]
-        _executor = _reader = None
+        executors = list(_executors.values())
+        _executors.clear()
     for executor in executors:
-        if executor is None:
-            continue
         executor.submit(connections.close_all).result()
         executor.shutdown(wait=True)
