@@ -124,6 +124,8 @@ QUIET_SECONDS = 0.5
 SETTLE_SECONDS = 1.0
 STOP_SECONDS = 10
 SETUP_CONCURRENCY = 16
+HOST_RETRIES = 5  # a host tap answered 503 "not applied" is tapped again, up to this often
+HOST_RETRY_SECONDS = 1.0
 CONNECT_CONCURRENCY = 64
 POOL_LIMIT = 1024  # open HTTP connections per port, at most (taps beyond wait, and say so)
 LAG_TICK = 0.005
@@ -825,6 +827,7 @@ class Bench:
         self.run_id = secrets.token_hex(2)
         self.answers: dict[str, asyncio.Future[tuple[int, float]]] = {}
         self.setup_errors: list[str] = []
+        self.host_retries = 0
 
     def pool_for(self, table: int, phone: int | None = None) -> Pool:
         offset = 0 if phone is None else phone
@@ -932,8 +935,16 @@ class Bench:
             table.phones.append(phone)
 
     async def host_act(self, table: TableRig, name: str, **fields: str) -> None:
+        """A host tap; answered 503 "not applied, try again" (the tap's deadline passed under
+        load), the host taps again with the same action id, as the console lets them."""
         fields["action_id"] = f"setup{name}{secrets.token_hex(6)}"
-        reply = await table.host.post(f"/h/{table.host_token}/act/{name}", fields, htmx=True)
+        path = f"/h/{table.host_token}/act/{name}"
+        for _attempt in range(HOST_RETRIES):
+            reply = await table.host.post(path, fields, htmx=True)
+            if reply.status != 503:
+                break
+            self.host_retries += 1
+            await asyncio.sleep(HOST_RETRY_SECONDS)
         expect(reply, 204, f"host {name}")
 
     async def connect(self, phone: Phone) -> None:

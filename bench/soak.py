@@ -81,6 +81,7 @@ class SoakBench(run.Bench):
             "tables_ready": sum(t.ready for t in self.tables),
             "tables_failed": sum(not t.ready for t in self.tables),
             "setup_seconds": round(time.monotonic() - started, 1),
+            "host_retries": self.host_retries,
             "errors": self.setup_errors[:10],
         }
 
@@ -256,7 +257,8 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
         f"{config['started']}",
         f"  phone model: live.js heartbeat {config['heartbeat']}; {live}",
         f"setup: tables ready {setup['tables_ready']}, failed {setup['tables_failed']} "
-        f"({setup['setup_seconds']} s); then every phone opens its page (over {config['arrive']} "
+        f"({setup['setup_seconds']} s; host taps tapped again after a 503: "
+        f"{setup.get('host_retries', 0)}); then every phone opens its page (over {config['arrive']} "
         "s) while the tables tap",
     ]
     if config["live_missing"]:

@@ -36,6 +36,9 @@ from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from uvicorn.protocols.utils import ClientDisconnected
+from websockets.exceptions import InvalidState
 
 from companion import broadcast, dbthread, dispatch, logs, taps, throttle
 from companion.actions import ActionError, NotFound, actor_for
@@ -59,6 +62,9 @@ CLOSE_TOO_MANY = 4429  # too many display screens for this table or this client
 # line in the log, no stack.
 EXPECTED_DB_FAULTS = (OperationalError, InterfaceError)
 EXPECTED_LAYER_FAULTS = (RedisError, OSError, asyncio.TimeoutError)
+LAYER_TIMEOUTS = (asyncio.TimeoutError, RedisTimeoutError)
+# A send to a socket its phone has just closed (the server's own words for it).
+GONE_FAULTS = (ClientDisconnected, InvalidState)
 
 FIELD_NAME_RE = re.compile(r"^[a-z_]{1,32}$")
 
@@ -149,6 +155,8 @@ async def _probe_once(layer: Any) -> bool:
     try:
         await asyncio.wait_for(layer.send(channel, {"type": "probe"}), 1.0)
     except EXPECTED_LAYER_FAULTS as exc:
+        if _only_slow(layer, exc):
+            return True
         if not _layer_down(layer):
             layer.sgs_down = True
             sockets = [c for c in list(LIVE) if c.channel_layer is layer]
@@ -165,9 +173,27 @@ async def _probe_once(layer: Any) -> bool:
                 with contextlib.suppress(Exception):
                     await consumer.close(code=CLOSE_TRY_LATER)
         return False
+    layer.sgs_answered_at = time.monotonic()
     if _layer_down(layer):
         layer.sgs_down = False
         log.warning("channel layer reachable again: sockets and taps accepted")
+    return True
+
+
+def _only_slow(layer: Any, exc: BaseException) -> bool:
+    """A probe that timed out while the layer answered another one less than
+    WS_LAYER_SLOW_SECONDS ago: the process is busy (a loaded event loop answers late), not cut
+    off. Closing every socket then would start the reconnect storm that makes it busier (the
+    soak in bench/soak.py: 259 sockets closed at once under load). A refused connection, or
+    timeouts for longer than that, is an outage."""
+    if not isinstance(exc, LAYER_TIMEOUTS) or _layer_down(layer):
+        return False
+    answered = getattr(layer, "sgs_answered_at", None)
+    if answered is None or time.monotonic() - answered > settings.WS_LAYER_SLOW_SECONDS:
+        return False
+    logs.expected(
+        log, "layer-slow", "channel layer slow to answer (%s): taken as busy, not down", exc
+    )
     return True
 
 
@@ -589,6 +615,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self._tap(message)
                 else:
                     await self._status(message.get("action_id"))
+        except GONE_FAULTS:
+            # The phone went away while its answer was on the way: nothing to tell it.
+            self._jobs.clear()
         except Exception:
             log.exception("socket job failed")
             self._jobs.clear()

@@ -122,7 +122,18 @@ if os.environ.get("DB", "sqlite") == "postgres":
             "PORT": os.environ.get("DB_PORT", "5432"),
             # Under ASGI every request runs in its own thread: persistent connections would pile
             # up until PostgreSQL refuses clients (Django's ASGI notes say to keep this at 0).
+            # Django's psycopg pool bounds them instead: a process holds at most DB_POOL_SIZE
+            # connections, and a request beyond that waits up to DB_POOL_TIMEOUT seconds for one
+            # (with 800 phones opening at once, unbounded threads ran PostgreSQL out of its 100
+            # clients: the soak in bench/soak.py).
             "CONN_MAX_AGE": 0,
+            "OPTIONS": {
+                "pool": {
+                    "min_size": 2,
+                    "max_size": int(os.environ.get("DB_POOL_SIZE", "16")),
+                    "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+                }
+            },
             "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
         }
     }
@@ -230,6 +241,8 @@ WS_MAX_DISPLAYS_PER_TABLE = 12
 WS_MAX_DISPLAYS_PER_CLIENT = 6
 # With the Redis channel layer, how often each process checks that it still reaches Redis.
 WS_LAYER_PROBE_SECONDS = 0.5
+# A probe that times out within this long of an answered one means busy, not down.
+WS_LAYER_SLOW_SECONDS = 3.0
 # Per-message compression of websocket frames. Most frames are small deltas and phones sit on
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")

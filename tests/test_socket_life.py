@@ -269,3 +269,74 @@ async def test_a_database_lock_timeout_logs_one_line_without_a_stack(
     assert len(said) == 1, said
     assert "failed in the database" in said[0] and "database is locked" in said[0]
     await comm.disconnect()
+
+
+class _Layer:
+    """A channel layer whose sends answer, time out or find Redis gone, as told."""
+
+    prefix = "sgs-test"
+
+    def __init__(self) -> None:
+        self.fault: BaseException | None = None
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        if self.fault is not None:
+            raise self.fault
+
+
+class _Socket:
+    def __init__(self, layer: _Layer) -> None:
+        self.channel_layer = layer
+        self.closed: list[int] = []
+
+    async def close(self, code: int) -> None:
+        self.closed.append(code)
+
+
+@override_settings(WS_LAYER_SLOW_SECONDS=0.3)
+async def test_a_slow_layer_is_busy_not_down_until_it_stays_silent(monkeypatch) -> None:
+    """A probe that times out right after an answered one (a loaded process answers late) closes
+    no socket and refuses no tap: closing every socket then starts a reconnect storm. A refused
+    connection is an outage at once; timeouts longer than WS_LAYER_SLOW_SECONDS are one too."""
+    layer = _Layer()
+    phone = _Socket(layer)
+    monkeypatch.setattr(consumers, "LIVE", {phone})
+    assert await consumers._probe_once(layer)
+    layer.fault = TimeoutError()
+    assert await consumers._probe_once(layer), "a timeout just after an answer: busy"
+    assert phone.closed == [] and not consumers._layer_down(layer)
+    await asyncio.sleep(0.4)
+    assert not await consumers._probe_once(layer), "silent for longer: down"
+    assert phone.closed == [consumers.CLOSE_TRY_LATER] and consumers._layer_down(layer)
+
+    layer.fault = None
+    assert await consumers._probe_once(layer) and not consumers._layer_down(layer)
+    other = _Socket(layer)
+    monkeypatch.setattr(consumers, "LIVE", {other})
+    layer.fault = ConnectionRefusedError()
+    assert not await consumers._probe_once(layer), "Redis gone: down at once"
+    assert other.closed == [consumers.CLOSE_TRY_LATER]
+
+
+async def test_an_answer_to_a_phone_that_just_left_logs_nothing(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The phone closed its socket while its state was on the way (the server says
+    ClientDisconnected): expected, no error and no stack (the soak logged 33 of them)."""
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    table, seats = await playing(4)
+    comm, _ = await open_socket(f"/ws/{seats[1].token}/")
+
+    async def gone(self: consumers.TableConsumer, *args: Any, **kwargs: Any) -> None:
+        raise ClientDisconnected()
+
+    monkeypatch.setattr(consumers.TableConsumer, "send", gone)
+    caplog.set_level(logging.DEBUG)
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    await comm.receive_nothing(timeout=0.5)
+    records = [r for r in caplog.records if r.name.startswith("companion")]
+    assert not [r for r in records if r.levelno >= logging.ERROR or r.exc_info], [
+        r.getMessage() for r in records
+    ]
+    await comm.disconnect()
