@@ -258,8 +258,8 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
         f"  phone model: live.js heartbeat {config['heartbeat']}; {live}",
         f"setup: tables ready {setup['tables_ready']}, failed {setup['tables_failed']} "
         f"({setup['setup_seconds']} s; host taps tapped again after a 503: "
-        f"{setup.get('host_retries', 0)}); then every phone opens its page (over {config['arrive']} "
-        "s) while the tables tap",
+        f"{setup.get('host_retries', 0)}); then every phone opens its page "
+        f"(over {config['arrive']} s) while the tables tap",
     ]
     if config["live_missing"]:
         out.append(f"  ! not found in live.js (defaults used): {', '.join(config['live_missing'])}")

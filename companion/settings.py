@@ -241,6 +241,8 @@ WS_MAX_DISPLAYS_PER_TABLE = 12
 WS_MAX_DISPLAYS_PER_CLIENT = 6
 # With the Redis channel layer, how often each process checks that it still reaches Redis.
 WS_LAYER_PROBE_SECONDS = 0.5
+# HTTP requests inside Django at once, per process (companion.asgi.BoundedHTTP; 0: no bound).
+HTTP_CONCURRENCY = int(os.environ.get("HTTP_CONCURRENCY", "12"))
 # A probe that times out within this long of an answered one means busy, not down.
 WS_LAYER_SLOW_SECONDS = 3.0
 # Per-message compression of websocket frames. Most frames are small deltas and phones sit on
