@@ -107,6 +107,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+import psycopg
+import redis
+import websockets
+from websockets.asyncio.client import connect
+
+try:
+    import uvloop
+except ImportError:  # optional: a faster event loop for the simulated phones
+    uvloop = None
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -336,8 +346,6 @@ class Fleet:
         return env
 
     def _pg_admin(self, dbname: str = "postgres"):  # type: ignore[no-untyped-def]
-        import psycopg
-
         return psycopg.connect(
             host=os.environ.get("DB_HOST", "127.0.0.1"),
             port=os.environ.get("DB_PORT", "5432"),
@@ -521,8 +529,6 @@ class Fleet:
             shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _delete_redis_keys(self) -> None:
-        import redis
-
         client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
         try:
             keys = list(client.scan_iter(match=f"{self.redis_prefix}*", count=500))
@@ -728,8 +734,6 @@ async def open_websocket(
     device: Device, token: str, agent: str = "sgs-bench", timeout: float = WS_OPEN_SECONDS
 ) -> Any:
     """A phone's websocket as its page opens it: its cookies, its Origin, deflate offered."""
-    from websockets.asyncio.client import connect
-
     pool = device.pool
     return await connect(
         f"ws://127.0.0.1:{pool.port}/ws/{token}/",
@@ -891,8 +895,6 @@ class Bench:
             waiter.set_result((int(message.get("status") or 400), now))
 
     async def read_loop(self, phone: Phone) -> None:
-        import websockets
-
         perf = time.perf_counter
         try:
             async for message in phone.ws:
@@ -1691,12 +1693,7 @@ def main(argv: list[str] | None = None) -> int:
     fleet = Fleet(
         args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs, settings=args.settings
     )
-    try:
-        import uvloop
-
-        runner: Callable[[Any], Any] = uvloop.run
-    except ImportError:
-        runner = asyncio.run
+    runner: Callable[[Any], Any] = uvloop.run if uvloop is not None else asyncio.run
     config = {
         "tables": args.tables,
         "phones": args.phones,

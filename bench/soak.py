@@ -45,6 +45,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+try:
+    import uvloop
+except ImportError:  # optional: a faster event loop for the simulated phones
+    uvloop = None
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import run  # noqa: E402
@@ -385,12 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
     fleet = run.Fleet(args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs)
-    try:
-        import uvloop
-
-        runner: Any = uvloop.run
-    except ImportError:
-        runner = asyncio.run
+    runner: Any = uvloop.run if uvloop is not None else asyncio.run
     try:
         with run.terminate_on_signals():
             try:

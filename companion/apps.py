@@ -6,6 +6,8 @@ class CompanionConfig(AppConfig):
     verbose_name = "Sanguosha table companion"
 
     def ready(self) -> None:
-        from companion import logs
+        # Django's idiom: signal receivers connect when the app is ready (here, delivery
+        # listening for committed changes), not when the module list is read.
+        from companion import broadcast, logs  # noqa: F401, PLC0415
 
         logs.install()

@@ -9,21 +9,26 @@ it, `data-action` (the tap's action id), so any delivery can be matched to its t
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
+from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
+from redis.exceptions import RedisError
 
-from companion import fragments
+from companion import fragments, logs, sessions
 from companion.models import Seat, Table
+from companion.outbox import Change, change_committed
 from companion.state import (
+    HistoryLine,
     PublicState,
     SeatDelta,
     private_state,
@@ -31,8 +36,7 @@ from companion.state import (
     seat_delta,
 )
 
-if TYPE_CHECKING:
-    from companion.actions import Change
+log = logging.getLogger(__name__)
 
 LANGS = [code for code, _name in settings.LANGUAGES]
 # Counts renders of the public fragment; the tests use it to prove one render per change.
@@ -113,8 +117,6 @@ def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> st
     else:
         state = public_state(table)
         # Sessions (issue 5): the standings panel every screen shows, ahead of the public part.
-        from companion import sessions
-
         public = sessions.render_panel(table, lang) + render_public(state, lang)
         if len(_PUBLIC_SNAPSHOTS) >= PUBLIC_SNAPSHOTS_KEPT:
             _PUBLIC_SNAPSHOTS.clear()
@@ -194,6 +196,24 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(get_channel_layer().group_send)(group, message)
 
 
+@receiver(change_committed, dispatch_uid="companion.broadcast")
+def on_change_committed(sender: object, change: Change, **kwargs: Any) -> None:
+    """Send a committed change; Redis away is expected (one line, no stack): the sockets are
+    closed meanwhile and every phone gets the state when it reconnects."""
+    try:
+        table_changed(change)
+    except (RedisError, OSError) as exc:
+        logs.expected(
+            log,
+            "broadcast",
+            "change %s committed; its frames did not go out (%s: %s): the other screens catch "
+            "up when they reconnect",
+            change.version,
+            type(exc).__name__,
+            exc,
+        )
+
+
 def table_changed(change: Change) -> None:
     """Deliver one committed change to every screen that may see it."""
     if getattr(_local, "outbox", None) is not None:
@@ -217,7 +237,8 @@ def _compose_delta(change: Change) -> None:
     public), so no private frame is needed."""
     table = change.table
     assert table is not None and change.delta_seat is not None
-    delta = seat_delta(table, change.delta_seat, change.line)
+    assert change.event is not None
+    delta = seat_delta(table, change.delta_seat, HistoryLine(*change.event))
     langs = langs_in_use(table.code)
     for lang in langs:
         _send(
@@ -231,7 +252,7 @@ def _compose_delta(change: Change) -> None:
 
 
 def _compose(change: Change) -> None:
-    if change.delta_seat is not None and change.line is not None:
+    if change.delta_seat is not None and change.event is not None:
         _compose_delta(change)
         return
     table = Table.objects.get(pk=change.table_id)
@@ -240,8 +261,6 @@ def _compose(change: Change) -> None:
     langs = langs_in_use(table.code)
     # Sessions (issue 5): after a change that touched the scores, the standings panel rides in
     # the same frame as the public fragment, ahead of it.
-    from companion import sessions
-
     panels = sessions.panel_fragments(table, change.version, change.action_id, langs)
     for lang in langs:
         public = panels.get(lang, "") + render_public(state, lang, change.action_id)

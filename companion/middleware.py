@@ -16,6 +16,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from companion import throttle
+from companion.actions import NotFound, actor_for
+from companion.actions.core import _seen
+from companion.dispatch import ACTION_ID_RE
 
 # A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
 PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
@@ -140,10 +143,6 @@ class RedisOutageMiddleware:
 
 def _applied(request: HttpRequest) -> bool:
     """Whether this POST's action id was applied already (on this token's table)."""
-    from companion.actions import NotFound, actor_for
-    from companion.actions.core import _seen
-    from companion.dispatch import ACTION_ID_RE
-
     action_id = request.POST.get("action_id", "")
     token = PRIVATE_PATH_RE.match(request.path)
     if token is None or not ACTION_ID_RE.fullmatch(action_id):

@@ -15,9 +15,12 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from companion.actions.inputs import seat_view
+from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
+from companion.actions.table import identity_options
 from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
 from companion.rules.cards import equipment_by_name, load_deck, parse_suit, rank_label
-from companion.rules.distance import SeatView, can_attack, in_trick_reach, seat_distance
+from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity, can_see_identity, distribution
 from companion.rules.judgement import Check, judge
@@ -344,27 +347,9 @@ def _equipment(seat: Seat, maneuvering: bool) -> list[EquipmentView]:
     return views
 
 
-def _seat_view(seat: Seat) -> SeatView:
-    weapon = seat.equipment.get("weapon")
-    weapon_range = None
-    if weapon:
-        try:
-            weapon_range = equipment_by_name(weapon, maneuvering=True).range
-        except KeyError:
-            weapon_range = None
-    return SeatView(
-        alive=seat.alive,
-        weapon_range=weapon_range,
-        plus_horse=bool(seat.equipment.get("plus_horse")),
-        minus_horse=bool(seat.equipment.get("minus_horse")),
-        horsemanship=seat.hero == MA_CHAO,
-        qicai=seat.hero == HUANG_YUEYING,
-    )
-
-
 def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[list[int | None]]]:
     """Every living seat's distance rows, and the matrix for the display (RULES.md §4)."""
-    views = [_seat_view(s) for s in seats]
+    views = [seat_view(s) for s in seats]
     living = [i for i, s in enumerate(seats) if s.alive]
     rows: dict[int, list[DistanceRow]] = {}
     matrix: list[list[int | None]] = []
@@ -534,8 +519,6 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     }
     counts: dict[str, int] = {}
     if table.status == Table.Status.LOBBY and MIN_PLAYERS <= len(seats) <= 10:
-        from companion.actions import identity_options
-
         counts = {k.value: v for k, v in distribution(len(seats), identity_options(table)).items()}
     pickers = [s for s in seats if s.identity and s.identity != "lord"]
     finished = table.status == Table.Status.FINISHED
@@ -645,11 +628,48 @@ def _hero_name(hero_id: str) -> str:
 def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
     """One history line from an event's public part only."""
     make = _TEXTS.get(kind)
-    if make is None and kind in ("session_started", "game_corrected"):
-        from companion import sessions
-
-        return {"kind": kind, "text": sessions.describe(kind, public)}
+    if make is None and kind in (SESSION_STARTED, GAME_CORRECTED):
+        return {"kind": kind, "text": _session_text(kind, public)}
     return {"kind": kind, "text": make(public, public.get("name", "")) if make else kind}
+
+
+def _names_of_change(item: dict[str, Any]) -> str:
+    name = item.get("name", "")
+    what = item.get("what")
+    if what == "killer":
+        if item.get("now_name"):
+            return _("%(name)s was killed by %(killer)s") % {
+                "name": name,
+                "killer": item["now_name"],
+            }
+        return _("%(name)s died with no killer") % {"name": name}
+    if what == "alive":
+        if item.get("now"):
+            return _("%(name)s was alive at the end") % {"name": name}
+        return _("%(name)s was dead at the end") % {"name": name}
+    if what == "final_duel":
+        if item.get("now"):
+            return _("%(name)s lost the final duel") % {"name": name}
+        return _("%(name)s did not die in the final duel") % {"name": name}
+    return name
+
+
+def _session_text(kind: str, public: dict[str, Any]) -> str:
+    """The history line of a session event (companion.actions.sessions)."""
+    if kind == SESSION_STARTED:
+        if public.get("tournament"):
+            return _("Tournament session %(n)s started: %(name)s is the first Lord") % {
+                "n": public.get("session"),
+                "name": public.get("first_lord_name", ""),
+            }
+        return _("Session %(n)s started") % {"n": public.get("session")}
+    if kind == GAME_CORRECTED:
+        text = _("The host corrected game %(n)s") % {"n": public.get("game")}
+        parts = [_names_of_change(item) for item in public.get("changes", [])]
+        if public.get("winner") != public.get("winner_before"):
+            parts.append(side_label(public.get("winner", "")))
+        return f"{text}: {'; '.join(parts)}" if parts else text
+    return kind
 
 
 # One history line per event kind, from the event's public part and its seat's name. Built once

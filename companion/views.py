@@ -25,13 +25,13 @@ from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.core import tap_outcome
 from companion.actions.table import join_refusal
 from companion.actions.turns import DELAYED_TRICKS, SLOTS
-from companion.models import Event, Table, new_token
+from companion.models import Event, Handover, Table, new_token
 from companion.qr import qr_svg
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
-from companion.state import HistoryLine, public_state
+from companion.state import HistoryLine, hero_card, public_state
 
 log = logging.getLogger(__name__)
 
@@ -405,8 +405,6 @@ def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -
 
 def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
     """The one-time link for the new phone (issue 10: never the seat's own token)."""
-    from companion.models import Handover
-
     handover = Handover.objects.select_related("seat").get(claim_token=claim_token)
     url = request.build_absolute_uri(reverse("handover-claim", args=[claim_token]))
     context = {
@@ -434,8 +432,6 @@ def _seat_dialog(
     own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
     if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
-        from companion.state import hero_card
-
         seat = replace(seat, hero=hero_card(actor.seat.hero_pick))
     playing = table.status == Table.Status.PLAYING and seat.alive
     allowed = actor is not None and (

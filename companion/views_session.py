@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import sessions, throttle
+from companion import actions, sessions, throttle
 from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
 from companion.views import _is_htmx, _not_found, _private, _too_many, with_actor
@@ -115,7 +115,7 @@ def game_correct(request: HttpRequest, actor: Actor, token: str, number: str) ->
     alive_set = set(post.getlist("alive"))
     duel_set = set(post.getlist("final_duel"))
     try:
-        sessions.game_correct(
+        actions.game_correct(
             token=token,
             game_number=number,
             alive={s: s in alive_set for s in seats},
@@ -141,7 +141,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         return _error(request, _("Only the host can do that."), 403, base)
     if request.method == "POST":
         try:
-            sessions.session_new(
+            actions.session_new(
                 token=token,
                 tournament=request.POST.get("mode") == "tournament",
                 first_lord=request.POST.get("first_lord"),

@@ -290,7 +290,7 @@ def test_host_corrects_a_kill_attribution_and_standings_follow(evening: Table) -
     p1, p2, p4 = seat(table, "P1"), seat(table, "P2"), seat(table, "P4")
     version = table.version
     actions_before = Event.objects.filter(table=table).count()
-    sessions.game_correct(token=table.host_token, game_number=1, killers={p4.pk: p2.pk})
+    actions.game_correct(token=table.host_token, game_number=1, killers={p4.pk: p2.pk})
     game = Game.objects.get(table=table, number=1)
     totals = {e["name"]: game.scores[str(e["seat"])]["total"] for e in game.results}
     # P1 loses the +1 for the renegade; P2 gains it.
@@ -333,7 +333,7 @@ def test_host_correction_can_change_the_winner(evening: Table) -> None:
     table = evening
     p1, p4 = seat(table, "P1"), seat(table, "P4")
     # Game 3 again: in fact P1 (renegade) survived and killed the lord P4 last.
-    sessions.game_correct(
+    actions.game_correct(
         token=table.host_token,
         game_number=3,
         alive={p1.pk: True, p4.pk: False},
@@ -359,7 +359,7 @@ def test_correction_from_a_non_host_is_refused_and_changes_nothing(evening: Tabl
     p2, p4 = seat(table, "P2"), seat(table, "P4")
     before = frozen(table)
     with pytest.raises(ActionError) as err:
-        sessions.game_correct(token=p2.token, game_number=1, killers={p4.pk: p2.pk})
+        actions.game_correct(token=p2.token, game_number=1, killers={p4.pk: p2.pk})
     assert err.value.status == 403 and err.value.code == "not_host"
     assert frozen(table) == before
 
@@ -376,7 +376,7 @@ def test_kill_attribution_naming_a_seat_not_in_the_game_is_refused(evening: Tabl
         {p4.pk: "not a seat"},
     ):
         with pytest.raises(ActionError) as err:
-            sessions.game_correct(token=table.host_token, game_number=1, killers=killers)
+            actions.game_correct(token=table.host_token, game_number=1, killers=killers)
         assert err.value.code == "not_in_game" and err.value.status == 400
         with translation.override("en"):
             assert str(err.value.message) == "That player was not in that game."
@@ -397,13 +397,13 @@ def test_other_bad_corrections_are_refused(evening: Table) -> None:
     ]
     for kwargs, code in cases:
         with pytest.raises(ActionError) as err:
-            sessions.game_correct(token=table.host_token, game_number=1, **kwargs)
+            actions.game_correct(token=table.host_token, game_number=1, **kwargs)
         assert err.value.code == code
         assert frozen(table) == before
     with pytest.raises(NotFound):
-        sessions.game_correct(token=table.host_token, game_number=99, killers={})
+        actions.game_correct(token=table.host_token, game_number=99, killers={})
     with pytest.raises(NotFound):
-        sessions.game_correct(token="nope", game_number=1, killers={})
+        actions.game_correct(token="nope", game_number=1, killers={})
     assert frozen(table) == before
 
 
@@ -414,7 +414,7 @@ def test_a_game_in_play_cannot_be_corrected(evening: Table) -> None:
     lord = Seat.objects.get(table=table, identity="lord")
     before = frozen(table)
     with pytest.raises(ActionError) as err:
-        sessions.game_correct(token=table.host_token, game_number=4, alive={lord.pk: False})
+        actions.game_correct(token=table.host_token, game_number=4, alive={lord.pk: False})
     assert err.value.code == "not_finished"
     assert frozen(table) == before
 
@@ -423,7 +423,7 @@ def test_correction_is_applied_once_per_tap(evening: Table) -> None:
     table = evening
     p2, p4 = seat(table, "P2"), seat(table, "P4")
     for _ in range(2):
-        sessions.game_correct(
+        actions.game_correct(
             token=table.host_token, game_number=1, killers={p4.pk: p2.pk}, action_id="tap-123456"
         )
     assert Event.objects.filter(table=table, kind="game_corrected").count() == 1
@@ -447,7 +447,7 @@ def test_tournament_rotation_over_a_whole_session() -> None:
     table, seats = make_table(5, first_game_mode=True)
     names = [s.name for s in seats]
     actions.seat_move(token=table.host_token, seat_id=seats[4].pk, position=0)  # P5 sits first
-    sessions.session_new(token=table.host_token, tournament=True, first_lord=seat(table, "P3").pk)
+    actions.session_new(token=table.host_token, tournament=True, first_lord=seat(table, "P3").pk)
     session = Session.objects.get(table=table)
     assert session.tournament and session.number == 1
     # Seat order is P5 P1 P2 P3 P4: from P3 the lord passes to P4, P5, P1, P2.
@@ -487,18 +487,18 @@ def test_tournament_rotation_over_a_whole_session() -> None:
 def test_tournament_is_refused_for_a_non_host_in_play_or_without_a_first_lord() -> None:
     table, seats = make_table(4, first_game_mode=True)
     with pytest.raises(ActionError) as err:
-        sessions.session_new(token=seats[1].token, tournament=True, first_lord=seats[0].pk)
+        actions.session_new(token=seats[1].token, tournament=True, first_lord=seats[0].pk)
     assert err.value.code == "not_host"
     with pytest.raises(ActionError) as err:
-        sessions.session_new(token=table.host_token, tournament=True)
+        actions.session_new(token=table.host_token, tournament=True)
     assert err.value.code == "first_lord"
     other, other_seats = make_table(4)
     with pytest.raises(NotFound):
-        sessions.session_new(token=table.host_token, tournament=True, first_lord=other_seats[0].pk)
+        actions.session_new(token=table.host_token, tournament=True, first_lord=other_seats[0].pk)
     deal(table)
     start(table)
     with pytest.raises(ActionError) as err:
-        sessions.session_new(token=table.host_token, tournament=True, first_lord=seats[0].pk)
+        actions.session_new(token=table.host_token, tournament=True, first_lord=seats[0].pk)
     assert err.value.code == "in_game" and err.value.status == 409
     assert not Session.objects.filter(table=table, tournament=True).exists()
 
@@ -511,14 +511,14 @@ def test_new_session_closes_the_old_one_and_standings_start_again() -> None:
     kill(table, "P1", "P3")  # the rebels win at once
     first = Session.objects.get(table=table)
     assert [r.name for r in sessions.current_summary(table).standings][0] == "P3"
-    sessions.session_new(token=table.host_token)
+    actions.session_new(token=table.host_token)
     first.refresh_from_db()
     table.refresh_from_db()
     assert first.ended_at is not None and table.session.number == 2
     summary = sessions.current_summary(table)
     assert summary.number == 2 and summary.games == () and summary.standings == ()
     # A second "new session" before any game reuses the empty one.
-    sessions.session_new(token=table.host_token)
+    actions.session_new(token=table.host_token)
     assert Session.objects.filter(table=table).count() == 2
     event = Event.objects.filter(table=table, kind="session_started").last()
     with translation.override("en"):
@@ -530,7 +530,7 @@ def test_new_session_closes_the_old_one_and_standings_start_again() -> None:
 
 def test_a_tournament_whose_lord_left_is_refused_clearly() -> None:
     table, seats = make_table(5, first_game_mode=True)
-    sessions.session_new(token=table.host_token, tournament=True, first_lord=seats[2].pk)
+    actions.session_new(token=table.host_token, tournament=True, first_lord=seats[2].pk)
     actions.seat_remove(token=table.host_token, seat_id=seats[2].pk)
     before = Table.objects.get(pk=table.pk).version
     with pytest.raises(ActionError) as err:

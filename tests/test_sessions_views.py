@@ -11,7 +11,7 @@ import re
 import pytest
 from django.test import Client
 
-from companion import sessions
+from companion import actions, sessions
 from companion.models import Event, Game, Seat, Session, Table
 from tests.factories import make_table, other_token
 from tests.test_sessions import (
@@ -295,9 +295,8 @@ def test_new_session_and_tournament_over_http() -> None:
 
 def test_tournament_end_shows_the_final_ranking_on_the_end_screen() -> None:
     table, seats = make_table(4, first_game_mode=True)
-    from companion import sessions as svc
 
-    svc.session_new(token=table.host_token, tournament=True, first_lord=seats[0].pk)
+    actions.session_new(token=table.host_token, tournament=True, first_lord=seats[0].pk)
     for _ in range(4):
         deal(table)
         start(table)

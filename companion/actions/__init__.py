@@ -26,6 +26,7 @@ from companion.actions.game import (
 
 # Issue 10: a seat moving to another phone (companion/actions/handover.py).
 from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
+from companion.actions.sessions import game_correct, session_new
 from companion.actions.table import (
     OPTION_FIELDS,
     game_start,
@@ -56,6 +57,8 @@ from companion.actions.turns import (
 )
 
 __all__ = [
+    "game_correct",
+    "session_new",
     "OPTION_FIELDS",
     "ActionError",
     "Actor",

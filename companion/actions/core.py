@@ -7,16 +7,16 @@ import contextvars
 import logging
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db import connection, models, transaction
+from django.db import connection, models
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
-from redis.exceptions import RedisError
 
-from companion import broadcast, fastsql, logs
+from companion import fastsql, outbox
 from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table, TapOutcome
+from companion.outbox import Change
 
 log = logging.getLogger(__name__)
 
@@ -52,29 +52,6 @@ class Actor:
     def label(self) -> str:
         """How the event log names the actor."""
         return f"seat:{self.seat.pk}" if self.seat else "host"
-
-
-@dataclass
-class Change:
-    """What one committed action changed, for the broadcast after commit."""
-
-    table_id: int
-    version: int
-    action_id: str | None = None
-    private_seats: set[int] = field(default_factory=set)
-    revoked: list[tuple[int, str]] = field(default_factory=list)
-    access_changed: bool = False
-    applied: bool = True
-    # Not applied because an identical tap of the same screen arrived just before (companion.taps).
-    merged: bool = False
-    # Whether the host's controls may show something new (HP taps never change them).
-    host_panel: bool = True
-    # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
-    # screens get a small delta on top of the previous version instead of the whole state. The
-    # rows are the ones the action committed, so the broadcast need not read them again.
-    delta_seat: Seat | None = None
-    table: Table | None = None
-    line: Any = None
 
 
 def clean_name(raw: str) -> str:
@@ -207,31 +184,12 @@ def _record(
     change.version = table.version
     change.action_id = action_id
     if change.delta_seat is not None:
-        from companion.state import HistoryLine
-
         change.table = table
-        change.line = HistoryLine(kind, public, table.version, table.game_number)
-    # robust: the change is committed whatever happens to its broadcast (a Redis outage), so the
-    # tap is still answered as applied; phones that missed the frame catch up (live.js heartbeat).
-    transaction.on_commit(lambda: _broadcast(change), robust=True)
+        change.event = (kind, public, table.version, table.game_number)
+    # The change is committed whatever happens to its broadcast (a Redis outage), so the tap is
+    # still answered as applied; phones that missed the frame catch up (live.js heartbeat).
+    outbox.announce(change)
     return change
-
-
-def _broadcast(change: Change) -> None:
-    """Send a committed change; Redis away is expected (one line, no stack): the sockets are
-    closed meanwhile and every phone gets the state when it reconnects."""
-    try:
-        broadcast.table_changed(change)
-    except (RedisError, OSError) as exc:
-        logs.expected(
-            log,
-            "broadcast",
-            "change %s committed; its frames did not go out (%s: %s): the other screens catch "
-            "up when they reconnect",
-            change.version,
-            type(exc).__name__,
-            exc,
-        )
 
 
 # The changes "undo" may revert (companion.actions.game.event_undo): HP, deaths, equipment,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
+from companion.actions import sessions as session_writes
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -553,9 +554,8 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.results = game_results(table, seats)
     game.save()
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
-    from companion import sessions
 
-    sessions.game_finished(table, game)
+    session_writes.game_finished(table, game)
     return _record(
         actor,
         table,

@@ -7,6 +7,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import handover
+from companion.actions import sessions as session_writes
 from companion.actions.core import (
     ActionError,
     Change,
@@ -258,7 +260,6 @@ def seat_handover(*, token: str, seat_id: Any, action_id: str | None = None) -> 
     battery): at once while the seat holds no secret, otherwise it waits for the seat's phone to
     agree or for the table to have been told and not object.
     """
-    from companion.actions import handover
 
     actor, seen = _locked_actor(token, action_id)
     table = actor.table
@@ -338,9 +339,8 @@ def identities_deal(*, token: str, confirm: bool = False, action_id: str | None 
         raise ActionError(_("The game has already started."), status=409, code="started")
     before = {s.pk: s.identity for s in seats}
     # Sessions (issue 5): the game joins the table's session; a tournament fixes the lord.
-    from companion import sessions
 
-    dealt = sessions.deal_for_table(table, seats, identity_options(table))
+    dealt = session_writes.deal_for_table(table, seats, identity_options(table))
     for seat, identity in zip(seats, dealt, strict=True):
         reset_for_game(seat)
         seat.identity = identity.value

@@ -19,6 +19,7 @@ from companion.actions.core import (
     _seat_of,
     _seat_public,
 )
+from companion.actions.inputs import seat_view
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name, parse_rank, parse_suit
 from companion.rules.distance import in_trick_reach
@@ -272,14 +273,13 @@ def _trick_user(actor: Actor, table: Table) -> None:
 
 def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
     """Refuse a target the card's text does not allow (rules.tricks)."""
-    from companion.state import _seat_view
 
     assert actor.seat is not None
     seats = _ordered(table)
     index = {s.pk: i for i, s in enumerate(seats)}
     own = actor.seat.pk == seat.pk
     reach = own or in_trick_reach(
-        [_seat_view(s) for s in seats], index[actor.seat.pk], index[seat.pk]
+        [seat_view(s) for s in seats], index[actor.seat.pk], index[seat.pk]
     )
     problem = target_problem(name, own_zone=own, in_reach=reach)
     if problem is TargetProblem.OWN_ZONE:

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
+import uvicorn
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
@@ -45,8 +46,6 @@ class Command(BaseCommand):
         parser.add_argument("--no-migrate", action="store_true")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        import uvicorn
-
         if not options["no_migrate"]:
             call_command("migrate", verbosity=0)
         if "Manifest" in settings.STORAGES["staticfiles"]["BACKEND"]:

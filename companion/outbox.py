@@ -1,0 +1,57 @@
+"""A committed change, announced: the one way a write tells the screens.
+
+An action records its change (companion.actions.core.record) and announces it here; the
+announcement goes out only once its transaction has committed, so no screen ever sees a change
+that was rolled back (Zulip's `send_event_on_commit`). Delivery (companion.broadcast) listens
+to `change_committed`; this module imports nothing above the models, so the writes never import
+what renders or delivers them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+from companion.models import Seat, Table
+
+# Sent once per committed change, with `change`. Its receivers must not raise for expected
+# faults (Redis away): the change stands whatever happens to its frames.
+change_committed = Signal()
+
+
+@dataclass
+class Change:
+    """What one committed action changed, for the broadcast after commit."""
+
+    table_id: int
+    version: int
+    action_id: str | None = None
+    private_seats: set[int] = field(default_factory=set)
+    revoked: list[tuple[int, str]] = field(default_factory=list)
+    access_changed: bool = False
+    applied: bool = True
+    # Not applied because an identical tap of the same screen arrived just before (companion.taps).
+    merged: bool = False
+    # Whether the host's controls may show something new (HP taps never change them).
+    host_panel: bool = True
+    # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
+    # screens get a small delta on top of the previous version instead of the whole state. The
+    # rows are the ones the action committed, so the broadcast need not read them again.
+    delta_seat: Seat | None = None
+    table: Table | None = None
+    # The event behind a delta, as (kind, public part, version, game number): the delivery
+    # makes its history line.
+    event: tuple[str, dict[str, Any], int, int] | None = None
+
+
+def announce(change: Change) -> None:
+    """Send `change_committed` for this change once the current transaction commits (at once
+    outside one). Robust: a receiver's fault is logged, and the commit stands."""
+    transaction.on_commit(lambda: _send(change), robust=True)
+
+
+def _send(change: Change) -> None:
+    change_committed.send(sender=Change, change=change)
