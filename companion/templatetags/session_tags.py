@@ -12,6 +12,7 @@ from typing import Any
 from django import template
 
 from companion import sessions
+from companion.actions import ActionError
 from companion.models import Table
 
 register = template.Library()
@@ -43,7 +44,7 @@ def game_result(state: Any) -> GameResult | None:
         return None
     try:
         game = sessions.finished_game(table, state.game_number)
-    except sessions.ActionError:
+    except ActionError:
         return None
     summary = sessions.current_summary(table)
     if summary is not None and game.session != summary.number:
