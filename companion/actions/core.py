@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import logging
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +22,7 @@ from companion.outbox import Change
 log = logging.getLogger(__name__)
 
 M = TypeVar("M", bound=models.Model)
+R = TypeVar("R")
 
 
 class ActionError(Exception):
@@ -104,6 +106,8 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     if held is not None and held[0] == token:
         _held_actor.set(None)
         return held[1]
+    table: Table | None
+    seat: Seat | None
     if for_update and not connection.features.has_select_for_update:
         # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
         # lock: the seat and its table in one statement (companion.fastsql: the ORM's query
@@ -251,7 +255,10 @@ def _dirty_table_fields(table: Table) -> list[str]:
     ]
 
 
-_TABLE_ATTNAMES = [(name, Table._meta.get_field(name).attname) for name in _TABLE_FIELDS]
+_TABLE_ATTNAMES = [
+    (name, Table._meta.get_field(name).attname)  # type: ignore[union-attr]
+    for name in _TABLE_FIELDS
+]
 
 
 def _seen(table: Table, action_id: str | None) -> bool:
@@ -278,13 +285,40 @@ def _already(table: Table, action_id: str | None) -> Change:
     return Change(table_id=table.pk, version=table.version, action_id=action_id, applied=False)
 
 
+def action(
+    fn: Callable[..., R] | None = None,
+    *,
+    replay: Callable[[Actor, Table, str | None], R] | None = None,
+) -> Any:
+    """Every write's frame, in one place: one short transaction; the acting screen read from
+    its token with the table's row locked (`actor_for`); an action id this table has applied
+    already answered as a replay (`_already`, or `replay`) without running the action again.
+    The action itself is then called as `fn(actor, **fields, action_id=...)`; it checks the
+    rights and the phase, changes rows and calls `_record` (the event, the version, the
+    announcement on commit).
+
+    Outside, an action keeps its keyword-only form: `seat_change_hp(token=..., seat_id=...,
+    delta=..., action_id=...)`.
+    """
+
+    def wrap(inner: Callable[..., R]) -> Callable[..., R]:
+        @functools.wraps(inner)
+        def run(*, token: str, action_id: str | None = None, **fields: Any) -> R:
+            with transaction.atomic():
+                actor = actor_for(token, for_update=True)
+                if _seen(actor.table, action_id):
+                    if replay is not None:
+                        return replay(actor, actor.table, action_id)
+                    return _already(actor.table, action_id)  # type: ignore[return-value]
+                return inner(actor, action_id=action_id, **fields)
+
+        return run
+
+    return wrap(fn) if fn is not None else wrap
+
+
 def _seat_public(seat: Seat) -> dict[str, Any]:
     return {"seat": seat.pk, "name": seat.name}
-
-
-def _locked_actor(token: str, action_id: str | None) -> tuple[Actor, bool]:
-    actor = actor_for(token, for_update=True)
-    return actor, _seen(actor.table, action_id)
 
 
 def _seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -18,11 +17,11 @@ from companion.actions.core import (
     Change,
     NotFound,
     _already,
-    _locked_actor,
     _record,
     _require_host,
     _seat_of,
     _seat_public,
+    action,
 )
 from companion.actions.turns import begin_turns
 from companion.models import Event, Game, Seat, Table
@@ -132,13 +131,10 @@ def _deal_others(table: Table, seats: list[Seat], lord: Seat) -> None:
         seat.save(update_fields=["hero_candidates", "hero_pick"])
 
 
-@transaction.atomic
-def hero_pick(*, token: str, hero_id: str, action_id: str | None = None) -> Change:
+@action
+def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Change:
     """Choose a hero from one's own candidates; the last pick reveals them all."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     seat = actor.seat
     if seat is None:
         raise ActionError(_("Only a player can pick a hero."), status=403)
@@ -215,13 +211,10 @@ def hero_pick(*, token: str, hero_id: str, action_id: str | None = None) -> Chan
     )
 
 
-@transaction.atomic
-def heroes_redeal(*, token: str, confirm: bool = False, action_id: str | None = None) -> Change:
+@action
+def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
     """Deal new hero candidates before the picks are revealed (host, confirmed)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.status != Table.Status.HEROES:
         raise ActionError(_("Hero candidates can be dealt again only before the reveal."), 409)
@@ -305,10 +298,10 @@ def _hp_public(seat: Seat, before: int, **extra: Any) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
+@action
 def seat_change_hp(
+    actor: Actor,
     *,
-    token: str,
     seat_id: Any,
     delta: Any,
     source: Any = "",
@@ -318,9 +311,6 @@ def seat_change_hp(
 ) -> Change:
     """Damage (delta < 0, with its source) or recovery (delta > 0, never above max HP); with
     `loss`, HP loss (失去体力: no source, no damage skills, no killer)."""
-    actor, seen = _locked_actor(token, action_id)
-    if seen:
-        return _already(actor.table, action_id)
     table, seat = _playing_seat(actor, seat_id)
     amount = _int(delta, _("HP changes by a whole number."))
     if amount == 0 or abs(amount) > MAX_DELTA:
@@ -418,14 +408,11 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     )
 
 
-@transaction.atomic
+@action
 def seat_set_max_hp(
-    *, token: str, seat_id: Any, max_hp_value: Any, action_id: str | None = None
+    actor: Actor, *, seat_id: Any, max_hp_value: Any, action_id: str | None = None
 ) -> Change:
     """Change a seat's max HP (skills do that); HP never stays above it."""
-    actor, seen = _locked_actor(token, action_id)
-    if seen:
-        return _already(actor.table, action_id)
     table, seat = _playing_seat(actor, seat_id)
     value = _int(max_hp_value, _("Max HP is a whole number."))
     if not 1 <= value <= MAX_MAX_HP:
@@ -449,15 +436,12 @@ def seat_set_max_hp(
     )
 
 
-@transaction.atomic
+@action
 def seat_rescue(
-    *, token: str, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
+    actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
 ) -> Change:
     """A 桃 from a seat (+1), or the dying player's own 酒 (军争): back to 1 HP ends dying."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
     seat = _seat_of(table, seat_id)
@@ -566,13 +550,10 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     )
 
 
-@transaction.atomic
-def seat_die(*, token: str, seat_id: Any, action_id: str | None = None) -> Change:
+@action
+def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """A dying player who was not saved dies: identity revealed, rewards, end of game check."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
     seat = _seat_of(table, seat_id)
@@ -796,15 +777,12 @@ TURN_KINDS = ("phase", "turn", "turn_ended")
 PRIVATE_UNDO_KINDS = frozenset({"damage", "lose_hp", "recover", "max_hp", "rescue", "died"})
 
 
-@transaction.atomic
-def event_undo(*, token: str, version: Any = None, action_id: str | None = None) -> Change:
+@action
+def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = None) -> Change:
     """Undo a change: a phone its own last one (of any kind: HP, death, equipment, delayed
     trick, phase or turn), the host any one. The undone event is marked (`undone_by`), so
     history lines show it struck through and finding the next one stays an index lookup."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Only changes of a game in play can be undone."), 409, "not_playing")
     target = _undo_target(actor, table, version)
@@ -813,7 +791,12 @@ def event_undo(*, token: str, version: Any = None, action_id: str | None = None)
     seat = _first_seat(table, target.subject_seat_id)
     if seat is None:
         raise NotFound()
-    previous = {"hp": seat.hp, "max_hp": seat.max_hp, "dying": seat.dying, "alive": seat.alive}
+    previous: dict[str, Any] = {
+        "hp": seat.hp,
+        "max_hp": seat.max_hp,
+        "dying": seat.dying,
+        "alive": seat.alive,
+    }
     if target.kind in TURN_KINDS:
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)

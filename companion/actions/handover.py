@@ -22,10 +22,10 @@ from companion.actions.core import (
     Change,
     NotFound,
     _already,
-    _locked_actor,
     _record,
     _seat_of,
     _seat_public,
+    action,
 )
 from companion.models import Handover, Seat, Table, new_token
 
@@ -112,13 +112,10 @@ def replayed(actor: Actor, table: Table, action_id: str | None) -> tuple[Change,
     return _already(table, action_id), handover.claim_token
 
 
-@transaction.atomic
-def handover_confirm(*, token: str, action_id: str | None = None) -> Change:
+@action
+def handover_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
     """The seat's own phone agrees to the move the host asked for: it happens now."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     if actor.seat is None:
         raise ActionError(_("Only the seat's own phone can agree to this."), status=403)
     handover = Handover.objects.filter(seat=actor.seat, state=Handover.State.PENDING).first()
@@ -130,13 +127,10 @@ def handover_confirm(*, token: str, action_id: str | None = None) -> Change:
     return _move(actor, table, actor.seat, by_host=True, action_id=action_id)
 
 
-@transaction.atomic
-def handover_cancel(*, token: str, seat_id: object, action_id: str | None = None) -> Change:
+@action
+def handover_cancel(actor: Actor, *, seat_id: object, action_id: str | None = None) -> Change:
     """Anyone at the table (or the host) stops a move that is waiting: the seat stays put."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     seat = _seat_of(table, seat_id, known=actor.seat)
     updated = Handover.objects.filter(seat=seat, state=Handover.State.PENDING).update(
         state=Handover.State.CANCELLED

@@ -13,20 +13,20 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from companion.actions.core import (
     ActionError,
+    Actor,
     Change,
     NotFound,
     _already,
-    _locked_actor,
     _record,
     _require_host,
     _seat_of,
+    action,
 )
 from companion.models import MAX_SEATS, MIN_PLAYERS, Game, Seat, Session, Table
 from companion.rules.identities import (
@@ -218,10 +218,10 @@ def game_finished(table: Table, game: Game) -> None:
 # Services
 
 
-@transaction.atomic
+@action
 def session_new(
+    actor: Actor,
     *,
-    token: str,
     tournament: bool = False,
     first_lord: Any = None,
     action_id: str | None = None,
@@ -231,10 +231,7 @@ def session_new(
     A tournament needs the first lord (a seat); the lord then passes to the next seat each game.
     A session without games yet is set up again instead of leaving an empty one behind.
     """
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.status not in (Table.Status.LOBBY, Table.Status.FINISHED):
         raise ActionError(
@@ -314,9 +311,14 @@ def _not_in_game() -> ActionError:
     )
 
 
-def _seat_in_game(value: Any, seats: Mapping[int, Any], *, allow_none: bool = False) -> int | None:
-    if value in (None, "", "none") and allow_none:
+def _seat_or_none(value: Any, seats: Mapping[int, Any]) -> int | None:
+    """A seat of the game, or none ("" or "none": nobody)."""
+    if value in (None, "", "none"):
         return None
+    return _seat_in_game(value, seats)
+
+
+def _seat_in_game(value: Any, seats: Mapping[int, Any]) -> int:
     try:
         pk = int(value)
     except (TypeError, ValueError):
@@ -332,10 +334,10 @@ def _flag(value: Any) -> bool:
     return bool(value)
 
 
-@transaction.atomic
+@action
 def game_correct(
+    actor: Actor,
     *,
-    token: str,
     game_number: Any,
     killers: Mapping[Any, Any] | None = None,
     alive: Mapping[Any, Any] | None = None,
@@ -349,10 +351,7 @@ def game_correct(
     that game may be named. The winner is worked out again from who is alive; a correction
     after which nobody would have won is refused. The correction is kept as an Event.
     """
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     game = _finished_game(table, game_number)
     results = copy.deepcopy(game.results)
@@ -371,8 +370,7 @@ def game_correct(
 
     wanted_alive = {_seat_in_game(k, by_seat): _flag(v) for k, v in (alive or {}).items()}
     wanted_killers = {
-        _seat_in_game(k, by_seat): _seat_in_game(v, by_seat, allow_none=True)
-        for k, v in (killers or {}).items()
+        _seat_in_game(k, by_seat): _seat_or_none(v, by_seat) for k, v in (killers or {}).items()
     }
     wanted_duel = {_seat_in_game(k, by_seat): _flag(v) for k, v in (final_duel or {}).items()}
     for pk, now_alive in wanted_alive.items():

@@ -11,14 +11,15 @@ from companion.actions import handover
 from companion.actions import sessions as session_writes
 from companion.actions.core import (
     ActionError,
+    Actor,
     Change,
     NotFound,
     _already,
-    _locked_actor,
     _record,
     _require_host,
     _seat_of,
     _seat_public,
+    action,
     clean_code,
     clean_name,
 )
@@ -121,13 +122,10 @@ def _renumber(table: Table, ordered: list[Seat]) -> None:
             seat.save(update_fields=["position"])
 
 
-@transaction.atomic
-def seat_move(*, token: str, seat_id: Any, position: Any, action_id: str | None = None) -> Change:
+@action
+def seat_move(actor: Actor, *, seat_id: Any, position: Any, action_id: str | None = None) -> Change:
     """Move a seat to another place in the play order (host only, before the game starts)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.status not in (Table.Status.LOBBY, Table.Status.DEALT):
         raise ActionError(_("Seats cannot move once the game has started."), status=409)
@@ -155,13 +153,10 @@ def seat_move(*, token: str, seat_id: Any, position: Any, action_id: str | None 
     )
 
 
-@transaction.atomic
-def seat_remove(*, token: str, seat_id: Any, action_id: str | None = None) -> Change:
+@action
+def seat_remove(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """Remove a player from the table (host only, before identities are dealt)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.status != Table.Status.LOBBY:
         raise ActionError(_("Players can be removed only before identities are dealt."), status=409)
@@ -185,13 +180,10 @@ def seat_remove(*, token: str, seat_id: Any, action_id: str | None = None) -> Ch
     )
 
 
-@transaction.atomic
-def table_lock(*, token: str, locked: bool, action_id: str | None = None) -> Change:
+@action
+def table_lock(actor: Actor, *, locked: bool, action_id: str | None = None) -> Change:
     """Lock or unlock the table against new players (host only)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.locked == locked:
         return _already(table, action_id)
@@ -218,15 +210,12 @@ OPTION_FIELDS = (
 LIVE_OPTIONS = ("referee_mode",)
 
 
-@transaction.atomic
+@action
 def table_set_options(
-    *, token: str, options: dict[str, bool], action_id: str | None = None
+    actor: Actor, *, options: dict[str, bool], action_id: str | None = None
 ) -> Change:
     """Change the table options (host only, before identities are dealt)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     unknown = set(options) - set(OPTION_FIELDS)
     if unknown:
@@ -251,8 +240,10 @@ def table_set_options(
     )
 
 
-@transaction.atomic
-def seat_handover(*, token: str, seat_id: Any, action_id: str | None = None) -> tuple[Change, str]:
+@action(replay=handover.replayed)
+def seat_handover(
+    actor: Actor, *, seat_id: Any, action_id: str | None = None
+) -> tuple[Change, str]:
     """Make a one-time link that moves a seat to another phone; returns the change and the
     link's claim token (companion.actions.handover: never the seat's own token).
 
@@ -261,23 +252,17 @@ def seat_handover(*, token: str, seat_id: Any, action_id: str | None = None) -> 
     agree or for the table to have been told and not object.
     """
 
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
     seat = _seat_of(table, seat_id)
     if not actor.is_host and not (actor.seat and actor.seat.pk == seat.pk):
         raise ActionError(_("Only the host can do that."), status=403, code="not_host")
-    if seen:
-        return handover.replayed(actor, table, action_id)
     return handover.request(actor, table, seat, action_id)
 
 
-@transaction.atomic
-def host_pass(*, token: str, seat_id: Any, action_id: str | None = None) -> Change:
+@action
+def host_pass(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """Pass the host role to a seat; the host console's link stops working (host only)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     seat = _seat_of(table, seat_id)
     if seat.is_host:
@@ -309,13 +294,10 @@ def identity_options(table: Table) -> IdentityOptions:
     )
 
 
-@transaction.atomic
-def identities_deal(*, token: str, confirm: bool = False, action_id: str | None = None) -> Change:
+@action
+def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
     """Deal identities at random (host only). A re-deal before the game starts needs confirm."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     seats = list(table.seats.order_by("position", "slot"))
     if not MIN_PLAYERS <= len(seats) <= MAX_SEATS:
@@ -366,13 +348,10 @@ def identities_deal(*, token: str, confirm: bool = False, action_id: str | None 
     )
 
 
-@transaction.atomic
-def game_start(*, token: str, action_id: str | None = None) -> Change:
+@action
+def game_start(actor: Actor, *, action_id: str | None = None) -> Change:
     """Start the game once identities are dealt: hero choice, or play in first-game mode."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     if table.status != Table.Status.DEALT:
         raise ActionError(_("Deal identities first."), status=409)

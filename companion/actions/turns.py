@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -13,11 +12,11 @@ from companion.actions.core import (
     Actor,
     Change,
     _already,
-    _locked_actor,
     _record,
     _require_host,
     _seat_of,
     _seat_public,
+    action,
 )
 from companion.actions.inputs import seat_view
 from companion.models import Seat, Table
@@ -98,15 +97,12 @@ def begin_turns(table: Table, seats: list[Seat]) -> None:
 # Equipment ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@action
 def equipment_set(
-    *, token: str, seat_id: Any, name: str, replace: bool = False, action_id: str | None = None
+    actor: Actor, *, seat_id: Any, name: str, replace: bool = False, action_id: str | None = None
 ) -> Change:
     """Equip a card of the real deck; another of the same kind replaces it (when confirmed)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     seat = _living(table, seat_id)
     _may_act_on(actor, table, seat)
@@ -145,15 +141,12 @@ def equipment_set(
     )
 
 
-@transaction.atomic
+@action
 def equipment_remove(
-    *, token: str, seat_id: Any, slot: str, action_id: str | None = None
+    actor: Actor, *, seat_id: Any, slot: str, action_id: str | None = None
 ) -> Change:
     """Take a card out of a seat's equipment zone."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     seat = _living(table, seat_id)
     _may_act_on(actor, table, seat)
@@ -181,13 +174,10 @@ def equipment_remove(
 # Delayed tricks -------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def trick_place(*, token: str, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+@action
+def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """Put a delayed trick into a seat's judgement zone (whoever played it records it)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     if actor.seat is None and not actor.is_host:
         raise ActionError(_("Only a player can do that."), status=403)
@@ -224,13 +214,10 @@ def trick_place(*, token: str, seat_id: Any, name: str, action_id: str | None = 
     )
 
 
-@transaction.atomic
-def trick_remove(*, token: str, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+@action
+def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """Take a delayed trick out of a zone (过河拆桥, 顺手牵羊, or a mistake)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     if actor.seat is None and not actor.is_host:
         raise ActionError(_("Only a player can do that."), status=403)
@@ -297,14 +284,11 @@ def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
         )
 
 
-@transaction.atomic
-def trick_nullify(*, token: str, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+@action
+def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """无懈可击 cancels the delayed trick about to be judged: no card is flipped; a 闪电 moves on
     to the next living player's zone, any other trick is discarded (RULES §3)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
@@ -373,10 +357,10 @@ def _guicai_seat(seats: list[Seat]) -> Seat | None:
     return next((s for s in seats if s.alive and s.hero == SIMA_YI), None)
 
 
-@transaction.atomic
+@action
 def judgement_flip(
+    actor: Actor,
     *,
-    token: str,
     check: str,
     suit: Any,
     rank: Any,
@@ -385,10 +369,7 @@ def judgement_flip(
     action_id: str | None = None,
 ) -> Change:
     """Enter the flipped card of a judgement. With a living 司马懿 the result waits for 鬼才."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _in_play(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
@@ -419,7 +400,7 @@ def judgement_flip(
             )
     seats = _ordered(table)
     guicai = _guicai_seat(seats)
-    pending = {
+    pending: dict[str, Any] = {
         "seat": seat.pk,
         "check": kind.value,
         "suit": suit_value,
@@ -453,13 +434,12 @@ def _judgement_public(pending: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def judgement_replace(*, token: str, suit: Any, rank: Any, action_id: str | None = None) -> Change:
+@action
+def judgement_replace(
+    actor: Actor, *, suit: Any, rank: Any, action_id: str | None = None
+) -> Change:
     """鬼才: 司马懿 replaces the judgement card with a hand card before it takes effect."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     pending = dict(table.pending_judgement)
     if not pending:
         raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
@@ -484,13 +464,10 @@ def judgement_replace(*, token: str, suit: Any, rank: Any, action_id: str | None
     )
 
 
-@transaction.atomic
-def judgement_confirm(*, token: str, action_id: str | None = None) -> Change:
+@action
+def judgement_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
     """Let the waiting judgement take effect (鬼才 was not used, or was used already)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     pending = dict(table.pending_judgement)
     if not pending:
         raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
@@ -592,13 +569,10 @@ def _turn_to_move(actor: Actor) -> Seat:
     return current
 
 
-@transaction.atomic
-def turn_advance(*, token: str, action_id: str | None = None) -> Change:
+@action
+def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
     """The current player moves on to the next phase (skipped phases are passed over)."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     current = _turn_to_move(actor)
     phase = Phase(table.phase)
     if phase is Phase.JUDGEMENT and current.alive and current.judgement_zone:
@@ -630,6 +604,7 @@ def turn_advance(*, token: str, action_id: str | None = None) -> Change:
         kind = "phase"
     table.phase_started_at = now
     holder = table.turn_seat
+    assert holder is not None  # a game in play always has a turn
     return _record(
         actor,
         table,
@@ -667,14 +642,11 @@ def _turn_extra(table: Table) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def turn_end(*, token: str, action_id: str | None = None) -> Change:
+@action
+def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
     """One tap ends the turn: through the phases left (skipped ones and an empty judgement
     passed over) to the end, and the turn passes to the next living player's start phase."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     current = _turn_to_move(actor)
     try:
         route = end_turn_route(
@@ -722,15 +694,17 @@ def turn_end(*, token: str, action_id: str | None = None) -> Change:
     )
 
 
-@transaction.atomic
+@action
 def turn_set(
-    *, token: str, seat_id: Any, phase: str, round_number: Any = None, action_id: str | None = None
+    actor: Actor,
+    *,
+    seat_id: Any,
+    phase: str,
+    round_number: Any = None,
+    action_id: str | None = None,
 ) -> Change:
     """The host corrects whose turn and which phase it is."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     _in_play(table)
     seat = _living(table, seat_id)
@@ -763,13 +737,10 @@ def turn_set(
     )
 
 
-@transaction.atomic
-def timer_set(*, token: str, seconds: Any, action_id: str | None = None) -> Change:
+@action
+def timer_set(actor: Actor, *, seconds: Any, action_id: str | None = None) -> Change:
     """Turn the reminder timer on (seconds per turn) or off (0). Host only."""
-    actor, seen = _locked_actor(token, action_id)
     table = actor.table
-    if seen:
-        return _already(table, action_id)
     _require_host(actor)
     try:
         value = int(seconds)
