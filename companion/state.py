@@ -27,6 +27,7 @@ from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.skills import hero_ids as skill_hero_ids
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
+from companion.rules.victory import SeatStatus, Side, winners
 
 HISTORY_LENGTH = 15
 KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
@@ -237,13 +238,10 @@ class PublicState:
     @property
     def winners(self) -> list[PublicSeat]:
         """The winning seats once the game is over."""
-        if not self.winner:
+        if not self.winner or any(not s.identity for s in self.seats):
             return []
-        if self.winner == "lord":
-            return [s for s in self.seats if s.identity in ("lord", "loyalist")]
-        if self.winner == "rebels":
-            return [s for s in self.seats if s.identity == "rebel"]
-        return [s for s in self.seats if s.identity == "renegade" and s.alive]
+        statuses = [SeatStatus(Identity(s.identity), s.alive) for s in self.seats]
+        return [self.seats[i] for i in winners(statuses, Side(self.winner))]
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions, broadcast, dispatch, logs, taps, throttle
 from companion.actions import ActionError, Actor, NotFound, actor_for
-from companion.actions.core import tap_outcome
+from companion.actions.core import may_act_on, tap_outcome
 from companion.actions.table import join_refusal
 from companion.actions.turns import DELAYED_TRICKS, SLOTS
 from companion.models import Event, Handover, Table, new_token
@@ -434,9 +434,7 @@ def _seat_dialog(
         # A player sees their own unrevealed pick; nobody else does.
         seat = replace(seat, hero=hero_card(actor.seat.hero_pick))
     playing = table.status == Table.Status.PLAYING and seat.alive
-    allowed = actor is not None and (
-        actor.is_host or own or (table.referee_mode and actor.seat is not None)
-    )
+    allowed = actor is not None and may_act_on(actor, seat_id)
     events = list(
         Event.objects.filter(
             table=table,

@@ -149,6 +149,14 @@ _SEAT_TOKEN = f"{Seat._meta.db_table}.token = %s"
 _TABLE_OF_TOKEN = f"id = (SELECT table_id FROM {Seat._meta.db_table} WHERE token = %s)"  # noqa: S608
 
 
+def may_act_on(actor: Actor, seat_pk: int | None) -> bool:
+    """The one rights rule for a change to a seat: its own phone, the host, or, in referee mode,
+    anyone seated at the table."""
+    if actor.is_host or (actor.seat is not None and actor.seat.pk == seat_pk):
+        return True
+    return bool(actor.table.referee_mode) and actor.seat is not None
+
+
 def _require_host(actor: Actor) -> None:
     if not actor.is_host:
         raise ActionError(_("Only the host can do that."), status=403, code="not_host")

@@ -22,6 +22,7 @@ from companion.actions.core import (
     _seat_of,
     _seat_public,
     action,
+    may_act_on,
 )
 from companion.actions.turns import begin_turns
 from companion.models import Event, Game, Seat, Table
@@ -246,11 +247,8 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
 
 def _may_adjust(actor: Actor, table: Table, seat: Seat) -> None:
     """Own seat, the host, or anyone in referee mode."""
-    if actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk):
-        return
-    if table.referee_mode and actor.seat is not None:
-        return
-    raise ActionError(_("You can only change your own HP."), status=403, code="not_yours")
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("You can only change your own HP."), status=403, code="not_yours")
 
 
 def _playing_seat(actor: Actor, seat_id: Any) -> tuple[Table, Seat]:
@@ -453,8 +451,7 @@ def seat_rescue(
             raise ActionError(_("Say who gives the Peach."))
         if not giver.alive:
             raise ActionError(_("A dead player cannot give a Peach."), 409, "dead_source")
-        allowed = actor.is_host or table.referee_mode or (actor.seat and actor.seat.pk == giver.pk)
-        if not allowed:
+        if not may_act_on(actor, giver.pk):
             raise ActionError(_("Only the giver can record their Peach."), status=403)
     elif kind == "wine":
         giver = seat
@@ -559,7 +556,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     seat = _seat_of(table, seat_id)
     if not seat.alive or not seat.dying:
         raise ActionError(_("Only a dying player can die."), status=409, code="not_dying")
-    if not (actor.is_host or table.referee_mode or (actor.seat and actor.seat.pk == seat.pk)):
+    if not may_act_on(actor, seat.pk):
         raise ActionError(_("Only the dying player or the host can record a death."), 403)
     seats = _ordered(table)
     seat = next(s for s in seats if s.pk == seat.pk)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -17,6 +18,7 @@ from companion.actions.core import (
     _seat_of,
     _seat_public,
     action,
+    may_act_on,
 )
 from companion.actions.inputs import seat_view
 from companion.models import Seat, Table
@@ -32,7 +34,6 @@ from companion.rules.turns import (
     can_place_delayed_trick,
     judgement_order,
     lightning_destination,
-    next_living_seat,
     next_phase,
 )
 
@@ -74,11 +75,8 @@ def _living(table: Table, seat_id: Any) -> Seat:
 
 def _may_act_on(actor: Actor, table: Table, seat: Seat) -> None:
     """Own seat, the host, or anyone in referee mode."""
-    if actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk):
-        return
-    if table.referee_mode and actor.seat is not None:
-        return
-    raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
 
 
 def begin_turns(table: Table, seats: list[Seat]) -> None:
@@ -588,16 +586,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         nxt = next_phase(nxt)
     now = timezone.now()
     if nxt is None:
-        alive = [s.alive for s in seats]
-        index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
-        following = seats[next_living_seat(alive, index)]
-        # A round ends when play comes back to the lord (alive while the game goes on).
-        if following.identity == "lord":
-            table.round += 1
-        table.turn_seat = following
-        table.phase = Phase.START.value
-        table.phase_skips = []
-        table.turn_started_at = now
+        _pass_turn(table, seats, current, now)
         kind = "turn"
     else:
         table.phase = nxt.value
@@ -642,6 +631,21 @@ def _turn_extra(table: Table) -> dict[str, Any]:
     }
 
 
+def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) -> Seat:
+    """The turn passes from `current` to the next living seat's start phase; a round begins
+    when it comes back to the lord (rules.flow.pass_turn, RULES §3). Returns the new holder."""
+    index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
+    lord = next(i for i, s in enumerate(seats) if s.identity == "lord")
+    passed = pass_turn([s.alive for s in seats], index, lord)
+    holder = seats[passed.seat]
+    table.round += 1 if passed.new_round else 0
+    table.turn_seat = holder
+    table.phase = Phase.START.value
+    table.phase_skips = []
+    table.turn_started_at = now
+    return holder
+
+
 @action
 def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
     """One tap ends the turn: through the phases left (skipped ones and an empty judgement
@@ -662,17 +666,8 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         "round": table.round,
         **_turn_extra(table),
     }
-    seats = _ordered(table)
-    index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
-    lord = next(i for i, s in enumerate(seats) if s.identity == "lord")
-    passed = pass_turn([s.alive for s in seats], index, lord)
-    holder = seats[passed.seat]
     now = timezone.now()
-    table.round += 1 if passed.new_round else 0
-    table.turn_seat = holder
-    table.phase = Phase.START.value
-    table.phase_skips = []
-    table.turn_started_at = now
+    holder = _pass_turn(table, _ordered(table), current, now)
     table.phase_started_at = now
     return _record(
         actor,
