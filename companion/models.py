@@ -10,8 +10,10 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
-MAX_SEATS = 10
-MIN_PLAYERS = 4
+# The seat limits are the rules' (RULES.md §1): written once, in companion.rules.identities.
+from companion.rules.identities import MAX_PLAYERS as MAX_SEATS
+from companion.rules.identities import MIN_PLAYERS as MIN_PLAYERS
+
 NAME_MAX_LENGTH = 16
 # No 0/O, 1/I/L: the code is read aloud across a table.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

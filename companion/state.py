@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from companion.actions.inputs import seat_view
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.actions.table import identity_options
-from companion.models import MIN_PLAYERS, Event, Handover, Seat, Table
+from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Handover, Seat, Table
 from companion.rules.cards import equipment_by_name, load_deck, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
@@ -516,7 +516,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         "referee_mode": table.referee_mode,
     }
     counts: dict[str, int] = {}
-    if table.status == Table.Status.LOBBY and MIN_PLAYERS <= len(seats) <= 10:
+    if table.status == Table.Status.LOBBY and MIN_PLAYERS <= len(seats) <= MAX_SEATS:
         counts = {k.value: v for k, v in distribution(len(seats), identity_options(table)).items()}
     pickers = [s for s in seats if s.identity and s.identity != "lord"]
     finished = table.status == Table.Status.FINISHED
