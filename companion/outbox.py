@@ -9,6 +9,7 @@ what renders or delivers them.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from companion.models import Seat, Table
 # Sent once per committed change, with `change`. Its receivers must not raise for expected
 # faults (Redis away): the change stands whatever happens to its frames.
 change_committed = Signal()
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -54,4 +56,9 @@ def announce(change: Change) -> None:
 
 
 def _send(change: Change) -> None:
-    change_committed.send(sender=Change, change=change)
+    # Every receiver hears it, whatever another one does; a receiver's own fault is a bug.
+    for receiver, result in change_committed.send_robust(sender=Change, change=change):
+        if isinstance(result, Exception):
+            log.error(
+                "a receiver of change %s failed: %r", change.version, receiver, exc_info=result
+            )

@@ -320,6 +320,7 @@ def action(
                     return _already(actor.table, action_id)  # type: ignore[return-value]
                 return inner(actor, action_id=action_id, **fields)
 
+        run.is_action = True  # type: ignore[attr-defined]
         return run
 
     return wrap(fn) if fn is not None else wrap
