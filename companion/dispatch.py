@@ -22,6 +22,7 @@ from companion import actions, taps
 from companion.actions import ActionError, NotFound
 from companion.actions.core import Change, _seen, holding, record_outcome, recorded_outcome
 from companion.models import TapOutcome
+from companion.rules import modes
 
 # A tap's id, made by the phone: replays with the same id are applied once.
 ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -53,8 +54,8 @@ ACTIONS: dict[str, Callable[[Any, str, str | None], Any]] = {
         token=t,
         options={
             name: _flag(r, name)
-            for name in r.POST.getlist("fields") or actions.OPTION_FIELDS
-            if name in actions.OPTION_FIELDS
+            for name in r.POST.getlist("fields") or modes.option_names()
+            if name in modes.option_names()
         },
         action_id=a,
     ),

@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
+from companion.rules import modes
+
 # The seat limits are the rules' (RULES.md §1): written once, in companion.rules.identities.
 from companion.rules.identities import MAX_PLAYERS as MAX_SEATS
 from companion.rules.identities import MIN_PLAYERS as MIN_PLAYERS
@@ -49,11 +51,10 @@ class Table(models.Model):
     locked = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     game_number = models.PositiveIntegerField(default=0)
-    six_two_renegades = models.BooleanField(default=False)
-    eight_two_renegades = models.BooleanField(default=False)
-    first_game_mode = models.BooleanField(default=False)
-    referee_mode = models.BooleanField(default=False)
-    maneuvering = models.BooleanField(default=False)
+    # The way to play (companion.rules.modes) and its options, validated by the mode and kept in
+    # one field; read them typed through `opts`.
+    mode = models.CharField(max_length=16, default=modes.DEFAULT)
+    options = models.JSONField(default=dict, blank=True)
     hero_stage = models.CharField(max_length=8, choices=HeroStage.choices, blank=True, default="")
     winner = models.CharField(max_length=16, blank=True, default="")
     # Turns and phases (public): whose turn, which round and phase, phases skipped this turn.
@@ -96,6 +97,17 @@ class Table(models.Model):
             for name, value in zip(field_names, values, strict=False)
         }
         return instance
+
+    @property
+    def opts(self) -> Any:
+        """This table's options, typed by its mode (companion.rules.modes): the one way every
+        option is read. Typed `Any` here: each mode has its own options class."""
+        return modes.get(self.mode).options(self.options)
+
+    def set_options(self, **changes: bool) -> None:
+        """Change some options (validated by the mode: OptionsError for an unknown one); the
+        caller saves."""
+        self.options = self.opts.with_changes(changes).stored()
 
     @property
     def group(self) -> str:

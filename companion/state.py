@@ -455,7 +455,7 @@ def _public_seat(
         max_hp=s.max_hp,
         dying=s.dying,
         killer_name=names.get(s.killer_id, "") if s.killer_id else "",
-        equipment=_equipment(s, table.maneuvering),
+        equipment=_equipment(s, table.opts.maneuvering),
         zone=list(s.judgement_zone),
         distances=distances,
     )
@@ -509,11 +509,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     rows, matrix = _distances(seats) if playing else ({}, [])
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
     options = {
-        "six_two_renegades": table.six_two_renegades,
-        "eight_two_renegades": table.eight_two_renegades,
-        "first_game_mode": table.first_game_mode,
-        "maneuvering": table.maneuvering,
-        "referee_mode": table.referee_mode,
+        **table.opts.stored(),
     }
     counts: dict[str, int] = {}
     if table.status == Table.Status.LOBBY and MIN_PLAYERS <= len(seats) <= MAX_SEATS:
@@ -573,7 +569,7 @@ def private_hp(seat: Seat, table: Table) -> PrivateState:
         hp=seat.hp,
         max_hp=seat.max_hp,
         dying=seat.dying,
-        maneuvering=table.maneuvering,
+        maneuvering=table.opts.maneuvering,
         lord_waiting=False,
     )
 

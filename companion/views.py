@@ -456,10 +456,10 @@ def _seat_dialog(
         "tricks": tricks,
         "alive": state.alive_seats,
         "can_adjust": playing and allowed,
-        "can_rescue": playing and allowed and (actor.is_host or table.referee_mode),
+        "can_rescue": playing and allowed and (actor.is_host or table.opts.referee_mode),
         "can_die": playing and allowed,
         "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
-        "maneuvering": table.maneuvering,
+        "maneuvering": table.opts.maneuvering,
         "hp_history": history,
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
@@ -471,7 +471,7 @@ def _trick_choices(
     """The delayed tricks the asker may put on this seat, and whether they may place or remove
     any: the current player in the play phase, on targets the card allows, or the host (as
     actions.trick_place checks)."""
-    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.maneuvering]
+    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.opts.maneuvering]
     if not playing or actor is None:
         return tricks, False
     if actor.is_host:
@@ -517,7 +517,9 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     groups = []
     for slot, label in labels.items():
         cards = [
-            c for c in equipment_catalogue(maneuvering=table.maneuvering) if SLOTS[c.slot] == slot
+            c
+            for c in equipment_catalogue(maneuvering=table.opts.maneuvering)
+            if SLOTS[c.slot] == slot
         ]
         groups.append({"label": label, "cards": cards, "current": seat.equipment.get(slot, "")})
     context = {
@@ -539,8 +541,8 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
         return _not_found(request)
-    deck = load_deck(ex=True, maneuvering=table.maneuvering)
-    codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.maneuvering]
+    deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
+    codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
     checks = [
         {"code": c.value, "odds": list(odds(c, deck).items()) if c is not Check.FREE else []}
         for c in codes

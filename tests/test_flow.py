@@ -611,3 +611,35 @@ def test_undoing_a_phase_keeps_a_skip_a_judgement_added_since() -> None:
     assert turn_of(table) == (me.pk, "judgement", 1, ["play"])
     actions.event_undo(token=me.token)  # the phase change (the judgement is not undoable)
     assert turn_of(table) == (me.pk, "start", 1, ["play"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_carries_the_option_flags_into_the_options_field() -> None:
+    """0008_table_mode_options: every table's five option booleans become its options, read
+    through the identity game's typed options; and back, when the migration is undone."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    flags = ("six_two_renegades", "eight_two_renegades", "first_game_mode", "referee_mode")
+    old, new = [("companion", "0007_tap_outcome")], [("companion", "0008_table_mode_options")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(old)
+    try:
+        OldTable = executor.loader.project_state(old).apps.get_model("companion", "Table")
+        plain = OldTable.objects.create(code="MIGRB", host_token="u" * 32)
+        set_ = OldTable.objects.create(
+            code="MIGRC", host_token="v" * 32, maneuvering=True, referee_mode=True
+        )
+        executor = MigrationExecutor(connection)
+        executor.migrate(new)
+        first, second = Table.objects.get(pk=plain.pk), Table.objects.get(pk=set_.pk)
+        assert first.mode == second.mode == "identity"
+        assert first.options == dict.fromkeys((*flags, "maneuvering"), False)
+        assert second.opts.maneuvering and second.opts.referee_mode
+        assert not second.opts.first_game_mode and not second.opts.six_two_renegades
+        executor = MigrationExecutor(connection)
+        executor.migrate(old)
+        BackTable = executor.loader.project_state(old).apps.get_model("companion", "Table")
+        back = BackTable.objects.get(pk=set_.pk)
+        assert back.maneuvering and back.referee_mode and not back.first_game_mode
+    finally:
+        MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())

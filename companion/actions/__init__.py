@@ -28,7 +28,6 @@ from companion.actions.game import (
 from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
 from companion.actions.sessions import game_correct, session_new
 from companion.actions.table import (
-    OPTION_FIELDS,
     game_start,
     host_pass,
     identities_deal,
@@ -59,7 +58,6 @@ from companion.actions.turns import (
 __all__ = [
     "game_correct",
     "session_new",
-    "OPTION_FIELDS",
     "ActionError",
     "Actor",
     "Change",

@@ -154,7 +154,7 @@ def may_act_on(actor: Actor, seat_pk: int | None) -> bool:
     anyone seated at the table."""
     if actor.is_host or (actor.seat is not None and actor.seat.pk == seat_pk):
         return True
-    return bool(actor.table.referee_mode) and actor.seat is not None
+    return bool(actor.table.opts.referee_mode) and actor.seat is not None
 
 
 def _require_host(actor: Actor) -> None:
@@ -230,12 +230,9 @@ _TABLE_FIELDS = (
     "status",
     "locked",
     "game_number",
-    "six_two_renegades",
-    "eight_two_renegades",
-    "first_game_mode",
+    "mode",
+    "options",
     "host_token",
-    "referee_mode",
-    "maneuvering",
     "hero_stage",
     "winner",
     "turn_seat",

@@ -85,7 +85,7 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
             hero_hp=hero_hp,
             is_lord=seat.identity == Identity.LORD,
             player_count=len(seats),
-            first_game=table.first_game_mode,
+            first_game=table.opts.first_game_mode,
         )
         seat.hp = seat.max_hp
         seat.save(update_fields=["hero", "hero_pick", "hero_candidates", "hp", "max_hp"])
@@ -94,7 +94,7 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
 def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
     """Leave the deal: straight to play in first-game mode, else the lord's hero choice."""
     seats = _ordered(table)
-    if table.first_game_mode:
+    if table.opts.first_game_mode:
         _start_hp(table, seats)
         begin_turns(table, seats)
         table.status = Table.Status.PLAYING
@@ -336,7 +336,7 @@ def seat_change_hp(
             action_id=action_id,
             change=_hp_change(table, seat, was_dying),
         )
-    if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.maneuvering):
+    if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.opts.maneuvering):
         raise ActionError(_("Unknown damage type."), code="damage_type")
     source_seat = None
     if source not in ("", None, "none"):
@@ -455,7 +455,7 @@ def seat_rescue(
             raise ActionError(_("Only the giver can record their Peach."), status=403)
     elif kind == "wine":
         giver = seat
-        if not table.maneuvering:
+        if not table.opts.maneuvering:
             raise ActionError(
                 _("Wine is a Maneuvering (军争) card; that expansion is off."), code="no_wine"
             )

@@ -26,6 +26,7 @@ from companion.actions.core import (
 from companion.actions.game import reset_for_game, start_heroes
 from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Game, Seat, Table, new_code, new_token
 from companion.rules.identities import IdentityOptions
+from companion.rules.modes import OptionsError
 
 # ---------------------------------------------------------------------------------------------
 # Table life cycle
@@ -199,17 +200,6 @@ def table_lock(actor: Actor, *, locked: bool, action_id: str | None = None) -> C
     )
 
 
-OPTION_FIELDS = (
-    "six_two_renegades",
-    "eight_two_renegades",
-    "first_game_mode",
-    "maneuvering",
-    "referee_mode",
-)
-# Options that may change during a game; the others shape the deal and are fixed once dealt.
-LIVE_OPTIONS = ("referee_mode",)
-
-
 @action
 def table_set_options(
     actor: Actor, *, options: dict[str, bool], action_id: str | None = None
@@ -217,16 +207,17 @@ def table_set_options(
     """Change the table options (host only, before identities are dealt)."""
     table = actor.table
     _require_host(actor)
-    unknown = set(options) - set(OPTION_FIELDS)
-    if unknown:
-        raise ActionError(_("Unknown option."))
-    before = {name: getattr(table, name) for name in OPTION_FIELDS}
-    changed = {name for name, value in options.items() if bool(value) != before[name]}
-    if table.status != Table.Status.LOBBY and changed - set(LIVE_OPTIONS):
+    current = table.opts
+    try:
+        wanted = current.with_changes({name: bool(value) for name, value in options.items()})
+    except OptionsError:
+        raise ActionError(_("Unknown option.")) from None
+    before, after = current.stored(), wanted.stored()
+    changed = {name for name in after if after[name] != before[name]}
+    # Options that shape the deal are fixed once dealt; the live ones (referee mode) are not.
+    if table.status != Table.Status.LOBBY and changed - current.LIVE:
         raise ActionError(_("Options can be changed only before identities are dealt."), status=409)
-    for name, value in options.items():
-        setattr(table, name, bool(value))
-    after = {name: getattr(table, name) for name in OPTION_FIELDS}
+    table.options = after
     if after == before:
         return _already(table, action_id)
     return _record(
@@ -287,11 +278,9 @@ def host_pass(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Ch
 
 
 def identity_options(table: Table) -> IdentityOptions:
-    """The rule options a table has set."""
-    return IdentityOptions(
-        six_two_renegades=table.six_two_renegades,
-        eight_two_renegades=table.eight_two_renegades,
-    )
+    """The rule options a table has set, for dealing identities."""
+    identities: IdentityOptions = table.opts.identities()
+    return identities
 
 
 @action

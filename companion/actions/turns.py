@@ -105,7 +105,7 @@ def equipment_set(
     seat = _living(table, seat_id)
     _may_act_on(actor, table, seat)
     try:
-        card = equipment_by_name(name or "", maneuvering=table.maneuvering)
+        card = equipment_by_name(name or "", maneuvering=table.opts.maneuvering)
     except KeyError:
         raise ActionError(_("No such equipment in this deck."), code="no_card") from None
     slot = SLOTS[card.slot]
@@ -182,7 +182,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     if actor.seat is not None and not actor.seat.alive and not actor.is_host:
         raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
     seat = _living(table, seat_id)
-    if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.maneuvering):
+    if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.opts.maneuvering):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     if not actor.is_host:
         # The current player plays it in their play phase, on a target the card allows; the host
@@ -375,7 +375,7 @@ def judgement_flip(
         kind = Check(check)
     except ValueError:
         raise ActionError(_("Choose what is being judged."), code="bad_check") from None
-    if kind is Check.SUPPLY_SHORTAGE and not table.maneuvering:
+    if kind is Check.SUPPLY_SHORTAGE and not table.opts.maneuvering:
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     suit_value, rank_value = _card(suit, rank)
     if seat_id in (None, "") and actor.seat is not None:

@@ -1,0 +1,36 @@
+"""The ways to play, by key: the only way into a mode from outside this package.
+
+    mode = modes.get(table.mode)
+    options = mode.options(table.options)
+
+Adding a mode: its module here, its templates, and one line in `_MODES`.
+"""
+
+from __future__ import annotations
+
+from companion.rules.modes.base import Mode, OptionsError, TableOptions
+from companion.rules.modes.identity import IdentityMode
+
+DEFAULT = "identity"
+
+_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(),)}
+
+
+def get(key: str) -> Mode:
+    """The mode of this key; KeyError for an unknown one."""
+    return _MODES[key]
+
+
+def keys() -> tuple[str, ...]:
+    return tuple(_MODES)
+
+
+def option_names() -> tuple[str, ...]:
+    """Every option name of every mode, each once, in the modes' own order."""
+    names: dict[str, None] = {}
+    for mode in _MODES.values():
+        names.update(dict.fromkeys(mode.options_type.names()))
+    return tuple(names)
+
+
+__all__ = ["DEFAULT", "Mode", "OptionsError", "TableOptions", "get", "keys", "option_names"]
