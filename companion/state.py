@@ -19,6 +19,7 @@ from companion.actions.inputs import seat_view
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.actions.table import identity_options
 from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Handover, Seat, Table
+from companion.rules import modes
 from companion.rules.cards import equipment_by_name, load_deck, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.heroes import hero_by_id
@@ -27,7 +28,7 @@ from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.skills import hero_ids as skill_hero_ids
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
-from companion.rules.victory import SeatStatus, Side, winners
+from companion.rules.victory import SeatStatus, Side
 
 HISTORY_LENGTH = 15
 KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
@@ -194,6 +195,7 @@ class PublicState:
     pending: PendingJudgement | None = None
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
+    mode: str = modes.DEFAULT
 
     @property
     def seat_count(self) -> int:
@@ -241,7 +243,8 @@ class PublicState:
         if not self.winner or any(not s.identity for s in self.seats):
             return []
         statuses = [SeatStatus(Identity(s.identity), s.alive) for s in self.seats]
-        return [self.seats[i] for i in winners(statuses, Side(self.winner))]
+        won = modes.get(self.mode).winners(statuses, Side(self.winner))
+        return [self.seats[i] for i in won]
 
 
 @dataclass(frozen=True)
@@ -518,6 +521,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
     finished = table.status == Table.Status.FINISHED
     history = _events(table, private_to__isnull=True)
     return PublicState(
+        mode=table.mode,
         code=table.code,
         status=table.status,
         version=table.version,

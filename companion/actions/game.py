@@ -24,6 +24,7 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
+from companion.actions.inputs import mode_of, statuses
 from companion.actions.turns import begin_turns
 from companion.models import Event, Game, Seat, Table
 from companion.rules.flow import (
@@ -33,7 +34,6 @@ from companion.rules.flow import (
     lose_hp,
     peach_heal,
     restore_equipment,
-    turn_after_death,
     undo_equip,
     undo_turn_allowed,
     undo_unequip,
@@ -44,7 +44,6 @@ from companion.rules.identities import Identity
 from companion.rules.scoring import is_final_duel_death
 from companion.rules.skills import skills_for
 from companion.rules.turns import Phase
-from companion.rules.victory import SeatStatus, death_consequence, winning_side
 
 MAX_DELTA = 10
 MAX_MAX_HP = 12
@@ -524,7 +523,7 @@ def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Change | None:
-    side = winning_side([SeatStatus(Identity(s.identity), s.alive) for s in seats])
+    side = mode_of(table).victory(statuses(seats))
     if side is None:
         return None
     table.status = Table.Status.FINISHED
@@ -579,8 +578,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     seat.equipment = {}
     seat.judgement_zone = []
     seat.save()
-    consequence = death_consequence(
-        victim=Identity(seat.identity), killer=Identity(killer.identity) if killer else None
+    consequence = mode_of(table).on_death(
+        statuses([seat])[0], statuses([killer])[0] if killer else None
     )
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
     flow = _death_flow(table, seats, seat, killer, before, after)
@@ -629,9 +628,8 @@ def _death_flow(
         alive = [s.alive for s in seats]
         index = next((i for i, s in enumerate(seats) if s.pk == table.turn_seat_id), None)
         dead = seats.index(seat)
-        lord = next(i for i, s in enumerate(seats) if s.identity == Identity.LORD)
         if index is not None and any(alive):
-            passed = turn_after_death(alive, index, dead, lord)
+            passed = mode_of(table).turn_after_death(statuses(seats), index, dead)
             if passed is not None:
                 before["turn"] = {
                     **_turn_now(table),

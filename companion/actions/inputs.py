@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from companion.models import Seat
+from collections.abc import Iterable
+
+from companion.models import Seat, Table
+from companion.rules import modes
 from companion.rules.cards import equipment_by_name
 from companion.rules.distance import SeatView
+from companion.rules.identities import Identity
+from companion.rules.victory import SeatStatus
 
 # Heroes whose skill changes a distance (RULES.md §4): 马术 and 奇才.
 MA_CHAO, HUANG_YUEYING = "SHU006", "SHU007"
@@ -28,3 +33,13 @@ def seat_view(seat: Seat) -> SeatView:
         horsemanship=seat.hero == MA_CHAO,
         qicai=seat.hero == HUANG_YUEYING,
     )
+
+
+def mode_of(table: Table) -> modes.Mode:
+    """The way this table plays (companion.rules.modes)."""
+    return modes.get(table.mode)
+
+
+def statuses(seats: Iterable[Seat]) -> list[SeatStatus]:
+    """What the mode's flow needs of the seats, in table order: identity and alive."""
+    return [SeatStatus(Identity(s.identity), s.alive) for s in seats]

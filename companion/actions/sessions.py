@@ -29,6 +29,7 @@ from companion.actions.core import (
     action,
 )
 from companion.models import MAX_SEATS, MIN_PLAYERS, Game, Seat, Session, Table
+from companion.rules import modes
 from companion.rules.identities import (
     Identity,
     IdentityOptions,
@@ -52,7 +53,7 @@ from companion.rules.scoring import (
     record_game,
     tournament_lords,
 )
-from companion.rules.victory import SeatStatus, Side, winning_side
+from companion.rules.victory import SeatStatus, Side
 
 log = logging.getLogger(__name__)
 
@@ -403,7 +404,9 @@ def game_correct(
         victims = [v for v in results if v.get("killer") == entry["seat"]]
         entry["kills"] = [v["seat"] for v in victims]
         entry["kill_identities"] = [v["identity"] for v in victims]
-    side = winning_side([SeatStatus(Identity(e["identity"]), bool(e["alive"])) for e in results])
+    side = modes.get(table.mode).victory(
+        [SeatStatus(Identity(e["identity"]), bool(e["alive"])) for e in results]
+    )
     if side is None:
         raise ActionError(
             gettext_lazy("With these changes nobody has won, so the game would not be over."),

@@ -20,11 +20,11 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
-from companion.actions.inputs import seat_view
+from companion.actions.inputs import mode_of, seat_view, statuses
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name, parse_rank, parse_suit
 from companion.rules.distance import in_trick_reach
-from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route, pass_turn
+from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge
 from companion.rules.tricks import Fate, TargetProblem, nullified_fate, target_problem
 from companion.rules.turns import (
@@ -80,10 +80,11 @@ def _may_act_on(actor: Actor, table: Table, seat: Seat) -> None:
 
 
 def begin_turns(table: Table, seats: list[Seat]) -> None:
-    """The first turn: the lord's start phase in round 1 (RULES.md §3)."""
-    lord = next(s for s in seats if s.identity == "lord")
+    """The first turn: the start phase in round 1 of the seat the mode names (the identity
+    game: the lord, RULES.md §3)."""
+    first = seats[mode_of(table).first_turn(statuses(seats))]
     now = timezone.now()
-    table.turn_seat = lord
+    table.turn_seat = first
     table.round = 1
     table.phase = Phase.START.value
     table.phase_skips = []
@@ -635,8 +636,7 @@ def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) ->
     """The turn passes from `current` to the next living seat's start phase; a round begins
     when it comes back to the lord (rules.flow.pass_turn, RULES §3). Returns the new holder."""
     index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
-    lord = next(i for i, s in enumerate(seats) if s.identity == "lord")
-    passed = pass_turn([s.alive for s in seats], index, lord)
+    passed = mode_of(table).next_turn(statuses(seats), index)
     holder = seats[passed.seat]
     table.round += 1 if passed.new_round else 0
     table.turn_seat = holder

@@ -9,9 +9,12 @@ table's options are validated once and read as typed attributes everywhere.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
+
+from companion.rules.flow import TurnPass
+from companion.rules.victory import SeatStatus, Side
 
 O = TypeVar("O", bound="TableOptions")  # noqa: E741
 
@@ -75,3 +78,31 @@ class Mode:
     def seats_allowed(self, count: int) -> bool:
         """Whether a game of this mode may be dealt to `count` players."""
         return self.min_players <= count <= self.max_players
+
+    # The game's flow, over the seats in table order (index i is the i-th seat round the table).
+
+    def first_turn(self, seats: Sequence[SeatStatus]) -> int:
+        """The seat whose turn comes first."""
+        raise NotImplementedError
+
+    def next_turn(self, seats: Sequence[SeatStatus], current: int) -> TurnPass:
+        """Where the turn goes after `current`'s (alive, or just dead)."""
+        raise NotImplementedError
+
+    def turn_after_death(
+        self, seats: Sequence[SeatStatus], current: int, dead: int
+    ) -> TurnPass | None:
+        """When `dead` has just died: where the turn goes at once (it was theirs), or None."""
+        raise NotImplementedError
+
+    def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
+        """The side that has won, or None while the game goes on."""
+        raise NotImplementedError
+
+    def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
+        """The seats that win with `side`."""
+        raise NotImplementedError
+
+    def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
+        """The killer's reward or penalty for this death, if any."""
+        raise NotImplementedError

@@ -6,11 +6,15 @@ game without heroes (新手局) to every table's options.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS, IdentityOptions
+from companion.rules import flow, victory
+from companion.rules.flow import TurnPass
+from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS, Identity, IdentityOptions
 from companion.rules.modes.base import Mode, TableOptions
+from companion.rules.victory import SeatStatus, Side
 
 
 @dataclass(frozen=True)
@@ -43,3 +47,31 @@ class IdentityMode(Mode):
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     options_type: ClassVar[type[TableOptions]] = IdentityGameOptions
+
+    def _lord(self, seats: Sequence[SeatStatus]) -> int:
+        return next(i for i, seat in enumerate(seats) if seat.identity == Identity.LORD)
+
+    def first_turn(self, seats: Sequence[SeatStatus]) -> int:
+        """The lord starts (RULES.md §3)."""
+        return self._lord(seats)
+
+    def next_turn(self, seats: Sequence[SeatStatus], current: int) -> TurnPass:
+        """The next living seat; a round begins when play comes back to the lord (RULES §3)."""
+        return flow.pass_turn([s.alive for s in seats], current, self._lord(seats))
+
+    def turn_after_death(
+        self, seats: Sequence[SeatStatus], current: int, dead: int
+    ) -> TurnPass | None:
+        return flow.turn_after_death([s.alive for s in seats], current, dead, self._lord(seats))
+
+    def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
+        return victory.winning_side(seats)
+
+    def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
+        return victory.winners(seats, side)
+
+    def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
+        """A rebel's killer draws three; a lord who kills a loyalist discards everything."""
+        return victory.death_consequence(
+            victim=victim.identity, killer=killer.identity if killer else None
+        )
