@@ -21,10 +21,11 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override
 
-from companion.state import card_english, english_ui, identity_label
+from companion.texts import card_english, english_ui, identity_label
 
 if TYPE_CHECKING:
-    from companion.state import HeroCard, HistoryLine, PrivateState, PublicSeat, SeatDelta
+    from companion.state import HistoryLine, PrivateState, PublicSeat, SeatDelta
+    from companion.texts import HeroCard
 
 
 def hero_name(hero: HeroCard) -> SafeString:

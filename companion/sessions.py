@@ -61,8 +61,8 @@ from companion.rules.scoring import (
     standings,
 )
 from companion.rules.victory import Side
-from companion.state import describe as describe_event
-from companion.state import hero_card, identity_label, side_label
+from companion.texts import describe as describe_event
+from companion.texts import hero_card, identity_label, side_label
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,8 @@ from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
-from companion.state import HistoryLine, hero_card, public_state
+from companion.state import HistoryLine, public_state
+from companion.texts import hero_card
 
 log = logging.getLogger(__name__)
 

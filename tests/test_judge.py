@@ -14,7 +14,8 @@ from companion.actions import ActionError
 from companion.asgi import application
 from companion.broadcast import render_public
 from companion.models import Event, Seat, Table
-from companion.state import describe, public_state
+from companion.state import public_state
+from companion.texts import describe
 from tests.test_game import fresh, picked_all
 from tests.test_turns import first_game, snapshot
 

@@ -26,7 +26,8 @@ from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
-from companion.state import CHECK_NAMES, KINGDOM_NAMES, card_label, public_state
+from companion.state import public_state
+from companion.texts import CHECK_NAMES, KINGDOM_NAMES, card_label
 from tests.factories import make_table
 from tests.langscan import english_names, stray_cjk, visible_text
 from tests.test_game import by_identity, fresh, kill, started
@@ -259,7 +260,7 @@ def _older(table: Table) -> list[Any]:
 
 
 def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:
-    from companion.state import describe
+    from companion.texts import describe
 
     with translation.override("en"):
         text = describe("undo", {"name": "Ann", "undone_kind": "died", "undone_version": 7})["text"]
@@ -267,7 +268,7 @@ def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:
 
 
 def test_judgement_words() -> None:
-    from companion.state import outcome_label
+    from companion.texts import outcome_label
 
     with translation.override("en"):
         assert outcome_label("escaped") == "no effect: the trick is discarded"

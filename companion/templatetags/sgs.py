@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from companion import fragments, state
+from companion import fragments, state, texts
 from companion.rules.skills import Skill
 
 register = template.Library()
@@ -21,11 +21,11 @@ def jades(hp: int, max_hp: int) -> SafeString:
 @register.filter
 def identity_label(ident: str | None) -> str:
     """An identity's name in the active language."""
-    return state.identity_label(ident)
+    return texts.identity_label(ident)
 
 
 @register.simple_tag
-def hero_label(hero: state.HeroCard) -> SafeString:
+def hero_label(hero: texts.HeroCard) -> SafeString:
     """A hero's names (companion.fragments.hero_name)."""
     return fragments.hero_name(hero)
 
@@ -51,25 +51,25 @@ def event_line(e: state.HistoryLine) -> SafeString:
 @register.filter
 def phase_label(phase: str) -> str:
     """A phase's name in the active language."""
-    return state.phase_label(phase)
+    return texts.phase_label(phase)
 
 
 @register.filter
 def check_label(check: str) -> str:
     """A judgement's name (Chinese, plus English in the English UI)."""
-    return state.check_label(check)
+    return texts.check_label(check)
 
 
 @register.filter
 def outcome_label(outcome: str) -> str:
     """A judgement result in words."""
-    return state.outcome_label(outcome)
+    return texts.outcome_label(outcome)
 
 
 @register.filter
 def card_label(name: str) -> str:
     """A card's Chinese name, with its English name before it in the English UI."""
-    return state.card_label(name)
+    return texts.card_label(name)
 
 
 @register.simple_tag
@@ -81,7 +81,7 @@ def card_name(name: str) -> SafeString:
 @register.filter
 def skill_label(skill: Skill) -> str:
     """A skill's Chinese name, with its English name before it in the English UI."""
-    return state.skill_label(skill)
+    return texts.skill_label(skill)
 
 
 @register.filter

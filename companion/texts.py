@@ -1,0 +1,516 @@
+"""Every word a screen shows of the game, in the active language: the history's event lines,
+the labels of identities, sides, phases, checks and outcomes, and the names of heroes, cards and
+skills (Chinese everywhere, with the English names in the English UI). The sentences come from
+the Django translation files; the names from the reference tables (companion/data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
+from companion.rules.cards import load_deck, parse_suit, rank_label
+from companion.rules.heroes import hero_by_id
+from companion.rules.skills import Skill, skills_for
+from companion.rules.skills import hero_ids as skill_hero_ids
+
+KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
+# The kingdoms' Chinese and English names, for the badges of the English UI.
+KINGDOM_NAMES = {
+    "wei": ("魏", "Wei"),
+    "shu": ("蜀", "Shu"),
+    "wu": ("吴", "Wu"),
+    "qun": ("群", "Qun"),
+}
+
+
+@dataclass(frozen=True)
+class HeroCard:
+    """A hero as the app shows it: names, kingdom, HP, gender and skills."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    kingdom: str
+    kingdom_zh: str
+    hp: int
+    gender: str
+    skills: tuple[Skill, ...]
+
+    @property
+    def english(self) -> bool:
+        """Whether the current language shows English names beside the Chinese ones."""
+        return (get_language() or "").startswith("en")
+
+    @property
+    def display_name(self) -> str:
+        """The Chinese name, with the English one in the English UI."""
+        return f"{self.name_zh} {self.name_en}" if self.english else self.name_zh
+
+    @property
+    def kingdom_en(self) -> str:
+        """The kingdom's English name (Wei, Shu, Wu, Qun)."""
+        return KINGDOM_NAMES.get(self.kingdom, ("", ""))[1]
+
+
+def hero_card(hero_id: str) -> HeroCard | None:
+    """The card of a hero id, or None for an empty or unknown id."""
+    if not hero_id:
+        return None
+    try:
+        hero = hero_by_id(hero_id)
+    except KeyError:
+        return None
+    return HeroCard(
+        id=hero.id,
+        name_zh=hero.name_zh,
+        name_en=hero.name_en,
+        kingdom=hero.kingdom,
+        kingdom_zh=KINGDOMS.get(hero.kingdom, ""),
+        hp=hero.hp,
+        gender=hero.gender,
+        skills=skills_for(hero.id),
+    )
+
+
+def identity_label(identity: str | None) -> str:
+    """The translated name of an identity."""
+    labels = {
+        "lord": _("Lord"),
+        "loyalist": _("Loyalist"),
+        "rebel": _("Rebel"),
+        "renegade": _("Renegade"),
+    }
+    return labels.get(identity or "", "")
+
+
+def side_label(side: str) -> str:
+    """The translated name of a winning side."""
+    return {
+        "lord": _("The Lord and the Loyalists win"),
+        "rebels": _("The Rebels win"),
+        "renegade": _("The Renegade wins"),
+    }.get(side, "")
+
+
+def _hero_name(hero_id: str) -> str:
+    card = hero_card(hero_id)
+    if card is None:
+        return ""
+    return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
+
+
+def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
+    """One history line from an event's public part only."""
+    make = _TEXTS.get(kind)
+    if make is None and kind in (SESSION_STARTED, GAME_CORRECTED):
+        return {"kind": kind, "text": _session_text(kind, public)}
+    return {"kind": kind, "text": make(public, public.get("name", "")) if make else kind}
+
+
+def _names_of_change(item: dict[str, Any]) -> str:
+    name = item.get("name", "")
+    what = item.get("what")
+    if what == "killer":
+        if item.get("now_name"):
+            return _("%(name)s was killed by %(killer)s") % {
+                "name": name,
+                "killer": item["now_name"],
+            }
+        return _("%(name)s died with no killer") % {"name": name}
+    if what == "alive":
+        if item.get("now"):
+            return _("%(name)s was alive at the end") % {"name": name}
+        return _("%(name)s was dead at the end") % {"name": name}
+    if what == "final_duel":
+        if item.get("now"):
+            return _("%(name)s lost the final duel") % {"name": name}
+        return _("%(name)s did not die in the final duel") % {"name": name}
+    return name
+
+
+def _session_text(kind: str, public: dict[str, Any]) -> str:
+    """The history line of a session event (companion.actions.sessions)."""
+    if kind == SESSION_STARTED:
+        if public.get("tournament"):
+            return _("Tournament session %(n)s started: %(name)s is the first Lord") % {
+                "n": public.get("session"),
+                "name": public.get("first_lord_name", ""),
+            }
+        return _("Session %(n)s started") % {"n": public.get("session")}
+    if kind == GAME_CORRECTED:
+        text = _("The host corrected game %(n)s") % {"n": public.get("game")}
+        parts = [_names_of_change(item) for item in public.get("changes", [])]
+        if public.get("winner") != public.get("winner_before"):
+            parts.append(side_label(public.get("winner", "")))
+        return f"{text}: {'; '.join(parts)}" if parts else text
+    return kind
+
+
+# One history line per event kind, from the event's public part and its seat's name. Built once
+# (describe runs for every line of every screen's history).
+_TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "table_created": lambda public, name: _("Table opened"),
+    "seat_joined": lambda public, name: _("%(name)s joined") % {"name": name},
+    "seat_moved": lambda public, name: (
+        _("%(name)s moved to seat %(pos)s")
+        % {"name": name, "pos": int(public.get("position", 0)) + 1}
+    ),
+    "seat_removed": lambda public, name: _("%(name)s was removed") % {"name": name},
+    "seat_handed_over": lambda public, name: (
+        _("%(name)s's seat moved to a new phone, by the host") % {"name": name}
+        if public.get("by_host")
+        else _("%(name)s's seat moved to another phone") % {"name": name}
+    ),
+    "seat_handover_requested": lambda public, name: (
+        _(
+            "%(name)s's seat is moving to a new phone, by the host: in %(s)s seconds unless "
+            "%(name)s's phone refuses or someone objects"
+        )
+        % {"name": name, "s": public.get("seconds")}
+    ),
+    "seat_handover_cancelled": lambda public, name: (
+        _("%(by)s objected: %(name)s's seat stays on its phone")
+        % {"by": public.get("by_name"), "name": name}
+        if public.get("by_name")
+        else _("The move of %(name)s's seat to a new phone was stopped") % {"name": name}
+    ),
+    "host_passed": lambda public, name: _("%(name)s is now the host") % {"name": name},
+    "table_locked": lambda public, name: _("Table locked"),
+    "table_unlocked": lambda public, name: _("Table unlocked"),
+    "options_changed": lambda public, name: _("Table options changed"),
+    "identities_dealt": lambda public, name: (
+        _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+    ),
+    "identities_redealt": lambda public, name: (
+        _("Identities dealt again: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+    ),
+    "game_started": lambda public, name: _("The game has started"),
+    "heroes_lord_choosing": lambda public, name: (
+        _("%(name)s, the Lord, is choosing a hero") % {"name": name}
+    ),
+    "hero_lord_picked": lambda public, name: (
+        _("The Lord %(name)s plays %(hero)s")
+        % {"name": name, "hero": _hero_name(public.get("hero", ""))}
+    ),
+    "hero_picked": lambda public, name: (
+        _("%(name)s has chosen a hero (%(n)s of %(of)s)")
+        % {"name": name, "n": public.get("picked"), "of": public.get("of")}
+    ),
+    "hero_repicked": lambda public, name: (
+        _("%(name)s changed their choice (%(n)s of %(of)s)")
+        % {"name": name, "n": public.get("picked"), "of": public.get("of")}
+    ),
+    "heroes_revealed": lambda public, name: _(
+        "All heroes revealed: take your hero card from the box"
+    ),
+    "heroes_redealt": lambda public, name: _("The host dealt the hero candidates again"),
+    "my_hero_picked": lambda public, name: (
+        _("You chose %(hero)s") % {"hero": _hero_name(public["hero"])}
+    ),
+    "damage": lambda public, name: (
+        (
+            _("%(name)s took %(n)s damage from %(source)s (HP %(hp)s)")
+            if public.get("source_name")
+            else _("%(name)s took %(n)s damage (HP %(hp)s)")
+        )
+        % {
+            "name": name,
+            "n": public.get("amount"),
+            "source": public.get("source_name"),
+            "hp": public.get("hp"),
+        }
+    ),
+    "recover": lambda public, name: (
+        _("%(name)s recovered to HP %(hp)s") % {"name": name, "hp": public["hp"]}
+    ),
+    "max_hp": lambda public, name: (
+        _("%(name)s's max HP is now %(max)s") % {"name": name, "max": public.get("max_hp")}
+    ),
+    "rescue": lambda public, name: (
+        (
+            _("%(by)s gave %(name)s a Peach (HP %(hp)s)")
+            if public.get("card") == "peach"
+            else _("%(name)s drank Wine (HP %(hp)s)")
+        )
+        % {"by": public.get("by_name"), "name": name, "hp": public.get("hp")}
+    ),
+    "died": lambda public, name: _died_text(public),
+    "game_over": lambda public, name: side_label(public.get("winner", "")),
+    "equipped": lambda public, name: (
+        _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)}
+    ),
+    "unequipped": lambda public, name: (
+        _("%(name)s lost %(card)s") % {"name": name, "card": _card(public)}
+    ),
+    "trick_placed": lambda public, name: (
+        (
+            _("%(by)s placed %(card)s on %(name)s")
+            if public.get("by_name")
+            else _("%(card)s placed on %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
+    ),
+    "trick_removed": lambda public, name: (
+        (
+            _("%(by)s removed %(card)s from %(name)s")
+            if public.get("by_name")
+            else _("The host removed %(card)s from %(name)s")
+            if "by_name" in public
+            else _("%(card)s removed from %(name)s")
+        )
+        % {"name": name, "card": _card(public), "by": public.get("by_name")}
+    ),
+    "trick_nullified": lambda public, name: _nullified_text(public, name),
+    "judgement_pending": lambda public, name: (
+        _(
+            "Judgement for %(name)s: %(check)s, %(card)s → %(result)s"
+            " (Demonic Talent 鬼才 may replace it)"
+        )
+        % _judgement_words(public)
+    ),
+    "judgement_replaced": lambda public, name: (
+        _("Demonic Talent 鬼才 replaced the card: %(card)s → %(result)s") % _judgement_words(public)
+    ),
+    "judgement": lambda public, name: _judgement_text(public),
+    "phase": lambda public, name: (
+        _("%(name)s: %(phase)s") % {"name": name, "phase": phase_label(public.get("phase", ""))}
+    ),
+    "turn": lambda public, name: (
+        _("Round %(round)s: %(name)s's turn") % {"name": name, "round": public.get("round")}
+    ),
+    "turn_set": lambda public, name: (
+        _("The host set the turn: %(name)s, %(phase)s")
+        % {"name": name, "phase": phase_label(public.get("phase", ""))}
+    ),
+    "timer": lambda public, name: (
+        _("Turn timer: %(s)s seconds") % {"s": public.get("seconds")}
+        if public.get("seconds")
+        else _("Turn timer off")
+    ),
+    "undo": lambda public, name: _undo_text(public, name),
+}
+
+
+def _undo_text(public: dict[str, Any], name: str) -> str:
+    """What was undone, in words: the undone line itself when the event keeps it."""
+    undone = public.get("undone_public")
+    kind = public.get("undone_kind", "")
+    if isinstance(undone, dict) and kind in _TEXTS:
+        change = describe(kind, undone)["text"]
+    else:
+        words = {
+            "damage": _("the damage to %(name)s"),
+            "recover": _("the recovery of %(name)s"),
+            "max_hp": _("the max HP change of %(name)s"),
+            "rescue": _("the rescue of %(name)s"),
+            "died": _("the death of %(name)s"),
+        }
+        change = words.get(kind, _("a change to %(name)s")) % {"name": name}
+    text = _("Undone: %(change)s") % {"change": change}
+    if "hp" in public and kind in ("damage", "lose_hp", "recover", "max_hp", "rescue", "died"):
+        text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": public["hp"]}
+    return text
+
+
+def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
+    """Add clauses to one kind's line ("text · clause"), leaving its own text as it is."""
+    base = _TEXTS[kind]
+    _TEXTS[kind] = lambda public, name: " · ".join([base(public, name), *extra(public)])
+
+
+_TEXTS["lose_hp"] = lambda public, name: (
+    _("%(name)s lost %(n)s HP (HP %(hp)s)")
+    % {"name": name, "n": public.get("amount"), "hp": public.get("hp")}
+)
+_TEXTS["turn_ended"] = lambda public, name: (
+    _("%(from)s ended the turn · Round %(round)s: %(name)s's turn")
+    % {"from": public.get("from_name", ""), "name": name, "round": public.get("round")}
+)
+_extend(
+    "damage",
+    lambda public: (
+        [_("may trigger: %(skills)s") % {"skills": _skill_list(public["skills"])}]
+        if public.get("skills")
+        else []
+    ),
+)
+_extend(
+    "rescue",
+    lambda public: (
+        [_("Rescue 救援: a Wu hero's Peach heals 1 more")] if public.get("jiuyuan") else []
+    ),
+)
+_extend(
+    "died",
+    lambda public: (
+        [_("%(name)s's turn") % {"name": public["turn_name"]}] if public.get("turn_name") else []
+    ),
+)
+
+
+def _died_text(public: dict[str, Any]) -> str:
+    name = public.get("name", "")
+    label = identity_label(public.get("identity"))
+    killer = public.get("killer_name", "")
+    text = (
+        _("%(name)s (%(identity)s) was killed by %(killer)s")
+        if killer
+        else _("%(name)s (%(identity)s) died")
+    ) % {"name": name, "identity": label, "killer": killer}
+    consequence = public.get("consequence")
+    if consequence == "draw3":
+        text += " · " + _("%(killer)s draws 3 cards") % {"killer": killer}
+    elif consequence == "lord_discards_all":
+        text += " · " + _("the Lord discards all hand and equipment cards")
+    return text
+
+
+def phase_label(phase: str) -> str:
+    """The translated name of a phase."""
+    return {
+        "start": _("Start"),
+        "judgement": _("Judgement"),
+        "draw": _("Draw"),
+        "play": _("Play"),
+        "discard": _("Discard"),
+        "end": _("End"),
+    }.get(phase, phase)
+
+
+CHECK_NAMES = {
+    "indulgence": ("乐不思蜀", "Indulgence"),
+    "supply_shortage": ("兵粮寸断", "Supply Shortage"),
+    "lightning": ("闪电", "Lightning"),
+    "eight_trigrams": ("八卦阵", "Eight Diagram"),
+    "iron_cavalry": ("铁骑", "Iron Cavalry"),
+    "ganglie": ("刚烈", "Unyielding"),
+    "luoshen": ("洛神", "Goddess of the Luo"),
+}
+
+
+def english_ui() -> bool:
+    """Whether the active language is English (which shows English names beside Chinese ones)."""
+    return (get_language() or "").startswith("en")
+
+
+def check_label(check: str) -> str:
+    """A judgement's name: Chinese always, with the English name before it in the English UI."""
+    if check == "free":
+        return _("Free judgement")
+    zh, en = CHECK_NAMES.get(check, (check, check))
+    return f"{en} {zh}" if english_ui() else zh
+
+
+@cache
+def _card_names() -> dict[str, str]:
+    return {card.name_zh: card.name_en for card in load_deck(ex=True, maneuvering=True)}
+
+
+def card_english(name_zh: str) -> str:
+    """The English name of a card of the real deck (standard, EX, 军争), or ""."""
+    return _card_names().get(name_zh, "")
+
+
+def card_label(name_zh: str) -> str:
+    """A card as a screen names it: the Chinese name printed on the card, and in the English UI
+    its English name before it ("Indulgence 乐不思蜀")."""
+    english = card_english(name_zh)
+    return f"{english} {name_zh}" if english and english_ui() else name_zh
+
+
+@cache
+def _skill_names() -> dict[str, str]:
+    return {
+        skill.name_zh: skill.name_en
+        for hero_id in skill_hero_ids()
+        for skill in skills_for(hero_id)
+    }
+
+
+def _skill_list(names_zh: list[str]) -> str:
+    """Skill names as a line lists them: 奸雄、反馈, or "Villainous Hero 奸雄, Feedback 反馈"."""
+    if not english_ui():
+        return "、".join(names_zh)
+    return ", ".join(f"{_skill_names()[n]} {n}" if n in _skill_names() else n for n in names_zh)
+
+
+def skill_label(skill: Skill) -> str:
+    """A skill's name: Chinese, with the English name before it in the English UI."""
+    return f"{skill.name_en} {skill.name_zh}" if english_ui() else skill.name_zh
+
+
+def outcome_label(outcome: str) -> str:
+    """What a judgement result means, in words."""
+    return {
+        "escaped": _("no effect: the trick is discarded"),
+        "skip_play": _("skip the play phase"),
+        "skip_draw": _("skip the draw phase"),
+        "struck": _("struck: 3 thunder damage"),
+        "passes_on": _("no strike: it passes on"),
+        "dodge": _("red: counts as a Dodge"),
+        "no_dodge": _("black: may still play a Dodge"),
+        "unblockable": _("red: the Slash cannot be dodged"),
+        "normal": _("black: a normal Slash"),
+        "succeeds": _("succeeds: the source discards 2 or takes 1 damage"),
+        "fails": _("fails: nothing happens"),
+        "gain_card_again": _("black: take the card, may judge again"),
+        "stop": _("red: stop"),
+        "spade": "♠",
+        "heart": "♥",
+        "club": "♣",
+        "diamond": "♦",
+    }.get(outcome, outcome)
+
+
+def _card(public: dict[str, Any]) -> str:
+    return card_label(public.get("card", ""))
+
+
+def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
+    suit = parse_suit(public["suit"])
+    return {
+        "name": public.get("name", ""),
+        "check": check_label(public.get("check", "")),
+        "card": f"{suit.symbol}{rank_label(public['rank'])}",
+        "result": outcome_label(public.get("outcome", "")),
+    }
+
+
+def _nullified_text(public: dict[str, Any], name: str) -> str:
+    words = {"name": name, "card": _card(public), "to": public.get("moved_to_name", "")}
+    if public.get("moved_to_name"):
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and moves on to %(to)s,"
+            " unjudged"
+        )
+    elif public.get("lightning_stays"):
+        text = _("无懈可击 (Nullification): %(card)s on %(name)s is cancelled and stays, unjudged")
+    else:
+        text = _(
+            "无懈可击 (Nullification): %(card)s on %(name)s is cancelled and discarded, unjudged"
+        )
+    text = text % words
+    if public.get("by_name") and public["by_name"] != name:
+        text += " · " + _("recorded by %(by)s") % {"by": public["by_name"]}
+    return text
+
+
+def _judgement_text(public: dict[str, Any]) -> str:
+    text = _("Judgement for %(name)s: %(check)s, %(card)s → %(result)s") % _judgement_words(public)
+    extra = []
+    if public.get("moved_to_name"):
+        extra.append(_("the Lightning moves to %(name)s") % {"name": public["moved_to_name"]})
+    if public.get("lightning_stays"):
+        extra.append(_("the Lightning stays"))
+    if public.get("skips"):
+        extra.append(_("%(phase)s phase skipped") % {"phase": phase_label(public["skips"])})
+    if public.get("tiandu"):
+        extra.append(_("Envy of Heaven 天妒: Guo Jia takes the judgement card"))
+    return " · ".join([text, *extra])
