@@ -127,13 +127,17 @@ if os.environ.get("DB", "sqlite") == "postgres":
             # (with 800 phones opening at once, unbounded threads ran PostgreSQL out of its 100
             # clients: the soak in bench/soak.py).
             "CONN_MAX_AGE": 0,
-            "OPTIONS": {
-                "pool": {
-                    "min_size": 2,
-                    "max_size": int(os.environ.get("DB_POOL_SIZE", "16")),
-                    "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+            "OPTIONS": (
+                {
+                    "pool": {
+                        "min_size": 2,
+                        "max_size": int(os.environ.get("DB_POOL_SIZE", "16")),
+                        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+                    }
                 }
-            },
+                if os.environ.get("DB_POOL_SIZE", "16") != "0"
+                else {}
+            ),
             "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
         }
     }
@@ -141,7 +145,7 @@ elif os.environ.get("DB", "sqlite") == "sqlite":
     # WAL and immediate transactions: with the defaults, concurrent taps fail with
     # "database is locked" (PERF_NOTES.md). SQLite's own checkpoint interval (1,000 log pages)
     # stays: every 10,000 pages gained little at 50 tables and doubled the p99 at 100, where each
-    # larger checkpoint held up more taps (README, "Performance").
+    # larger checkpoint held up more taps (docs/performance.md).
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
