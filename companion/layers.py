@@ -1,6 +1,6 @@
 """The embedded default's channel layer: the in-memory layer, cheaper for one process.
 
-Two changes to the stock `InMemoryChannelLayer`, both measured (README, "Performance"):
+Two changes to the stock `InMemoryChannelLayer`, both measured (docs/performance.md):
 
 - Its expiry sweep walks every channel and group member on each send and receive, so its cost
   grows with the square of connected phones (PERF_NOTES.md: 43 % of server time under load);
