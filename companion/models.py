@@ -104,11 +104,6 @@ class Table(models.Model):
         option is read. Typed `Any` here: each mode has its own options class."""
         return modes.get(self.mode).options(self.options)
 
-    def set_options(self, **changes: bool) -> None:
-        """Change some options (validated by the mode: OptionsError for an unknown one); the
-        caller saves."""
-        self.options = self.opts.with_changes(changes).stored()
-
     @property
     def group(self) -> str:
         """The channels group every screen of this table listens on."""

@@ -267,10 +267,10 @@ def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) ->
 
 
 SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
-MA_CHAO, HUANG_YUEYING, LU_MENG, SIMA_YI = "SHU006", "SHU007", "WU003", "WEI002"
+LU_MENG = "WU003"  # 克己: may skip the discard phase
 
 
-def _equipment(seat: Seat, maneuvering: bool) -> list[EquipmentView]:
+def _equipment(seat: Seat) -> list[EquipmentView]:
     views = []
     for slot in SLOT_ORDER:
         name = seat.equipment.get(slot)
@@ -394,7 +394,7 @@ def _public_seat(
         max_hp=s.max_hp,
         dying=s.dying,
         killer_name=names.get(s.killer_id, "") if s.killer_id else "",
-        equipment=_equipment(s, table.opts.maneuvering),
+        equipment=_equipment(s),
         zone=list(s.judgement_zone),
         distances=distances,
     )

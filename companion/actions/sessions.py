@@ -28,8 +28,8 @@ from companion.actions.core import (
     _seat_of,
     action,
 )
+from companion.actions.inputs import mode_of
 from companion.models import MAX_SEATS, MIN_PLAYERS, Game, Seat, Session, Table
-from companion.rules import modes
 from companion.rules.identities import (
     Identity,
     IdentityOptions,
@@ -404,7 +404,7 @@ def game_correct(
         victims = [v for v in results if v.get("killer") == entry["seat"]]
         entry["kills"] = [v["seat"] for v in victims]
         entry["kill_identities"] = [v["identity"] for v in victims]
-    side = modes.get(table.mode).victory(
+    side = mode_of(table).victory(
         [SeatStatus(Identity(e["identity"]), bool(e["alive"])) for e in results]
     )
     if side is None:
