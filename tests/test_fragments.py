@@ -123,13 +123,12 @@ def test_event_line_escapes_and_marks() -> None:
 
 
 def test_delta_names_its_versions_and_tap() -> None:
-    from companion.state import SeatDelta
+    from companion.state import TableDelta
 
-    delta = SeatDelta(
+    delta = TableDelta(
         version=13,
         base=12,
-        seat=_seat(),
-        index=2,
+        seats=[(_seat(), 2)],
         line=HistoryLine("damage", {"seat": 7, "name": "P1", "amount": 1, "hp": 3}, 13, 1),
         turn=None,
         me=_me(version=13),

@@ -138,16 +138,19 @@ async def test_delta_shows_the_seat_exactly_as_the_whole_state_does() -> None:
         await comm.disconnect()
 
 
-async def test_a_change_into_dying_sends_the_whole_state() -> None:
+async def test_a_change_into_dying_comes_as_a_delta_with_the_banner() -> None:
+    """Issue 20, item 8: dying no longer sends the whole state; the delta carries the dying
+    banner and the now strip, and the dying phone gets its own page (its dying panel)."""
     table, seats = await playing(4)
     me = seats[2]
     comm, _ = await open_socket(f"/ws/{me.token}/")
     answer, seen = await tap_seeing(comm, "hp", seat=me.pk, delta=-me.hp)
     assert answer["type"] == "done"
     frames = [*seen, *await drain(comm)]
-    assert not [f for f in frames if 'id="table-delta"' in f]
-    whole = [f for f in frames if 'id="table-state"' in f]
-    assert len(whole) == 1 and "banner-dying" in whole[0]
+    assert not [f for f in frames if 'id="table-state"' in f]
+    delta = delta_of(frames)
+    assert "banner-dying" in delta and 'id="now-strip"' in delta
+    assert [f for f in frames if 'id="my-seat"' in f and "dying-panel" in f]
     await comm.disconnect()
 
 
