@@ -84,7 +84,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import json
 import os
 import re
@@ -98,8 +97,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -107,8 +104,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-import psycopg
-import redis
 import websockets
 from websockets.asyncio.client import connect
 
@@ -117,8 +112,23 @@ try:
 except ImportError:  # optional: a faster event loop for the simulated phones
     uvloop = None
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.servers import (  # noqa: E402
+    BASE_DIR,
+    PYTHON,
+    Server,
+    child_env,
+    create_database,
+    delete_redis_keys,
+    die_with_parent,
+    drop_database,
+    free_ports,
+    migrate,
+    spawn_play,
+    wait_ready,
+)
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 MIN_PHONES = 4  # companion.models.MIN_PLAYERS: fewer seats cannot be dealt identities
@@ -232,25 +242,6 @@ def load_average() -> float:
 # Server processes
 
 
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGKILL if this script dies (Linux, best effort)."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def free_ports(count: int) -> list[int]:
-    sockets = []
-    try:
-        for _ in range(count):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.bind(("127.0.0.1", 0))
-            sockets.append(sock)
-        return [sock.getsockname()[1] for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
-
-
 def plan_cores(servers: int, pin: bool) -> tuple[list[int | None], int | None, str]:
     """Cores for each server and for the generator: the generator gets the last core."""
     cpus = sorted(os.sched_getaffinity(0))
@@ -262,34 +253,6 @@ def plan_cores(servers: int, pin: bool) -> tuple[list[int | None], int | None, s
     plan: list[int | None] = [rest[i % len(rest)] for i in range(servers)]
     note = f"servers on core(s) {','.join(str(c) for c in sorted(set(rest[:servers])))}"
     return plan, generator, f"{note}, generator on core {generator}"
-
-
-@dataclass
-class Server:
-    name: str
-    port: int
-    core: int | None
-    proc: subprocess.Popen[bytes]
-    log_path: Path
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log_tail(self, chars: int = 2500) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=STOP_SECONDS)
 
 
 class Fleet:
@@ -319,13 +282,7 @@ class Fleet:
     # -- environment
 
     def _env(self) -> dict[str, str]:
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("PYTEST", "DB", "REDIS_", "SQLITE_"))
-            and k not in {"DJANGO_SETTINGS_MODULE", "DEBUG", "HTTPS", "ALLOWED_HOSTS"}
-        }
-        env.update(
+        values = dict(
             DJANGO_SETTINGS_MODULE=self.settings,
             DATA_DIR=str(self.tmp),
             STATIC_PLAIN="1",
@@ -336,24 +293,17 @@ class Fleet:
         if self.scale_out:
             for key in ("DB_HOST", "DB_PORT", "DB_USER", "DB_PASSWORD"):
                 if os.environ.get(key):
-                    env[key] = os.environ[key]
-            env.update(
+                    values[key] = os.environ[key]
+            values.update(
                 DB="postgres",
                 DB_NAME=self.db_name,
                 REDIS_URL=self.redis_url,
                 REDIS_PREFIX=self.redis_prefix,
             )
-        return env
-
-    def _pg_admin(self, dbname: str = "postgres"):  # type: ignore[no-untyped-def]
-        return psycopg.connect(
-            host=os.environ.get("DB_HOST", "127.0.0.1"),
-            port=os.environ.get("DB_PORT", "5432"),
-            user=os.environ.get("DB_USER", "postgres"),
-            password=os.environ.get("DB_PASSWORD", "") or None,
-            dbname=dbname,
-            autocommit=True,
-            connect_timeout=10,
+        return child_env(
+            values,
+            drop_prefixes=("PYTEST", "DB", "REDIS_", "SQLITE_"),
+            drop={"DJANGO_SETTINGS_MODULE", "DEBUG", "HTTPS", "ALLOWED_HOSTS"},
         )
 
     # -- start
@@ -369,26 +319,27 @@ class Fleet:
             self.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
             self._check_redis()
             try:
-                with self._pg_admin() as conn:
-                    conn.execute(f'CREATE DATABASE "{self.db_name}"')
+                create_database(self.db_name)
             except Exception as exc:
                 raise SetupError(f"cannot create the PostgreSQL database: {exc}") from exc
             self.db_created = True
-            migrate = subprocess.run(
-                [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=BASE_DIR,
-                env=self._env(),
-                capture_output=True,
-                timeout=STARTUP_SECONDS * 2,
-                check=False,
-            )
-            if migrate.returncode:
-                raise SetupError("migrate failed:\n" + (migrate.stdout + migrate.stderr).decode())
+            migrated = migrate(self._env(), STARTUP_SECONDS * 2)
+            if migrated.returncode:
+                output = migrated.stdout + migrated.stderr
+                raise SetupError("migrate failed:\n" + output.decode())
         ports = free_ports(count)
         for index, (port, core) in enumerate(zip(ports, cores, strict=True)):
             log_path = self.tmp / f"server-{index}.log"
             self.servers.append(
-                Server(f"s{index}", port, core, self._spawn(port, core, log_path), log_path)
+                Server(
+                    name=f"s{index}",
+                    port=port,
+                    proc=self._spawn(port, core, log_path),
+                    log_path=log_path,
+                    core=core,
+                    stop_signal=signal.SIGINT,
+                    tail_chars=2500,
+                )
             )
         deadline = time.monotonic() + STARTUP_SECONDS
         for server in self.servers:
@@ -397,37 +348,30 @@ class Fleet:
             os.sched_setaffinity(0, {self.generator_core})
 
     def _spawn(self, port: int, core: int | None, log_path: Path) -> subprocess.Popen[bytes]:
-        command = [PYTHON, "manage.py", "play", "--host", "127.0.0.1", "--port", str(port)]
-        if self.scale_out:
-            command.append("--no-migrate")
-        preexec: Callable[[], None] = _die_with_parent
+        wrapper: list[str] = []
+        preexec: Callable[[], None] = die_with_parent
         taskset = shutil.which("taskset")
         if core is not None and taskset:
-            command = [taskset, "-c", str(core), *command]
+            wrapper = [taskset, "-c", str(core)]
         elif core is not None:
 
             def preexec(core: int = core) -> None:
-                _die_with_parent()
+                die_with_parent()
                 os.sched_setaffinity(0, {core})
 
-        with log_path.open("ab") as log:
-            return subprocess.Popen(
-                command,
-                cwd=BASE_DIR,
-                env=self._env(),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=preexec,
-            )
+        return spawn_play(
+            port,
+            self._env(),
+            log_path,
+            no_migrate=bool(self.scale_out),
+            wrapper=wrapper,
+            preexec=preexec,
+            append=True,
+        )
 
     def kill(self, index: int) -> None:
         """SIGKILL one server process, as a crash would (no graceful close of its sockets)."""
-        server = self.servers[index]
-        if server.proc.poll() is None:
-            server.proc.kill()
-        server.proc.wait(timeout=STOP_SECONDS)
+        self.servers[index].kill()
 
     def restart(self, index: int) -> None:
         """Start a killed server again on the same port, with the same database and log."""
@@ -448,22 +392,7 @@ class Fleet:
             raise SetupError(f"Redis at {self.redis_url} is not answering: {exc}") from exc
 
     def _wait_ready(self, server: Server, deadline: float) -> None:
-        last = ""
-        while time.monotonic() < deadline:
-            if server.proc.poll() is not None:
-                raise SetupError(
-                    f"server {server.name} exited with {server.proc.returncode}:\n"
-                    + server.log_tail()
-                )
-            try:
-                with urllib.request.urlopen(server.base + "/", timeout=3) as response:  # noqa: S310
-                    if response.status == 200:
-                        return
-                    last = f"status {response.status}"
-            except (urllib.error.URLError, OSError) as exc:
-                last = repr(exc)
-            time.sleep(0.2)
-        raise SetupError(f"server {server.name} not ready ({last}):\n{server.log_tail()}")
+        wait_ready(server, deadline, error=SetupError, probe_seconds=3)
 
     # -- figures
 
@@ -519,23 +448,14 @@ class Fleet:
                 server.stop()
         if self.scale_out:
             with contextlib.suppress(Exception):
-                self._delete_redis_keys()
+                delete_redis_keys(self.redis_url, f"{self.redis_prefix}*")
             if self.db_created:
-                with contextlib.suppress(Exception), self._pg_admin() as conn:
-                    conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+                with contextlib.suppress(Exception):
+                    drop_database(self.db_name)
         if self.keep_logs:
             print(f"server logs and data kept in {self.tmp}", file=sys.stderr)
         else:
             shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def _delete_redis_keys(self) -> None:
-        client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
-        try:
-            keys = list(client.scan_iter(match=f"{self.redis_prefix}*", count=500))
-            if keys:
-                client.delete(*keys)
-        finally:
-            client.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1237,7 +1157,7 @@ class Bench:
                     command,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
-                    preexec_fn=_die_with_parent,
+                    preexec_fn=die_with_parent,
                 )
             )
         return procs

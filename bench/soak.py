@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import run  # noqa: E402
 from bench.livephone import Hub, LivePhone, LiveTap, timings  # noqa: E402
+from bench.servers import pg_admin  # noqa: E402
 
 EVENT_TABLE = "companion_event"  # companion.models.Event
 OUTCOMES = ("applied", "merged", "refused", "not_applied")
@@ -167,7 +168,7 @@ def event_log(fleet: run.Fleet) -> set[str]:
     """The action ids in the event log, read straight from the servers' database."""
     sql = f"SELECT action_id FROM {EVENT_TABLE} WHERE action_id <> ''"  # noqa: S608
     if fleet.scale_out:
-        with fleet._pg_admin(fleet.db_name) as conn:
+        with pg_admin(fleet.db_name) as conn:
             return {row[0] for row in conn.execute(sql)}
     db = sqlite3.connect(f"file:{fleet.tmp / 'db.sqlite3'}?mode=ro", uri=True, timeout=30)
     try:

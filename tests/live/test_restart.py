@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.live.multiprocess.conftest import free_ports
+from bench.servers import free_ports
 from tests.live.multiprocess.test_two_processes import Browser
 from tests.support.aio import run
 

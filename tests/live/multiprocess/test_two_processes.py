@@ -27,7 +27,8 @@ import websockets
 from tests.support.aio import run
 
 if TYPE_CHECKING:
-    from tests.live.multiprocess.conftest import Cluster, Server
+    from bench.servers import Server
+    from tests.live.multiprocess.conftest import Cluster
 
 pytestmark = [
     pytest.mark.multiprocess,
