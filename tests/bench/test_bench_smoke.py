@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import run as bench
+from bench.report import render_text
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 SMOKE = ["--tables", "2", "--phones", "4", "--rate", "2", "--duration", "3", "--warmup", "1"]
@@ -60,7 +60,7 @@ def check(result: dict, servers: int) -> None:
     assert run["cpu_per_tap_ms"] is not None and run["cpu_per_tap_ms"] > 0
     assert result["ok"], result
 
-    text = bench.render_text(result)
+    text = render_text(result)
     for label in (
         "connections made 8, failed 0",
         "taps sent",
