@@ -448,7 +448,7 @@ def table_delta(
         assert seats is not None
         by_id = {s.pk: s for s in touched}
         seats = [by_id.get(s.pk, s) for s in seats]
-        state = public_state(table, seats, history=False)
+        state = public_state(table, seats, history=False, distances="distances" in parts)
         public = {p.id: p for p in state.seats}
         shown = [(public[s.pk], s.position) for s in touched]
         holds = any(s.pk == table.turn_seat_id for s in touched)
@@ -472,15 +472,16 @@ def table_delta(
 
 
 def public_state(
-    table: Table, seats: list[Seat] | None = None, *, history: bool = True
+    table: Table, seats: list[Seat] | None = None, *, history: bool = True, distances: bool = True
 ) -> PublicState:
-    """The state everybody at the physical table may see (without its history and the seat
-    moves waiting, for a delta, when `history` is False)."""
+    """The state everybody at the physical table may see (for a delta: without its history and
+    the seat moves waiting when `history` is False, without the distances when `distances` is
+    False)."""
     if seats is None:
         seats = list(table.seats.order_by("position", "slot"))
     names = {s.pk: s.name for s in seats}
     playing = table.status == Table.Status.PLAYING
-    rows, matrix = _distances(seats) if playing else ({}, [])
+    rows, matrix = _distances(seats) if playing and distances else ({}, [])
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
     options = {
         **table.opts.stored(),

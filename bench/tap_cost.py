@@ -1,0 +1,189 @@
+"""Server CPU of one tap of each kind, against an HP tap in the same process (issue 20, item 8).
+
+Each tap runs as the app runs it: the action's transaction, then, on commit, the rendering of its
+frames and their hand-over to the in-memory channel layer (every group of an 8-seat table,
+Chinese only, as a table whose phones all speak it). Kinds are interleaved round by round, so a
+noisy machine slows them alike; the figure is the median CPU time (time.process_time) per tap.
+
+    python bench/tap_cost.py                        # this tree
+    python bench/tap_cost.py --compare ../old-tree  # old and this tree, alternately, 3 times each
+
+`--compare` runs this same file against another checkout of the app (its `companion/`), so the
+old commit is measured by the same script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+KINDS = ("hp", "equip_horse", "equip_armour", "dying", "peach", "trick", "next_phase")
+
+
+def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
+    """Median CPU ms per tap of each kind, in this process, with `tree`'s app."""
+    sys.path.insert(0, str(tree))
+    data = tempfile.mkdtemp(prefix="tapcost-")
+    os.environ.update(DJANGO_SETTINGS_MODULE="companion.settings", DATA_DIR=data)
+    for name in ("DB", "REDIS_URL"):
+        os.environ.pop(name, None)
+    import django  # noqa: PLC0415 - after the settings are chosen
+
+    django.setup()
+    from asgiref.sync import async_to_sync  # noqa: PLC0415
+    from django.core.management import call_command  # noqa: PLC0415
+
+    from companion import actions, broadcast  # noqa: PLC0415
+    from companion.models import Seat, Table  # noqa: PLC0415
+
+    call_command("migrate", verbosity=0)
+    table = actions.table_create()
+    actions.table_set_options(token=table.host_token, options={"first_game_mode": True})
+    for i in range(players):
+        actions.seat_join(code=table.code, name=f"玩家{i + 1}", device=f"d{i}")
+    actions.identities_deal(token=table.host_token)
+    actions.game_start(token=table.host_token)
+    table.refresh_from_db()
+    broadcast.note_language(table.code, "zh-hans")
+    host = table.host_token
+    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    target = next(s for s in seats if s.pk != table.turn_seat_id and s.identity != "lord")
+    giver = next(s for s in seats if s.identity == "lord")
+    holder = Seat.objects.get(pk=table.turn_seat_id)
+
+    def hp_now() -> int:
+        return Seat.objects.get(pk=target.pk).hp
+
+    state = {"hp": -1, "horse": True, "armour": True, "trick": True}
+
+    def hp() -> None:
+        actions.seat_change_hp(token=host, seat_id=target.pk, delta=state["hp"])
+        state["hp"] = -state["hp"]
+
+    def equip(name: str, slot: str, key: str) -> Callable[[], None]:
+        def run() -> None:
+            if state[key]:
+                actions.equipment_set(token=host, seat_id=target.pk, name=name)
+            else:
+                actions.equipment_remove(token=host, seat_id=target.pk, slot=slot)
+            state[key] = not state[key]
+
+        return run
+
+    def dying() -> None:
+        actions.seat_change_hp(token=host, seat_id=target.pk, delta=-hp_now())
+
+    def peach() -> None:
+        actions.seat_rescue(token=host, seat_id=target.pk, by=giver.pk, kind="peach")
+
+    def trick() -> None:
+        if state["trick"]:
+            actions.trick_place(token=host, seat_id=target.pk, name="闪电")
+        else:
+            actions.trick_remove(token=host, seat_id=target.pk, name="闪电")
+        state["trick"] = not state["trick"]
+
+    def next_phase() -> None:
+        actions.turn_advance(token=host)
+
+    full = hp_now()
+
+    def before(kind: str) -> None:
+        """Untimed: the state each kind starts from."""
+        if kind == "next_phase" and Table.objects.get(pk=table.pk).phase == "play":
+            # Start -> judgement -> draw -> play, then back to start (the host corrects it).
+            actions.turn_set(token=host, seat_id=holder.pk, phase="start")
+        if kind in ("hp", "dying") and hp_now() != full:
+            actions.seat_change_hp(token=host, seat_id=target.pk, delta=full - hp_now())
+            state["hp"] = -1
+
+    taps: dict[str, Callable[[], None]] = {
+        "hp": hp,
+        "equip_horse": equip("赤兔", "minus_horse", "horse"),
+        "equip_armour": equip("八卦阵", "armor", "armour"),
+        "dying": dying,
+        "peach": peach,
+        "trick": trick,
+        "next_phase": next_phase,
+    }
+    times: dict[str, list[float]] = {k: [] for k in KINDS}
+
+    def one(kind: str) -> None:
+        before(kind)
+        with broadcast.collecting() as box:
+            start = time.process_time()
+            taps[kind]()
+            mid = time.process_time()
+        async_to_sync(broadcast.send_all)(box)
+        times[kind].append((mid - start + time.process_time() - mid) * 1000)
+
+    for _ in range(3):  # warm up: templates, caches, the ORM's statements
+        for kind in KINDS:
+            one(kind)
+    for kind in KINDS:
+        times[kind].clear()
+    for _ in range(rounds):
+        for kind in KINDS:
+            one(kind)
+            if kind in ("dying", "peach"):
+                continue
+            one(kind)  # the other half of the pair (-1/+1, on/off)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def render(name: str, result: dict[str, float]) -> str:
+    base = result["hp"]
+    cells = "  ".join(f"{k} {v:5.2f} ms ({v / base:4.2f}x)" for k, v in result.items())
+    return f"{name:>5}: {cells}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, default=HERE.parent.parent)
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--compare", type=Path, help="another checkout, measured alternately")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print one JSON line (internal)")
+    args = parser.parse_args(argv)
+    if args.compare is None:
+        result = measure(args.tree.resolve(), args.rounds, args.players)
+        print(json.dumps(result) if args.json else render("this", result))
+        return 0
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    trees = {"old": args.compare.resolve(), "new": args.tree.resolve()}
+    for _ in range(args.repeats):
+        for name in ("old", "new"):
+            out = subprocess.run(  # noqa: S603 - this script, another tree
+                [sys.executable, str(HERE), "--tree", str(trees[name]), "--json"]
+                + ["--rounds", str(args.rounds), "--players", str(args.players)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+            print(render(name, runs[name][-1]), flush=True)
+    medians: dict[str, dict[str, Any]] = {
+        name: {k: statistics.median(r[k] for r in rs) for k in KINDS} for name, rs in runs.items()
+    }
+    print("median of the runs:")
+    for name in ("old", "new"):
+        print(render(name, medians[name]))
+    print(
+        "new/old: " + "  ".join(f"{k} {medians['new'][k] / medians['old'][k]:4.2f}x" for k in KINDS)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
