@@ -40,11 +40,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import InvalidState
 
-from companion import broadcast, dbthread, dispatch, logs, taps, throttle
+from companion import broadcast, dbthread, logs
 from companion.actions import ActionError, NotFound, actor_for
 from companion.actions.core import TapAnswer, tap_outcome
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
 from companion.models import Table
+from companion.web import dispatch, taps, throttle
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ def _lang_from_scope(scope: dict[str, Any]) -> str:
 
 
 class Throttled(Exception):
-    """This client failed too many lookups in the last minute (companion.throttle)."""
+    """This client failed too many lookups in the last minute (companion.web.throttle)."""
 
 
 def _layer_failed(exc: BaseException) -> None:
@@ -451,7 +452,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _take_display_slot(self, code: str) -> bool:
         """A socket without a token (a public display): within the caps per table and per
-        client (its device, else its address, as companion.throttle counts), or refused."""
+        client (its device, else its address, as companion.web.throttle counts), or refused."""
         client = throttle.of_scope(self.scope)
         who = f"dev:{client.device}" if client.device else f"ip:{client.address}"
         if (
@@ -650,7 +651,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _tap(self, message: dict[str, Any]) -> None:
         """A tap, unless this process cannot reach the channel layer: then it is refused before
-        anything is written, as over HTTP (companion.middleware.RedisOutageMiddleware)."""
+        anything is written, as over HTTP (companion.web.middleware.RedisOutageMiddleware)."""
         layer = self.channel_layer
         if not isinstance(layer, LeanInMemoryChannelLayer):
             reachable = not _layer_down(layer)

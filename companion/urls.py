@@ -63,7 +63,7 @@ urlpatterns = [
     ),
     # Issue 10: the one-time link a seat moves to a new phone with.
     re_path(rf"^n/{TOKEN}/$", views_handover.claim, name="handover-claim"),
-    # Only for reverse(): the websocket routes live in companion/routing.py.
+    # Only for reverse(): the websocket routes live in companion/web/routing.py.
     re_path(rf"^ws/{TOKEN}/$", views.page_not_found, name="ws-token"),
     re_path(rf"^ws/t/{CODE}/$", views.page_not_found, name="ws-display"),
 ]

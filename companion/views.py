@@ -20,7 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast, dispatch, logs, taps, throttle
+from companion import actions, broadcast, logs
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.core import may_act_on, tap_outcome
 from companion.actions.table import join_refusal
@@ -33,6 +33,7 @@ from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import HistoryLine, public_state
 from companion.texts import hero_card
+from companion.web import dispatch, taps, throttle
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, sessions, throttle
+from companion import actions, sessions
 from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
 from companion.views import _is_htmx, _not_found, _private, _too_many, with_actor
+from companion.web import throttle
 
 
 def _base(actor: Actor | None, token: str | None, table: Table) -> str:

@@ -15,10 +15,11 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from companion import broadcast, consumers, throttle
+from companion import broadcast, consumers
 from companion.asgi import application
 from companion.layers import LeanInMemoryChannelLayer
 from companion.models import Seat, Table
+from companion.web import throttle
 from tests.factories import make_table
 from tests.test_views import csrf_client, csrf_post
 

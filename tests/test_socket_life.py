@@ -245,7 +245,7 @@ async def test_a_display_flooding_syncs_does_not_hold_up_the_tables_phones() -> 
 async def test_a_database_lock_timeout_logs_one_line_without_a_stack(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from companion import dispatch
+    from companion.web import dispatch
 
     table, seats = await playing(4)
     me = seats[1]

@@ -234,7 +234,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 # ---------------------------------------------------------------------------------------------
 # App bug workaround: Referrer-Policy "no-referrer" makes Chromium send `Origin: null` on every
 # POST, which Django's CSRF check refuses (403). htmx taps now pass (they carry X-CSRFToken and
-# companion/middleware.py NullOriginMiddleware vouches for them); plain form posts do not.
+# companion/web/middleware.py NullOriginMiddleware vouches for them); plain form posts do not.
 
 REFERRER_FIX_SCRIPT = """
 document.addEventListener('DOMContentLoaded', function () {

@@ -562,7 +562,7 @@ def test_taps_work_in_a_plain_browser(
     display_context: BrowserContext, new_context: ContextFactory, new_phone: ContextFactory
 ) -> None:
     """htmx taps from the no-referrer host console and seat page pass the CSRF check
-    (companion/middleware.py NullOriginMiddleware), with no workaround in the page."""
+    (companion/web/middleware.py NullOriginMiddleware), with no workaround in the page."""
     setup = display_context.new_page()
     open_new_table(setup)
     join_url = setup.locator(".join-url").inner_text().strip()
