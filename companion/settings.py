@@ -263,7 +263,7 @@ TAP_DEADLINE_MS = int(os.environ.get("TAP_DEADLINE_MS", "3500"))
 # a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
 HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))
 
-CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
+CSRF_FAILURE_VIEW = "companion.web.views.errors.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it into the X-CSRFToken header
 CSRF_COOKIE_SAMESITE = "Lax"

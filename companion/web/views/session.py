@@ -2,7 +2,7 @@
 
 Reached from a seat's or the host's token (`/p/<token>/…`, `/h/<token>/…`), or read-only from
 the public display (`/t/<code>/…`). A wrong token answers exactly like everywhere else (404,
-through views.with_actor). Dialogs come back as fragments for htmx, or as a page without it.
+through common.with_actor). Dialogs come back as fragments for htmx, or as a page without it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion import actions, sessions
 from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
-from companion.views import _is_htmx, _not_found, _private, _too_many, with_actor
 from companion.web import throttle
+from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
 
 
 def _base(actor: Actor | None, token: str | None, table: Table) -> str:
