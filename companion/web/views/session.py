@@ -16,9 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, sessions
+from companion import actions
 from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
+from companion.read import sessions
+from companion.read.session_export import export_csv, export_json
 from companion.web import throttle
 from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
 
@@ -177,11 +179,9 @@ def session_export(
         return _not_found(request)
     filename = f"sanguosha-{actor.table.code}-session-{session.number}.{fmt}"
     if fmt == "csv":
-        response = HttpResponse(
-            sessions.export_csv(session), content_type="text/csv; charset=utf-8"
-        )
+        response = HttpResponse(export_csv(session), content_type="text/csv; charset=utf-8")
     else:
-        body = json.dumps(sessions.export_json(session), ensure_ascii=False, indent=2)
+        body = json.dumps(export_json(session), ensure_ascii=False, indent=2)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
