@@ -31,8 +31,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.client import HTTPFailure, open_websocket
 from bench.livetaps import BROWSER_SECONDS, LiveTap, TapPath
-from bench.run import ATTR_RE, BASE_DIR, SECTION_RE, HTTPFailure, Phone, open_websocket
+from bench.servers import BASE_DIR
+from bench.tables import ATTR_RE, SECTION_RE, Phone
 
 LIVE_JS = BASE_DIR / "static" / "js" / "live.js"
 MY_SEAT_RE = re.compile(r'<body[^>]*\sdata-my-seat="(\d+)"')

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bench.run import HTTPFailure
+from bench.client import HTTPFailure
 
 if TYPE_CHECKING:
     from bench.livephone import LivePhone

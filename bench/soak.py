@@ -5,20 +5,20 @@
     .venv/bin/python bench/soak.py --scale-out 2           # PostgreSQL + Redis, s1 killed midway
     .venv/bin/python bench/soak.py --tables 10 --duration 30 --json
 
-It starts the app as users run it with bench/run.py's Fleet (`manage.py play`, a temporary
-database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over
-them), creates the tables, seats the players and starts the games over HTTP with run.py's Bench
-(no page open yet). Then the taps start, and at the same moment every phone opens its page (all
-at once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
-LivePhone, which follows static/js/live.js (socket taps with a fresh action id, the same tap
-over HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff,
-"sync" on a version gap), with the timings read from live.js. Each table taps --rate times a
-second, its phones in turn, each its own HP (-1, then +1, ...); a phone whose page has not
-loaded yet cannot tap; what the page does with a tap (over the socket, over HTTP, queued,
-dropped as a double tap) is the model's business. With two or more
-processes, the last one is killed (SIGKILL) at --restart-at seconds (default: half-way) and
-started again on the same port. After --duration seconds it waits up to --drain seconds for
-the pending taps, then reads the event log straight from the database (Event.action_id).
+It starts the app as users run it with bench/fleet.py's Fleet (`manage.py play`, a temporary
+database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over them),
+creates the tables, seats the players and starts the games over HTTP with bench/load.py's Bench (no
+page open yet). Then the taps start, and at the same moment every phone opens its page (all at
+once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
+LivePhone, which follows static/js/live.js (socket taps with a fresh action id, the same tap over
+HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff, "sync" on a
+version gap), with the timings read from live.js. Each table taps --rate times a second, its phones
+in turn, each its own HP (-1, then +1, ...); a phone whose page has not loaded yet cannot tap; what
+the page does with a tap (over the socket, over HTTP, queued, dropped as a double tap) is the
+model's business. With two or more processes, the last one is killed (SIGKILL) at --restart-at
+seconds (default: half-way) and started again on the same port. After --duration seconds it waits
+up to --drain seconds for the pending taps, then reads the event log straight from the database
+(Event.action_id).
 
 It prints: phones open (their socket's first state arrived, as the page's dot shows) every
 --sample seconds; taps made, acknowledged ("applied"), merged, refused, not applied, unresolved
@@ -53,14 +53,21 @@ except ImportError:  # optional: a faster event loop for the simulated phones
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import run  # noqa: E402
+from bench.client import Device  # noqa: E402
+from bench.fleet import Fleet, SetupError, app_version  # noqa: E402
 from bench.livephone import Hub, LivePhone, LiveTap, timings  # noqa: E402
+from bench.load import Bench  # noqa: E402
+from bench.procs import raise_fd_limit  # noqa: E402
+from bench.report import spread  # noqa: E402
+from bench.servers import pg_admin  # noqa: E402
+from bench.tables import MIN_PHONES, TableRig  # noqa: E402
 
 EVENT_TABLE = "companion_event"  # companion.models.Event
 OUTCOMES = ("applied", "merged", "refused", "not_applied")
 
 
-class SoakBench(run.Bench):
-    def __init__(self, args: argparse.Namespace, fleet: run.Fleet, hub: Hub) -> None:
+class SoakBench(Bench):
+    def __init__(self, args: argparse.Namespace, fleet: Fleet, hub: Hub) -> None:
         super().__init__(args, fleet)
         self.hub = hub
         self.phone_class = functools.partial(LivePhone, hub=hub)
@@ -75,9 +82,7 @@ class SoakBench(run.Bench):
         """The tables created, their players seated and their games started, over HTTP; no
         phone has its page open yet."""
         started = time.monotonic()
-        self.tables = [
-            run.TableRig(i, run.Device(self.pool_for(i))) for i in range(self.args.tables)
-        ]
+        self.tables = [TableRig(i, Device(self.pool_for(i))) for i in range(self.args.tables)]
         await self.each_table(self.setup_table)
         await self.each_table(self.start_game)
         for table in self.tables:
@@ -120,7 +125,7 @@ class SoakBench(run.Bench):
         args = self.args
         tables = [t for t in self.tables if t.ready]
         if not tables:
-            raise run.SetupError("no table is ready for the load")
+            raise SetupError("no table is ready for the load")
         start = time.monotonic()
         sampler = asyncio.create_task(self.sampler(start))
         restarter = None
@@ -163,11 +168,11 @@ class SoakBench(run.Bench):
             pool.close()
 
 
-def event_log(fleet: run.Fleet) -> set[str]:
+def event_log(fleet: Fleet) -> set[str]:
     """The action ids in the event log, read straight from the servers' database."""
     sql = f"SELECT action_id FROM {EVENT_TABLE} WHERE action_id <> ''"  # noqa: S608
     if fleet.scale_out:
-        with fleet._pg_admin(fleet.db_name) as conn:
+        with pg_admin(fleet.db_name) as conn:
             return {row[0] for row in conn.execute(sql)}
     db = sqlite3.connect(f"file:{fleet.tmp / 'db.sqlite3'}?mode=ro", uri=True, timeout=30)
     try:
@@ -219,9 +224,9 @@ def figures(bench: SoakBench, log: set[str], drained: float) -> dict[str, Any]:
         "taps_unresolved_in_log": sum(t.id in log for t in unresolved),
         "acknowledged_missing": sum(t.id not in log for t in applied),
         "told_no_but_in_log": sum(t.id in log for t in told_no),
-        "tap_to_all_ms": run.spread(latencies),
+        "tap_to_all_ms": spread(latencies),
         "taps_not_reaching_all": len(watched) - len(latencies),
-        "reconnect_ms": run.spread(hub.reconnects),
+        "reconnect_ms": spread(hub.reconnects),
         "counts": dict(sorted(hub.counts.items())),
         "drain_s": round(drained, 1),
     }
@@ -236,7 +241,7 @@ def figures(bench: SoakBench, log: set[str], drained: float) -> dict[str, Any]:
             "open_at_kill": len(back),
             "back": sum(t is not None for t in back),
             "open_at_end": sum(p.open for p in on_it),
-            "reconnect_ms": run.spread([t - killed for t in back if t is not None]),
+            "reconnect_ms": spread([t - killed for t in back if t is not None]),
         }
     problems = {
         "acknowledged taps missing from the event log": result["acknowledged_missing"],
@@ -354,14 +359,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-pin", action="store_true", help="do not pin processes to cores")
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
     args = parser.parse_args(argv)
-    if not run.MIN_PHONES <= args.phones <= 10 or not 1 <= args.tables <= 2000:
+    if not MIN_PHONES <= args.phones <= 10 or not 1 <= args.tables <= 2000:
         parser.error("--phones must be 4 to 10 and --tables 1 to 2000")
     if not 0 < args.rate <= 20 or not 0 < args.duration <= 3600 or args.scale_out == 1:
         parser.error("--rate must be 0 to 20, --duration 0 to 3600 s, --scale-out 0 or >= 2")
     return args
 
 
-async def soak(args: argparse.Namespace, fleet: run.Fleet, hub: Hub) -> dict[str, Any]:
+async def soak(args: argparse.Namespace, fleet: Fleet, hub: Hub) -> dict[str, Any]:
     bench = SoakBench(args, fleet, hub)
     try:
         setup = await bench.setup()
@@ -374,7 +379,7 @@ async def soak(args: argparse.Namespace, fleet: run.Fleet, hub: Hub) -> dict[str
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    run.raise_fd_limit()
+    raise_fd_limit()
     live, model, missing = timings()
     hub = Hub(live, model if args.heartbeat == "auto" else args.heartbeat)
     config = {
@@ -386,17 +391,17 @@ def main(argv: list[str] | None = None) -> int:
         "heartbeat": hub.heartbeat,
         "live": live,
         "live_missing": missing,
-        "app": run.app_version(),
+        "app": app_version(),
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-    fleet = run.Fleet(args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs)
+    fleet = Fleet(args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs)
     runner: Any = uvloop.run if uvloop is not None else asyncio.run
     try:
         with run.terminate_on_signals():
             try:
                 fleet.start()
                 result = runner(soak(args, fleet, hub))
-            except run.SetupError as exc:
+            except SetupError as exc:
                 print(f"setup failed: {exc}", file=sys.stderr)
                 return 2
             result["server_log_problems"] = fleet.log_problems()

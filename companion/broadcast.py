@@ -29,12 +29,13 @@ from companion.models import Seat, Table
 from companion.outbox import Change, change_committed
 from companion.read import sessions
 from companion.state import (
+    WHOLE_TABLE_PARTS,
     HistoryLine,
     PublicState,
-    SeatDelta,
+    TableDelta,
     private_state,
     public_state,
-    seat_delta,
+    table_delta,
 )
 
 log = logging.getLogger(__name__)
@@ -226,20 +227,23 @@ def table_changed(change: Change) -> None:
         async_to_sync(send_all)(box)
 
 
-def render_delta(delta: SeatDelta, lang: str, action_id: str | None = None) -> str:
-    """A one-seat change on top of the previous version; counts as the change's public render."""
+def render_delta(delta: TableDelta, lang: str, action_id: str | None = None) -> str:
+    """A change on top of the previous version; counts as the change's public render."""
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
         return fragments.delta(delta, action_id)
 
 
-def _compose_delta(change: Change) -> None:
-    """One render per language of the seat's delta; the seat's own HP tracker rides in it (HP is
-    public), so no private frame is needed."""
+def _compose_delta(change: Change, line: HistoryLine) -> None:
+    """One render per language of the change's delta, the host's controls when the turn moved,
+    and the private frames the change names (not for an HP tap: the seat's own HP tracker rides
+    in the delta, HP being public)."""
     table = change.table
-    assert table is not None and change.delta_seat is not None
-    assert change.event is not None
-    delta = seat_delta(table, change.delta_seat, HistoryLine(*change.event))
+    assert table is not None and change.delta_seats is not None
+    seats = None
+    if change.parts & WHOLE_TABLE_PARTS or change.private_seats:
+        seats = list(table.seats.order_by("position", "slot"))
+    delta = table_delta(table, change.delta_seats, line, parts=change.parts, seats=seats)
     langs = langs_in_use(table.code)
     for lang in langs:
         _send(
@@ -250,12 +254,26 @@ def _compose_delta(change: Change) -> None:
                 "version": delta.version,
             },
         )
+        if change.host_panel and delta.state is not None:
+            _send(
+                host_group(table.code, lang),
+                {
+                    "type": "table.fragment",
+                    "html": render_host(delta.state, lang, change.action_id),
+                    "version": delta.version,
+                },
+            )
+    _send_private(change, seats or [], langs, delta.version)
 
 
 def _compose(change: Change) -> None:
-    if change.delta_seat is not None and change.event is not None:
-        _compose_delta(change)
-        return
+    if change.delta_seats is not None and change.event is not None:
+        line = HistoryLine(*change.event)
+        # A line worth an announcement (a death, a judgement) comes with the whole state, whose
+        # root carries the announcement.
+        if not line.important:
+            _compose_delta(change, line)
+            return
     table = Table.objects.get(pk=change.table_id)
     seats = list(table.seats.order_by("position", "slot"))
     state = public_state(table, seats)
@@ -278,20 +296,7 @@ def _compose(change: Change) -> None:
                     "version": state.version,
                 },
             )
-    by_id = {s.pk: s for s in seats}
-    for seat_id in sorted(change.private_seats):
-        seat = by_id.get(seat_id)
-        if seat is None:
-            continue
-        for lang in langs:
-            _send(
-                seat_group(seat_id, lang),
-                {
-                    "type": "table.fragment",
-                    "html": render_private(seat, lang, change.action_id),
-                    "version": state.version,
-                },
-            )
+    _send_private(change, seats, langs, state.version)
     for seat_id, token in change.revoked:
         for lang in LANGS:
             _send(
@@ -303,3 +308,21 @@ def _compose(change: Change) -> None:
         groups = [*groups, *(seat_group(s.pk, lang) for s in seats if s.is_host for lang in LANGS)]
         for group in groups:
             _send(group, {"type": "access.changed"})
+
+
+def _send_private(change: Change, seats: list[Seat], langs: list[str], version: int) -> None:
+    """Each seat the change names gets its own private fragment, in its group only."""
+    by_id = {s.pk: s for s in seats}
+    for seat_id in sorted(change.private_seats):
+        seat = by_id.get(seat_id)
+        if seat is None:
+            continue
+        for lang in langs:
+            _send(
+                seat_group(seat_id, lang),
+                {
+                    "type": "table.fragment",
+                    "html": render_private(seat, lang, change.action_id),
+                    "version": version,
+                },
+            )

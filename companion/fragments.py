@@ -24,7 +24,7 @@ from django.utils.translation import get_language, gettext, override
 from companion.texts import card_english, english_ui, identity_label
 
 if TYPE_CHECKING:
-    from companion.state import HistoryLine, PrivateState, PublicSeat, SeatDelta
+    from companion.state import HistoryLine, PrivateState, PublicSeat, TableDelta
     from companion.texts import HeroCard
 
 
@@ -172,20 +172,33 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
     )
 
 
-def delta(d: SeatDelta, action_id: str | None = None) -> str:
-    """An HP change's frame: `<template id="table-delta">` on top of version `d.base`, holding
-    the seat's place in the ring, the turn bar when that seat has the turn, the seat's own HP
-    tracker and the new history line (live.js puts each in place)."""
+def delta(d: TableDelta, action_id: str | None = None) -> str:
+    """A change's frame: `<template id="table-delta">` on top of version `d.base`, holding what
+    the change touched (live.js puts each in place): the now strip, the touched seats' places
+    in the ring, the dying banners (in `<div data-banners>`), the turn bar, the distance table,
+    the seat's own HP tracker and the new history line. The pieces come from the same partials
+    as the whole state, so the two cannot disagree."""
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     parts = [
         f'<template id="table-delta" data-version="{d.version}" data-base="{d.base}"'
         f' data-keep="{d.keep}"{action}>',
-        seat_item(d.seat, d.index, d.turn_seat_id),
     ]
+    state = d.state
+    if state is not None and "strip" in d.parts:
+        parts.append(_partial("now_strip", {"state": state}))
+    parts.extend(seat_item(seat, index, d.turn_seat_id) for seat, index in d.seats)
+    if state is not None and "strip" in d.parts:
+        parts.append(f"<div data-banners>{_partial('dying_banners', {'state': state})}</div>")
     if d.turn:
-        parts.append(get_template("companion/live.html#turn_bar").render({"t": d.turn}))
+        parts.append(_partial("turn_bar", {"t": d.turn}))
+    if state is not None and "distances" in d.parts and state.matrix:
+        parts.append(_partial("distances", {"state": state}))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))
     parts.append(event_line(d.line, data_line=True))
     parts.append("</template>")
     return "".join(parts)
+
+
+def _partial(name: str, context: dict[str, Any]) -> str:
+    return str(get_template(f"companion/live.html#{name}").render(context))

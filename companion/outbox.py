@@ -39,10 +39,14 @@ class Change:
     merged: bool = False
     # Whether the host's controls may show something new (HP taps never change them).
     host_panel: bool = True
-    # Set when the change touched only this seat's HP (no dying, no death, no other seat): the
-    # screens get a small delta on top of the previous version instead of the whole state. The
-    # rows are the ones the action committed, so the broadcast need not read them again.
-    delta_seat: Seat | None = None
+    # What changed is what travels (issue 20, item 8). Set when the change touched only these
+    # seats (and the `parts` named): the screens get a delta on top of the previous version, not
+    # the whole state. The rows are the ones the action committed, so the broadcast need not read
+    # them again. `parts`: "strip" (the turn or who is dying: the now strip and the dying
+    # banners), "distances" (horses and weapons), "turn" (the turn bar), "hp" (the seat's own HP
+    # tracker rides along, so its phone needs no private frame).
+    delta_seats: list[Seat] | None = None
+    parts: frozenset[str] = frozenset()
     table: Table | None = None
     # The event behind a delta, as (kind, public part, version, game number): the delivery
     # makes its history line.

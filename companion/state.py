@@ -401,18 +401,22 @@ def _public_seat(
 
 
 @dataclass(frozen=True)
-class SeatDelta:
-    """One seat's public change on top of the previous version (an HP tap): the seat's place in
-    the ring, the new history line, and the turn bar when that seat has the turn."""
+class TableDelta:
+    """A change on top of the previous version (issue 20, item 8: what changed is what travels):
+    the touched seats' places in the ring, the new history line, the turn bar when a touched
+    seat has the turn (its hand limit is its HP) or the turn moved, and, as the change needs
+    them, the now strip with the dying banners and the distance table (from `state`)."""
 
     version: int
     base: int
-    seat: PublicSeat
-    index: int
+    seats: list[tuple[PublicSeat, int]]
     line: HistoryLine
     turn: Turn | None
     # The seat's own HP tracker (HP is public): only the phone of that seat puts it in place.
     me: PrivateState | None = None
+    # The public state without its history, when the strip, the banners or the distances come.
+    state: PublicState | None = None
+    parts: frozenset[str] = frozenset()
     keep: int = HISTORY_LENGTH
 
     @property
@@ -421,26 +425,57 @@ class SeatDelta:
         return self.turn.seat_id if self.turn else None
 
 
-def seat_delta(table: Table, seat: Seat, line: HistoryLine) -> SeatDelta:
-    """The public delta of a change that touched only one living seat's HP (see broadcast).
+# The parts of a delta that need every seat (and so the public state without its history).
+WHOLE_TABLE_PARTS = frozenset({"strip", "distances", "turn"})
 
-    Seats' positions are kept contiguous from 0 in play order, so a seat's place in the ring is
-    its position; a living seat has no killer to name.
+
+def table_delta(
+    table: Table,
+    touched: list[Seat],
+    line: HistoryLine,
+    *,
+    parts: frozenset[str] = frozenset(),
+    seats: list[Seat] | None = None,
+) -> TableDelta:
+    """The public delta of a change that touched only these seats and `parts` (see broadcast).
+
+    `seats` (every seat of the table, in play order) is needed when a part names the whole
+    table; without it only the touched seats are read. Seats' positions are kept contiguous
+    from 0 in play order, so a seat's place in the ring is its position.
     """
-    turn = _turn(table, [seat]) if table.turn_seat_id == seat.pk else None
-    return SeatDelta(
+    state = None
+    if parts & WHOLE_TABLE_PARTS:
+        assert seats is not None
+        by_id = {s.pk: s for s in touched}
+        seats = [by_id.get(s.pk, s) for s in seats]
+        state = public_state(table, seats, history=False)
+        public = {p.id: p for p in state.seats}
+        shown = [(public[s.pk], s.position) for s in touched]
+        holds = any(s.pk == table.turn_seat_id for s in touched)
+        turn = state.turn if "turn" in parts or holds else None
+    else:
+        names = {s.pk: s.name for s in touched}
+        shown = [(_public_seat(s, table, names, []), s.position) for s in touched]
+        holder = [s for s in touched if s.pk == table.turn_seat_id]
+        turn = _turn(table, holder) if holder else None
+    me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
+    return TableDelta(
         version=table.version,
         base=table.version - 1,
-        seat=_public_seat(seat, table, {}, []),
-        index=seat.position,
+        seats=shown,
         line=line,
         turn=turn,
-        me=private_hp(seat, table),
+        me=me,
+        state=state,
+        parts=parts,
     )
 
 
-def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
-    """The state everybody at the physical table may see."""
+def public_state(
+    table: Table, seats: list[Seat] | None = None, *, history: bool = True
+) -> PublicState:
+    """The state everybody at the physical table may see (without its history and the seat
+    moves waiting, for a delta, when `history` is False)."""
     if seats is None:
         seats = list(table.seats.order_by("position", "slot"))
     names = {s.pk: s.name for s in seats}
@@ -455,7 +490,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         counts = {k.value: v for k, v in distribution(len(seats), identity_options(table)).items()}
     pickers = [s for s in seats if s.identity and s.identity != "lord"]
     finished = table.status == Table.Status.FINISHED
-    history = _events(table, private_to__isnull=True)
+    lines = _events(table, private_to__isnull=True) if history else []
     return PublicState(
         mode=table.mode,
         code=table.code,
@@ -465,7 +500,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         game_number=table.game_number,
         options=options,
         seats=public_seats,
-        history=history,
+        history=lines,
         distribution=counts,
         hero_stage=table.hero_stage,
         picked=sum(1 for s in pickers if s.hero_pick) if table.hero_stage == "others" else 0,
@@ -479,7 +514,7 @@ def public_state(table: Table, seats: list[Seat] | None = None) -> PublicState:
         turn=_turn(table, seats) if playing else None,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
-        handovers=_handovers(table, names),
+        handovers=_handovers(table, names) if history else [],
     )
 
 

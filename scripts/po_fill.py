@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fill or fix entries of the zh_Hans catalog: `scripts/po_fill.py 'ctx|msgid=msgstr' ...`.
 
-A tiny helper for the i18n workflow in tests/test_i18n.py: it sets the msgstr of each named
+A tiny helper for the i18n workflow in tests/read/test_i18n.py: it sets the msgstr of each named
 entry (msgctxt optional, before a |) and drops its fuzzy flag. Plural entries are not handled.
 """
 

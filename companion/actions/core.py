@@ -195,7 +195,7 @@ def _record(
     change = change or Change(table_id=table.pk, version=table.version)
     change.version = table.version
     change.action_id = action_id
-    if change.delta_seat is not None:
+    if change.delta_seats is not None:
         change.table = table
         change.event = (kind, public, table.version, table.game_number)
     # The change is committed whatever happens to its broadcast (a Redis outage), so the tap is

@@ -269,13 +269,21 @@ def _int(value: Any, message: Any) -> int:
 
 
 def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
-    """An HP change: the seat's phone and every screen; a one-seat delta unless dying changed."""
+    """An HP change: a delta of the seat (its own HP tracker riding along); when dying began or
+    ended, the now strip and the dying banners too, and the seat's phone its private page (its
+    dying panel)."""
+    return hp_delta(table, seat, dying_changed=seat.dying != was_dying)
+
+
+def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
+    """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8)."""
     return Change(
         table.pk,
         table.version,
-        private_seats={seat.pk},
+        private_seats={seat.pk} if dying_changed else set(),
         host_panel=False,
-        delta_seat=seat if seat.dying == was_dying else None,
+        delta_seats=[seat],
+        parts=frozenset({"hp", "strip"}) if dying_changed else frozenset({"hp"}),
     )
 
 
@@ -429,7 +437,7 @@ def seat_set_max_hp(
         after={"hp": seat.hp, "max_hp": seat.max_hp},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
+        change=hp_delta(table, seat, dying_changed=False),
     )
 
 
@@ -493,7 +501,7 @@ def seat_rescue(
         after={"hp": seat.hp, "dying": seat.dying},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
+        change=hp_delta(table, seat, dying_changed=not seat.dying),
     )
 
 

@@ -45,6 +45,8 @@ SLOTS = {
 }
 SLOT_NAMES = tuple(SLOTS.values())
 DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
+# Equipment that moves distances or attack ranges (the distance table comes with its change).
+RANGE_SLOTS = frozenset({"weapon", "plus_horse", "minus_horse"})
 SIMA_YI = "WEI002"  # 鬼才: may replace a judgement card before it takes effect
 GUO_JIA = "WEI006"  # 天妒: takes his own judgement card after it takes effect
 TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
@@ -93,6 +95,15 @@ def begin_turns(table: Table, seats: list[Seat]) -> None:
     table.pending_judgement = {}
 
 
+def _delta(table: Table, seats: list[Seat], *parts: str, host_panel: bool = False) -> Change:
+    """A change sent as a delta of these seats and parts (issue 20, item 8): equipment, a
+    delayed trick, the turn moving."""
+    unique = list({s.pk: s for s in seats}.values())
+    return Change(
+        table.pk, table.version, host_panel=host_panel, delta_seats=unique, parts=frozenset(parts)
+    )
+
+
 # Equipment ------------------------------------------------------------------------------------
 
 
@@ -137,6 +148,7 @@ def equipment_set(
         after={"equipment": current},
         subject=seat,
         action_id=action_id,
+        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
     )
 
 
@@ -167,6 +179,7 @@ def equipment_remove(
         after={"equipment": current},
         subject=seat,
         action_id=action_id,
+        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
     )
 
 
@@ -210,6 +223,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
         after={"zone": seat.judgement_zone},
         subject=seat,
         action_id=action_id,
+        change=_delta(table, [seat]),
     )
 
 
@@ -242,6 +256,7 @@ def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None
         after={"zone": seat.judgement_zone},
         subject=seat,
         action_id=action_id,
+        change=_delta(table, [seat]),
     )
 
 
@@ -609,6 +624,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         after={"seat": holder.pk, "phase": table.phase, "round": table.round},
         subject=holder,
         action_id=action_id,
+        change=_delta(table, [current, holder], "strip", "turn", host_panel=True),
     )
 
 
@@ -686,6 +702,7 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         after={"seat": holder.pk, "phase": table.phase, "round": table.round},
         subject=holder,
         action_id=action_id,
+        change=_delta(table, [current, holder], "strip", "turn", host_panel=True),
     )
 
 

@@ -218,7 +218,7 @@ def _decide(
             try:
                 # Every action is atomic itself: inside this transaction, a savepoint, so a
                 # refusal leaves nothing of its attempt but the record below
-                # (tests/test_tap_trust.py checks that each is).
+                # (tests/actions/test_tap_trust.py checks that each is).
                 with holding(token, actor):
                     change = handler(request, token, action_id)
             except NotFound:

@@ -6,8 +6,9 @@
  *   within a few seconds, it is posted over HTTP with the same action id (a tap is applied once,
  *   whichever way it arrives).
  * - Every fragment root carries data-version; an older fragment never replaces a newer one.
- * - A small change (an HP tap) may come as a delta: a <template id="table-delta"> that applies
- *   only on top of the version it names (data-base); otherwise the phone asks for the state. It
+ * - A change of HP, dying, a 桃, equipment, a delayed trick or the turn comes as a delta: a
+ *   <template id="table-delta"> with just what it touched, that applies only on top of the
+ *   version it names (data-base); otherwise the phone asks for the state. An HP change's delta
  *   holds the seat's HP tracker (#my-hp), which only that seat's own phone puts in place.
  * - On (re)connect the server sends the whole current state; a gap in public versions, or the
  *   phone waking up, asks for it again ({"type": "sync"}).
@@ -225,6 +226,8 @@
     setTimeout(beat, Math.min(3000, heartbeatMs() / 4));
   })();
 
+  // A change on top of the previous version: only what it touched (server: fragments.delta).
+  // Anything that does not fit (another base, a piece with no place) asks for the whole state.
   function applyDelta(delta) {
     var state = document.getElementById('table-state');
     var v = versionOf(delta);
@@ -232,27 +235,49 @@
     if (!state || v <= current) return;
     var base = parseInt(delta.getAttribute('data-base'), 10);
     var frag = delta.content;
-    var seat = frag.querySelector('li.seat');
-    var old = seat && state.querySelector('.ring > li[data-seat="' + seat.getAttribute('data-seat') + '"]');
+    var seats = Array.prototype.slice.call(frag.querySelectorAll('li.seat'));
+    var olds = seats.map(function (seat) {
+      return state.querySelector('.ring > li[data-seat="' + seat.getAttribute('data-seat') + '"]');
+    });
     var bar = frag.querySelector('.turn-bar');
     var oldBar = state.querySelector('.turn-bar');
-    if (base !== current || !old || (bar && !oldBar)) {
+    var strip = frag.querySelector('#now-strip');
+    var oldStrip = document.getElementById('now-strip');
+    var dist = frag.querySelector('.distances');
+    var oldDist = state.querySelector('.distances');
+    if (base !== current || olds.indexOf(null) >= 0 || (bar && !oldBar) || (strip && !oldStrip) ||
+        (dist && !oldDist)) {
       send({ type: 'sync', version: current });
       return;
     }
     // The seat's own HP tracker comes along; only that seat's phone puts it in place.
     var hp = frag.querySelector('#my-hp');
     var oldHp = document.getElementById('my-hp');
-    if (hp && oldHp && mySeat && seat.getAttribute('data-seat') === mySeat && versionOf(hp) > versionOf(oldHp)) {
+    var hpSeat = seats.length === 1 && seats[0].getAttribute('data-seat');
+    if (hp && oldHp && mySeat && hpSeat === mySeat && versionOf(hp) > versionOf(oldHp)) {
       oldHp.replaceWith(hp);
       htmx.process(hp);
     }
-    old.replaceWith(seat);
-    htmx.process(seat);
-    if (bar) { oldBar.replaceWith(bar); htmx.process(bar); }
+    function put(old, piece) { old.replaceWith(piece); htmx.process(piece); }
+    seats.forEach(function (seat, i) { put(olds[i], seat); });
+    if (bar) put(oldBar, bar);
+    if (strip) put(oldStrip, strip);
+    else if (oldStrip) oldStrip.setAttribute('data-version', String(v));
+    if (dist) put(oldDist, dist);
+    var banners = frag.querySelector('[data-banners]');
+    if (banners) {
+      // The dying banners, in their place among the table's banners (live.html's order).
+      Array.prototype.forEach.call(state.querySelectorAll(':scope > .banner-dying'), function (b) { b.remove(); });
+      var next = state.querySelector(':scope > :is(.banner-handover, .banner-judge, .turn-bar, .result, .ring)');
+      Array.prototype.slice.call(banners.children).forEach(function (b) {
+        state.insertBefore(b, next);
+        htmx.process(b);
+      });
+    }
     var line = frag.querySelector('li[data-line]');
     var list = state.querySelector('.history .events');
     if (line && list) {
+      line.removeAttribute('data-line');
       list.insertBefore(line, list.firstChild);
       var keep = parseInt(delta.getAttribute('data-keep'), 10) || 15;
       while (list.children.length > keep) list.removeChild(list.lastElementChild);

@@ -9,16 +9,10 @@ database and Redis prefix (when DB=postgres / REDIS_URL are set), removed at the
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import re
 import secrets
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
@@ -28,6 +22,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from bench.servers import (
+    Server,
+    child_env,
+    create_database,
+    delete_redis_keys,
+    drop_database,
+    free_ports,
+    spawn_play,
+    wait_ready,
+)
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 ARTIFACTS = BASE_DIR / "test-artifacts"
@@ -63,81 +68,14 @@ class AppBugWarning(UserWarning):
 
 
 @dataclass
-class AppServer:
-    base_url: str
-    proc: subprocess.Popen[bytes]
-    log_path: Path
+class AppServer(Server):
+    """The one server of the session (bench/servers.py), its log tail longer."""
 
-    def log_tail(self, chars: int = 4000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
+    tail_chars: int = 4000
 
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGKILL if pytest dies (Linux, best effort)."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _pg_admin():  # type: ignore[no-untyped-def]
-    import psycopg
-
-    return psycopg.connect(
-        host=os.environ.get("DB_HOST", "127.0.0.1"),
-        port=os.environ.get("DB_PORT", "5432"),
-        user=os.environ.get("DB_USER", "postgres"),
-        password=os.environ.get("DB_PASSWORD", "") or None,
-        dbname="postgres",
-        autocommit=True,
-        connect_timeout=10,
-    )
-
-
-def _delete_redis_keys(url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_timeout=5)
-    try:
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=500))
-        if keys:
-            client.delete(*keys)
-    finally:
-        client.close()
-
-
-def _wait_ready(server: AppServer, deadline: float) -> None:
-    last = ""
-    while time.monotonic() < deadline:
-        if server.proc.poll() is not None:
-            raise RuntimeError(
-                f"server exited with {server.proc.returncode} before serving:\n{server.log_tail()}"
-            )
-        try:
-            with urllib.request.urlopen(server.base_url + "/", timeout=2) as response:  # noqa: S310
-                if response.status == 200:
-                    return
-                last = f"status {response.status}"
-        except (urllib.error.URLError, OSError) as exc:
-            last = repr(exc)
-        time.sleep(0.2)
-    raise RuntimeError(f"server not ready in {STARTUP_SECONDS} s ({last}):\n{server.log_tail()}")
+    @property
+    def base_url(self) -> str:
+        return self.base
 
 
 @pytest.fixture(scope="session")
@@ -154,22 +92,22 @@ def app_server(
     """`manage.py play` on a free 127.0.0.1 port, with its own data; stopped at the end."""
     data_dir = tmp_path_factory.mktemp("browser-server")
     suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="companion.settings",
-        DATA_DIR=str(data_dir),
-        ALLOWED_HOSTS="127.0.0.1",
-        DEBUG="0",
-        HTTPS="0",
-        PYTHONUNBUFFERED="1",
+    env = child_env(
+        dict(
+            DJANGO_SETTINGS_MODULE="companion.settings",
+            DATA_DIR=str(data_dir),
+            ALLOWED_HOSTS="127.0.0.1",
+            DEBUG="0",
+            HTTPS="0",
+            PYTHONUNBUFFERED="1",
+        )
     )
     env.pop("SQLITE_PATH", None)
     db_name = ""
     if env.get("DB") == "postgres":
         db_name = f"sgs_browser_{suffix}"
         env["DB_NAME"] = db_name
-        with _pg_admin() as conn:
-            conn.execute(f'CREATE DATABASE "{db_name}"')
+        create_database(db_name)
     redis_prefix = ""
     if env.get("REDIS_URL"):
         redis_prefix = f"sgsbrowser{suffix}"
@@ -177,25 +115,12 @@ def app_server(
     server: AppServer | None = None
     try:
         for _attempt in range(3):
-            port = _free_port()
+            port = free_ports(1)[0]
             log_path = data_dir / f"server-{port}.log"
-            with log_path.open("wb") as log:
-                proc = subprocess.Popen(
-                    [
-                        *(sys.executable, "manage.py", "play"),
-                        *("--host", "127.0.0.1", "--port", str(port)),
-                    ],
-                    cwd=BASE_DIR,
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                    preexec_fn=_die_with_parent,
-                )
-            server = AppServer(f"http://127.0.0.1:{port}", proc, log_path)
+            proc = spawn_play(port, env, log_path)
+            server = AppServer(name="app", port=port, proc=proc, log_path=log_path)
             try:
-                _wait_ready(server, time.monotonic() + STARTUP_SECONDS)
+                wait_ready(server, time.monotonic() + STARTUP_SECONDS)
                 break
             except RuntimeError:
                 server.stop()
@@ -209,10 +134,9 @@ def app_server(
             server.stop()
         if redis_prefix:
             with contextlib.suppress(Exception):
-                _delete_redis_keys(env["REDIS_URL"], redis_prefix)
+                delete_redis_keys(env["REDIS_URL"], f"{redis_prefix}:*")
         if db_name:
-            with _pg_admin() as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+            drop_database(db_name)
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser.conftest import ContextFactory, screenshot
-from tests.langscan import stray_cjk
+from tests.support.langscan import stray_cjk
 
 pytestmark = [pytest.mark.browser]
 

@@ -1,0 +1,106 @@
+"""companion.fastsql reads and writes rows exactly as the ORM does (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from companion import fastsql
+from companion.models import Event, Seat, Table
+from tests.actions.test_game import picked_all
+
+pytestmark = pytest.mark.django_db
+
+
+def as_dict(obj: object) -> dict[str, object]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}  # type: ignore[attr-defined]
+
+
+def test_read_one_equals_the_orm_for_every_field() -> None:
+    table, seats = picked_all(5)
+    Seat.objects.filter(pk=seats[0].pk).update(
+        equipment={"weapon": "诸葛连弩"}, judgement_zone=["闪电"], dying=True
+    )
+    Table.objects.filter(pk=table.pk).update(
+        phase_skips=["draw"], pending_judgement={"check": "lightning", "rank": 5}
+    )
+    for seat in seats:
+        orm = Seat.objects.get(pk=seat.pk)
+        fast = fastsql.read_one(Seat, "token = %s", [seat.token])
+        assert fast is not None and as_dict(fast) == as_dict(orm)
+    orm_table = Table.objects.get(pk=table.pk)
+    fast_table = fastsql.read_one(Table, "id = %s", [table.pk], lock=True)
+    assert fast_table is not None and as_dict(fast_table) == as_dict(orm_table)
+    assert isinstance(fast_table.updated_at, type(orm_table.updated_at))
+    assert fast_table._loaded_values == orm_table._loaded_values  # type: ignore[attr-defined]
+    assert fastsql.read_one(Seat, "token = %s", ["no-such-token"]) is None
+
+
+def test_read_pair_equals_the_orm_for_both_rows() -> None:
+    table, seats = picked_all(5)
+    Seat.objects.filter(pk=seats[2].pk).update(equipment={"horse_minus": "赤兔"}, dying=True)
+    Table.objects.filter(pk=table.pk).update(phase_skips=["draw"])
+    join = f"{Table._meta.db_table}.id = {Seat._meta.db_table}.table_id"
+    where = f"{Seat._meta.db_table}.token = %s"
+    orm_table = Table.objects.get(pk=table.pk)
+    for seat in seats:
+        pair = fastsql.read_pair(Seat, Table, join, where, [seat.token])
+        assert pair is not None
+        fast_seat, fast_table = pair
+        assert as_dict(fast_seat) == as_dict(Seat.objects.get(pk=seat.pk))
+        assert as_dict(fast_table) == as_dict(orm_table)
+        assert fast_table._loaded_values == orm_table._loaded_values  # type: ignore[attr-defined]
+        assert not fast_seat._state.adding and not fast_table._state.adding
+    assert fastsql.read_pair(Seat, Table, join, where, ["no-such-token"]) is None
+
+
+def test_update_writes_like_save_with_update_fields() -> None:
+    table, seats = picked_all(4)
+    seat = Seat.objects.get(pk=seats[1].pk)
+    seat.hp, seat.dying, seat.damage_source_id = -1, True, seats[0].pk
+    seat.name = "not saved"
+    fastsql.update(seat, ["hp", "dying", "damage_source"])
+    again = Seat.objects.get(pk=seat.pk)
+    assert (again.hp, again.dying, again.damage_source_id) == (-1, True, seats[0].pk)
+    assert again.name == seats[1].name
+    before = Table.objects.get(pk=table.pk).updated_at
+    table = Table.objects.get(pk=table.pk)
+    table.version += 1
+    table.phase_skips = ["play"]
+    fastsql.update(table, ["version", "updated_at", "phase_skips"])
+    stored = Table.objects.get(pk=table.pk)
+    assert stored.version == table.version and stored.phase_skips == ["play"]
+    # auto_now applies, as in save().
+    assert stored.updated_at >= before and stored.updated_at == table.updated_at
+
+
+def test_insert_matches_create_and_keeps_constraints() -> None:
+    from django.db import IntegrityError, transaction
+
+    table, seats = picked_all(4)
+    event = fastsql.insert(
+        Event(
+            table=table,
+            version=table.version + 1,
+            game_number=table.game_number,
+            kind="damage",
+            actor=f"seat:{seats[0].pk}",
+            actor_seat=seats[0],
+            subject_seat=seats[1],
+            before={"hp": 4},
+            after={"hp": 3, "names": ["甲", "乙"]},
+            public={"seat": seats[1].pk},
+            action_id="fastsqltest1",
+        )
+    )
+    assert event.pk is not None and not event._state.adding
+    stored = Event.objects.get(pk=event.pk)
+    assert as_dict(stored) == as_dict(event)
+    assert timezone.now() - stored.created_at < timedelta(minutes=1)
+    duplicate = Event(
+        table=table, version=table.version + 2, kind="damage", actor="x", action_id="fastsqltest1"
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        fastsql.insert(duplicate)
