@@ -31,7 +31,7 @@ AREAS = [
         ("websockets/", "wsproto/", "protocols/websockets"),
     ),
     ("HTTP protocol (uvicorn/httptools)", ("protocols/http",)),
-    ("consumer", ("companion/consumers.py", "channels/consumer.py", "channels/generic/")),
+    ("consumer", ("companion/web/consumers/", "channels/consumer.py", "channels/generic/")),
     ("middleware", ("middleware", "django/utils/deprecation.py")),
     ("CSRF / request parsing", ("django/http/", "django/middleware/csrf.py")),
     ("URL resolving", ("django/urls/",)),

@@ -13,7 +13,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from companion.routing import websocket_urlpatterns  # noqa: E402
+from companion.web.routing import websocket_urlpatterns  # noqa: E402
 
 
 class BoundedHTTP:

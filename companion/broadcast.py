@@ -24,9 +24,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from companion import fragments, logs, sessions
+from companion import fragments, logs
 from companion.models import Seat, Table
 from companion.outbox import Change, change_committed
+from companion.read import sessions
 from companion.state import (
     WHOLE_TABLE_PARTS,
     HistoryLine,

@@ -5,7 +5,7 @@ nothing that must survive or be shared exactly. While Redis cannot be reached, e
 answers from its own memory instead (one warning when Redis goes away, one when it is back,
 no traceback per request), and tries Redis again every `RETRY_SECONDS`. Pages keep loading and
 the throttles keep counting, per process, during the outage. Changes are refused meanwhile
-(`companion.middleware.RedisOutageMiddleware`): Redis also carries every frame to the screens.
+(`companion.web.middleware.RedisOutageMiddleware`): Redis also carries every frame to the screens.
 """
 
 from __future__ import annotations

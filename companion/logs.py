@@ -48,7 +48,7 @@ def _outage_line(record: logging.LogRecord) -> None:
         record.msg = f"{record.getMessage()} {type(exc).__name__}: {exc}"
         record.args = None
         record.exc_info = None
-        # The app says once what it does about it (companion.consumers); repeats are debug.
+        # The app says once what it does about it (companion.web.consumers); repeats are debug.
         now = time.monotonic()
         if now - _last_said.get("channels_redis", -10) >= 10:
             _last_said["channels_redis"] = now

@@ -81,16 +81,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Pages are compressed (a phone's first load stays small on café Wi-Fi); taps answer 204.
     "django.middleware.gzip.GZipMiddleware",
-    "companion.middleware.SecurityHeadersMiddleware",
+    "companion.web.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "companion.middleware.NullOriginMiddleware",
+    "companion.web.middleware.NullOriginMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "companion.middleware.RequestSizeMiddleware",
-    "companion.middleware.RedisOutageMiddleware",
+    "companion.web.middleware.RequestSizeMiddleware",
+    "companion.web.middleware.RedisOutageMiddleware",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -240,7 +240,7 @@ WS_MAX_MESSAGE_BYTES = 4096
 WS_MAX_CONNECTIONS_PER_SEAT = 4
 WS_MAX_MESSAGES_PER_10S = 40
 # Screens without a token (the public display, /ws/t/<code>/): per table, and per client (its
-# device cookie, else its address: companion.throttle), in each process.
+# device cookie, else its address: companion.web.throttle), in each process.
 WS_MAX_DISPLAYS_PER_TABLE = 12
 WS_MAX_DISPLAYS_PER_CLIENT = 6
 # With the Redis channel layer, how often each process checks that it still reaches Redis.
@@ -253,17 +253,17 @@ WS_LAYER_SLOW_SECONDS = 3.0
 # the same Wi-Fi, so by default the CPU is spent on more tables instead (WS_DEFLATE=1 turns it on).
 WS_DEFLATE = envbool("WS_DEFLATE")
 BAD_TOKEN_LIMIT_PER_MINUTE = 30
-# An identical tap from the same screen within this many ms is the same tap (companion/taps.py).
+# An identical tap from the same screen within this many ms is the same tap (companion/web/taps.py).
 TAP_REPEAT_WINDOW_MS = 400
 # A tap not judged within this many ms of its arrival (waiting in line, or for the database's
-# write lock) is answered "not applied, try again" (companion/dispatch.py). Below the phone's
+# write lock) is answered "not applied, try again" (companion/web/dispatch.py). Below the phone's
 # 4 s before it posts the same tap over HTTP, so the socket's answer comes first.
 TAP_DEADLINE_MS = int(os.environ.get("TAP_DEADLINE_MS", "3500"))
 # Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
 # a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
 HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))
 
-CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
+CSRF_FAILURE_VIEW = "companion.web.views.errors.csrf_failure"
 CSRF_COOKIE_NAME = "sgs_csrf"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it into the X-CSRFToken header
 CSRF_COOKIE_SAMESITE = "Lax"
@@ -274,7 +274,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 # Failed lookups (wrong tokens or table codes) a minute: BAD_TOKEN_LIMIT_PER_MINUTE per device,
-# this per client address (companion/throttle.py). The address limit is much higher: behind one
+# this per client address (companion/web/throttle.py). The address limit is much higher: behind one
 # Wi-Fi's NAT or a proxy every phone shares an address.
 BAD_LOOKUP_LIMIT_PER_ADDRESS_PER_MINUTE = 300
 # Proxies (addresses or networks) in front of the app whose X-Forwarded-For header is believed;

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/import_graph.py
 
 Modules are shown as companion.<module>, the packages rules/, management/ and templatetags/ as
-one each, actions/ per module. Exit 1 when some modules import each other in a circle.
+one each, actions/, read/ and web/ per module. Exit 1 when some modules import each other in a
+circle.
 `lint-imports` (the contracts in pyproject.toml) checks the layers; this shows the whole picture.
 """
 
@@ -17,12 +18,13 @@ import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 WHOLE = ("rules", "management", "templatetags")
+PER_MODULE = ("actions", "read", "web")
 
 
 def unit(module: str) -> str:
     parts = module.split(".")
-    if len(parts) > 2 and parts[1] == "actions":
-        return ".".join(parts[:3])
+    if len(parts) > 2 and parts[1] in PER_MODULE:
+        return module
     return ".".join(parts[:2])
 
 

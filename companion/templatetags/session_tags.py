@@ -11,9 +11,9 @@ from typing import Any
 
 from django import template
 
-from companion import sessions
 from companion.actions import ActionError
 from companion.models import Table
+from companion.read import sessions
 
 register = template.Library()
 

@@ -180,7 +180,7 @@ async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_s
     me = seats[1]
     before = me.hp
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    # A tap waits for the lock until its deadline (companion.dispatch), here a short one.
+    # A tap waits for the lock until its deadline (companion.web.dispatch), here a short one.
     settings.TAP_DEADLINE_MS = 300
     try:
         with held_lock(table):

@@ -10,9 +10,10 @@ import json
 import pytest
 from django.utils import translation
 
-from companion import actions, broadcast, sessions
+from companion import actions, broadcast
 from companion.actions import ActionError, NotFound
 from companion.models import Event, Game, Seat, Session, Table
+from companion.read import session_export, sessions
 from tests.support.factories import make_table
 
 pytestmark = pytest.mark.django_db
@@ -214,17 +215,17 @@ def test_three_games_history(evening: Table) -> None:
 
 def test_three_games_csv_export_matches_by_hand(evening: Table) -> None:
     session = Session.objects.get(table=evening)
-    text = sessions.export_csv(session)
+    text = session_export.export_csv(session)
     assert text.startswith("\ufeff")
     rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
     assert len(rows) == 12  # one row per player per game
-    assert list(rows[0]) == list(sessions.CSV_COLUMNS)
+    assert list(rows[0]) == list(session_export.CSV_COLUMNS)
     for row in rows:
         game, name = int(row["game"]), row["player"]
         assert int(row["total"]) == SCORES[game][name]
         assert int(row["cumulative"]) == CUMULATIVE[name][game - 1]
         expected = LINES[(game, name)]
-        for code in sessions.LINE_CODES:
+        for code in session_export.LINE_CODES:
             assert int(row[code]) == expected.get(code, 0), (game, name, code)
         assert row["session"] == "1"
     g3p1 = next(r for r in rows if r["game"] == "3" and r["player"] == "P1")
@@ -245,7 +246,7 @@ def test_three_games_csv_export_matches_by_hand(evening: Table) -> None:
 def test_three_games_json_export_matches_by_hand_and_holds_no_token(evening: Table) -> None:
     table = evening
     session = Session.objects.get(table=table)
-    data = sessions.export_json(session)
+    data = session_export.export_json(session)
     text = json.dumps(data, ensure_ascii=False)
     for secret in [table.host_token, *table.seats.values_list("token", flat=True)]:
         assert secret not in text
@@ -274,8 +275,8 @@ def test_three_games_json_export_matches_by_hand_and_holds_no_token(evening: Tab
 
 def test_scores_survive_a_fresh_read(evening: Table) -> None:
     """Everything is in the database: new objects read the same session (a restart)."""
-    before = sessions.export_json(Session.objects.get(table=evening))
-    again = sessions.export_json(
+    before = session_export.export_json(Session.objects.get(table=evening))
+    again = session_export.export_json(
         Session.objects.get(pk=Table.objects.get(pk=evening.pk).session_id)
     )
     before.pop("exported_at"), again.pop("exported_at")
@@ -323,7 +324,7 @@ def test_host_corrects_a_kill_attribution_and_standings_follow(evening: Table) -
     assert texts[-1] == "The host corrected game 1: P4 was killed by P2"
     assert sessions.current_summary(table).games[0].corrections == 1
     # The exports follow, and carry the correction among the game's events.
-    data = sessions.export_json(Session.objects.get(table=table))
+    data = session_export.export_json(Session.objects.get(table=table))
     assert [e["kind"] for e in data["games"][0]["events"]][-1] == "game_corrected"
     assert {r["name"]: r["total"] for r in data["standings"]}["P2"] == 10
     assert '"before"' not in json.dumps(data) and '"after"' not in json.dumps(data)
@@ -525,7 +526,7 @@ def test_new_session_closes_the_old_one_and_standings_start_again() -> None:
         assert sessions.describe(event.kind, event.public) == "Session 2 started"
     # The old session's history and export are still there.
     assert len(sessions.summarize(first).games) == 1
-    assert sessions.export_csv(first).count("\r\n") == 5
+    assert session_export.export_csv(first).count("\r\n") == 5
 
 
 def test_a_tournament_whose_lord_left_is_refused_clearly() -> None:
@@ -561,8 +562,8 @@ def test_the_panel_never_depends_on_the_game_in_play(evening: Table) -> None:
                 summary = sessions.current_summary(fresh)
                 out.append(repr(summary))
                 out.append(str(summary.line_chart) + str(summary.bar_chart))
-        out.append(sessions.export_csv(fresh.session))
-        data = sessions.export_json(fresh.session)
+        out.append(session_export.export_csv(fresh.session))
+        data = session_export.export_json(fresh.session)
         data.pop("exported_at")
         out.append(json.dumps(data))
         return out

@@ -28,8 +28,9 @@ from django.db import connections, transaction
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from companion import actions, dbthread, dispatch
+from companion import actions, dbthread
 from companion.models import Event, Seat, Table, TapOutcome
+from companion.web import dispatch
 from tests.actions.test_game import picked_all
 from tests.actions.test_outcome import ask, held_lock
 from tests.live.test_consumers import drain, open_socket

@@ -158,7 +158,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 # ---------------------------------------------------------------------------------------------
 # App bug workaround: Referrer-Policy "no-referrer" makes Chromium send `Origin: null` on every
 # POST, which Django's CSRF check refuses (403). htmx taps now pass (they carry X-CSRFToken and
-# companion/middleware.py NullOriginMiddleware vouches for them); plain form posts do not.
+# companion/web/middleware.py NullOriginMiddleware vouches for them); plain form posts do not.
 
 REFERRER_FIX_SCRIPT = """
 document.addEventListener('DOMContentLoaded', function () {
@@ -186,7 +186,7 @@ def referrer_bug(base_url: str) -> str:
         return ""
     return (
         "APP BUG: the start page and the join page use Referrer-Policy no-referrer "
-        "(companion/views.py _private()), so Chromium sends `Origin: null` with their plain form "
+        "(companion/web/views/common.py _private()), so Chromium sends `Origin: null` with their plain form "
         "POSTs (New table, Take a seat) and Django's CSRF check answers 403: a real browser "
         "cannot open or join a table. htmx taps pass (NullOriginMiddleware). The browser tests "
         "work around it by switching the page's policy to same-origin."

@@ -562,7 +562,7 @@ def test_taps_work_in_a_plain_browser(
     display_context: BrowserContext, new_context: ContextFactory, new_phone: ContextFactory
 ) -> None:
     """htmx taps from the no-referrer host console and seat page pass the CSRF check
-    (companion/middleware.py NullOriginMiddleware), with no workaround in the page."""
+    (companion/web/middleware.py NullOriginMiddleware), with no workaround in the page."""
     setup = display_context.new_page()
     open_new_table(setup)
     join_url = setup.locator(".join-url").inner_text().strip()
@@ -594,7 +594,7 @@ def test_taps_work_in_a_plain_browser(
 
 REFERRER_BUG = (
     "APP BUG: plain (non-htmx) form posts still fail in a real browser. The start page and the "
-    "join page answer with Referrer-Policy: no-referrer (companion/views.py _private(), used by "
+    "join page answer with Referrer-Policy: no-referrer (companion/web/views/common.py _private(), used by "
     'home() and join()), so Chromium sends `Origin: null` with the "New table" form (POST '
     '/new/) and the "Take a seat" form (POST /j/<code>/). NullOriginMiddleware only fixes '
     "requests carrying an X-CSRFToken header (htmx taps), so Django's CSRF check answers 403: "

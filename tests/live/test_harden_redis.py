@@ -27,9 +27,9 @@ from django.test import Client, override_settings
 from django.utils.module_loading import import_string
 
 from companion import cache as failsafe
-from companion import consumers
 from companion.asgi import application
 from companion.models import Seat, Table
+from companion.web.consumers import admission, faults
 from tests.support.aio import run
 from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post, htmx_post
@@ -234,22 +234,22 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         up = socket_to(f"/ws/{seats[0].token}/")
         assert (await up.connect(timeout=5))[0]
         assert 'id="table-state"' in await up.receive_from(timeout=5)
-        assert consumers.OPEN_PER_SEAT[seats[0].pk] == 1
+        assert admission.OPEN_PER_SEAT[seats[0].pk] == 1
 
         redis_server.stop()
         caplog.clear()
         caplog.set_level(logging.WARNING)
         # The phone goes away during the outage: leaving its groups fails, its slot is freed.
         await up.disconnect(timeout=5)
-        assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
+        assert admission.OPEN_PER_SEAT[seats[0].pk] == 0
         for _ in range(settings.WS_MAX_CONNECTIONS_PER_SEAT + 2):
             down = socket_to(f"/ws/{seats[0].token}/")
             # Accepted, then closed with 1013, so that the phone sees the code and retries soon.
             assert (await down.connect(timeout=5))[0]
             closed = await down.receive_output(timeout=5)
-            assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TRY_LATER}
+            assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
             await down.disconnect()
-        assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
+        assert admission.OPEN_PER_SEAT[seats[0].pk] == 0
         assert not [r for r in caplog.records if r.exc_info and r.name.startswith("companion")]
 
         redis_server.start()
@@ -261,7 +261,7 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
             first = await back.receive_output(timeout=5)
             if first["type"] == "websocket.send":
                 break
-            assert first["code"] == consumers.CLOSE_TRY_LATER
+            assert first["code"] == faults.CLOSE_TRY_LATER
             await back.disconnect()
             await asyncio.sleep(0.5)
         assert 'id="table-state"' in first["text"]
@@ -383,7 +383,7 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
         # Every socket of the process is closed with 1013; a phone trying again is too.
         for comm, _first in phones:
             closed = await comm.receive_output(timeout=5)
-            assert closed == {"type": "websocket.close", "code": consumers.CLOSE_TRY_LATER}
+            assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
             await comm.disconnect()
         retry, first = await phone(me)
         assert first == ""

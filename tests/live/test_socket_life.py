@@ -25,7 +25,9 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from django.test import override_settings
 
-from companion import broadcast, consumers, dbthread, logs
+from companion import broadcast, dbthread, logs
+from companion.web.consumers import admission, faults, layer_probe
+from companion.web.consumers.table import TableConsumer
 from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, make, open_socket, receive_until
 from tests.web.test_harden import DEVICE_A, DEVICE_B, DEVICE_C, socket
@@ -133,7 +135,7 @@ async def test_display_sockets_are_capped_per_client_and_per_table() -> None:
     # The client's fourth display is refused, on this table or another.
     for where in (path, f"/ws/t/{other.code}/"):
         comm = socket(where, device=DEVICE_A)
-        assert await display_code(comm) == consumers.CLOSE_TOO_MANY
+        assert await display_code(comm) == faults.CLOSE_TOO_MANY
         await comm.disconnect()
     # Without a cookie the client is its address.
     for _ in range(2):
@@ -142,7 +144,7 @@ async def test_display_sockets_are_capped_per_client_and_per_table() -> None:
         opened.append(comm)
     # The table's sixth display is refused, whoever asks.
     comm = socket(path, device=DEVICE_B)
-    assert await display_code(comm) == consumers.CLOSE_TOO_MANY
+    assert await display_code(comm) == faults.CLOSE_TOO_MANY
     await comm.disconnect()
     # Phones and the host console are not displays.
     host, _ = await open_socket(f"/ws/{table.host_token}/")
@@ -153,7 +155,7 @@ async def test_display_sockets_are_capped_per_client_and_per_table() -> None:
     opened.append(comm)
     for comm in [*opened, host]:
         await comm.disconnect()
-    assert not consumers.OPEN_DISPLAYS and not consumers.OPEN_DISPLAYS_OF
+    assert not admission.OPEN_DISPLAYS and not admission.OPEN_DISPLAYS_OF
 
 
 async def test_repeated_syncs_are_coalesced_and_rendered_once_per_version() -> None:
@@ -245,7 +247,7 @@ async def test_a_display_flooding_syncs_does_not_hold_up_the_tables_phones() -> 
 async def test_a_database_lock_timeout_logs_one_line_without_a_stack(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from companion import dispatch
+    from companion.web import dispatch
 
     table, seats = await playing(4)
     me = seats[1]
@@ -300,22 +302,22 @@ async def test_a_slow_layer_is_busy_not_down_until_it_stays_silent(monkeypatch) 
     connection is an outage at once; timeouts longer than WS_LAYER_SLOW_SECONDS are one too."""
     layer = _Layer()
     phone = _Socket(layer)
-    monkeypatch.setattr(consumers, "LIVE", {phone})
-    assert await consumers._probe_once(layer)
+    monkeypatch.setattr(layer_probe, "LIVE", {phone})
+    assert await layer_probe._probe_once(layer)
     layer.fault = TimeoutError()
-    assert await consumers._probe_once(layer), "a timeout just after an answer: busy"
-    assert phone.closed == [] and not consumers._layer_down(layer)
+    assert await layer_probe._probe_once(layer), "a timeout just after an answer: busy"
+    assert phone.closed == [] and not layer_probe._layer_down(layer)
     await asyncio.sleep(0.4)
-    assert not await consumers._probe_once(layer), "silent for longer: down"
-    assert phone.closed == [consumers.CLOSE_TRY_LATER] and consumers._layer_down(layer)
+    assert not await layer_probe._probe_once(layer), "silent for longer: down"
+    assert phone.closed == [faults.CLOSE_TRY_LATER] and layer_probe._layer_down(layer)
 
     layer.fault = None
-    assert await consumers._probe_once(layer) and not consumers._layer_down(layer)
+    assert await layer_probe._probe_once(layer) and not layer_probe._layer_down(layer)
     other = _Socket(layer)
-    monkeypatch.setattr(consumers, "LIVE", {other})
+    monkeypatch.setattr(layer_probe, "LIVE", {other})
     layer.fault = ConnectionRefusedError()
-    assert not await consumers._probe_once(layer), "Redis gone: down at once"
-    assert other.closed == [consumers.CLOSE_TRY_LATER]
+    assert not await layer_probe._probe_once(layer), "Redis gone: down at once"
+    assert other.closed == [faults.CLOSE_TRY_LATER]
 
 
 async def test_an_answer_to_a_phone_that_just_left_logs_nothing(
@@ -328,10 +330,10 @@ async def test_an_answer_to_a_phone_that_just_left_logs_nothing(
     table, seats = await playing(4)
     comm, _ = await open_socket(f"/ws/{seats[1].token}/")
 
-    async def gone(self: consumers.TableConsumer, *args: Any, **kwargs: Any) -> None:
+    async def gone(self: TableConsumer, *args: Any, **kwargs: Any) -> None:
         raise ClientDisconnected()
 
-    monkeypatch.setattr(consumers.TableConsumer, "send", gone)
+    monkeypatch.setattr(TableConsumer, "send", gone)
     caplog.set_level(logging.DEBUG)
     await comm.send_to(text_data=json.dumps({"type": "sync"}))
     await comm.receive_nothing(timeout=0.5)

@@ -19,9 +19,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
 
-from companion import actions, sessions
+from companion import actions
 from companion.actions.turns import DELAYED_TRICKS
 from companion.models import Seat, Table
+from companion.read import session_games, sessions
 from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
@@ -278,9 +279,9 @@ def test_judgement_words() -> None:
 
 
 def test_counted_score_lines_say_what_they_count() -> None:
-    rebels = sessions.ScoreItem(REBELS_ALIVE, 2, 3)
-    loyal = sessions.ScoreItem(LOYALISTS_ALIVE, 2, 1)
-    duel = sessions.ScoreItem(FINAL_DUEL, 1, 5)
+    rebels = session_games.ScoreItem(REBELS_ALIVE, 2, 3)
+    loyal = session_games.ScoreItem(LOYALISTS_ALIVE, 2, 1)
+    duel = session_games.ScoreItem(FINAL_DUEL, 1, 5)
     with translation.override("zh-hans"):
         assert (rebels.label, rebels.detail) == ("3 名存活反贼 × 2 分", "= +6")
         assert duel.label == "最终单挑：本局 5 名玩家 × 1 分"
@@ -288,7 +289,7 @@ def test_counted_score_lines_say_what_they_count() -> None:
         assert (rebels.label, rebels.detail) == ("3 rebels alive × 2 points", "= +6")
         assert (loyal.label, loyal.detail) == ("1 loyalist alive × 2 points", "= +2")
         assert duel.label == "Final duel: 5 players in the game × 1 point"
-        base = sessions.ScoreItem("base", 4)
+        base = session_games.ScoreItem("base", 4)
         assert (base.label, base.detail) == ("Base score", "+4")
 
 

@@ -11,8 +11,9 @@ import re
 import pytest
 from django.test import Client
 
-from companion import actions, sessions
+from companion import actions
 from companion.models import Event, Game, Seat, Session, Table
+from companion.read import sessions
 from tests.actions.test_sessions import (
     CUMULATIVE,
     SCORES,

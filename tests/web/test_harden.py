@@ -15,10 +15,13 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from companion import broadcast, consumers, throttle
+from companion import broadcast
 from companion.asgi import application
 from companion.layers import LeanInMemoryChannelLayer
 from companion.models import Seat, Table
+from companion.web import throttle
+from companion.web.consumers import admission, faults
+from companion.web.consumers.table import TableConsumer
 from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post
 
@@ -76,10 +79,9 @@ async def test_websocket_guessing_is_throttled_per_device() -> None:
         assert await connect_code(socket(f"/ws/{'x' * 31}{i}/", device=DEVICE_A)) == 4404
     # The fourth lookup from that device is refused before any lookup, valid or not (1008: the
     # phone's script waits 5 s before it tries again).
-    assert await connect_code(socket("/ws/t/QQQQQ/", device=DEVICE_A)) == consumers.CLOSE_POLICY
+    assert await connect_code(socket("/ws/t/QQQQQ/", device=DEVICE_A)) == faults.CLOSE_POLICY
     assert (
-        await connect_code(socket(f"/ws/{seats[0].token}/", device=DEVICE_A))
-        == consumers.CLOSE_POLICY
+        await connect_code(socket(f"/ws/{seats[0].token}/", device=DEVICE_A)) == faults.CLOSE_POLICY
     )
     # Another phone on the same address is not affected.
     assert await connect_code(socket(f"/ws/{seats[1].token}/", device=DEVICE_B)) is None
@@ -348,12 +350,12 @@ async def test_a_crashed_socket_gives_its_seat_slot_back(monkeypatch: pytest.Mon
 
     table, seats = await make(4, deal=True)
     path = f"/ws/{seats[0].token}/"
-    real = consumers.TableConsumer._send_snapshot
+    real = TableConsumer._send_snapshot
 
-    async def crash(self: consumers.TableConsumer) -> None:
+    async def crash(self: TableConsumer) -> None:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(consumers.TableConsumer, "_send_snapshot", crash)
+    monkeypatch.setattr(TableConsumer, "_send_snapshot", crash)
     for _ in range(settings.WS_MAX_CONNECTIONS_PER_SEAT + 2):
         comm = socket(path, device=DEVICE_A)
         # An unexpected fault: its stack is logged and the socket closed (1011); the phone
@@ -361,15 +363,15 @@ async def test_a_crashed_socket_gives_its_seat_slot_back(monkeypatch: pytest.Mon
         await comm.connect(timeout=5)
         assert await comm.receive_output(timeout=5) == {
             "type": "websocket.close",
-            "code": consumers.CLOSE_ERROR,
+            "code": faults.CLOSE_ERROR,
         }
         await comm.disconnect()
-    assert consumers.OPEN_PER_SEAT[seats[0].pk] == 0
+    assert admission.OPEN_PER_SEAT[seats[0].pk] == 0
     layer = get_channel_layer()
     if isinstance(layer, LeanInMemoryChannelLayer):
         # Nor does it stay in its groups (frames for it would pile up in a queue nobody reads).
         assert not layer.groups.get(broadcast.seat_group(seats[0].pk, "zh-hans"))
-    monkeypatch.setattr(consumers.TableConsumer, "_send_snapshot", real)
+    monkeypatch.setattr(TableConsumer, "_send_snapshot", real)
     comm = socket(path, device=DEVICE_A)
     connected, _ = await comm.connect(timeout=5)
     assert connected
@@ -395,6 +397,6 @@ async def test_passing_the_host_over_the_socket_sends_nothing_after_the_close(
         message["action_id"] = action_id
     await comm.send_to(text_data=json.dumps(message))
     seen = await outputs_until_closed(comm)
-    assert seen[-1]["code"] == consumers.CLOSE_RECONNECT
+    assert seen[-1]["code"] == faults.CLOSE_RECONNECT
     assert await comm.receive_nothing(timeout=0.5)
     assert (await database_sync_to_async(Seat.objects.get)(pk=seats[1].pk)).is_host

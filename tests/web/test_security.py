@@ -283,7 +283,7 @@ def test_redact_masks_token_shaped_runs_only() -> None:
 @override_settings(DEBUG=False)
 def test_server_error_page_shows_no_token_or_identity(monkeypatch: pytest.MonkeyPatch) -> None:
     table, seats = make_table(4, deal=True)
-    from companion import views
+    from companion.web.views import table as views
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError(f"boom {seats[1].token} {seats[1].identity}")

@@ -15,10 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from companion import throttle
 from companion.actions import NotFound, actor_for
 from companion.actions.core import _seen
-from companion.dispatch import ACTION_ID_RE
+from companion.web import throttle
+from companion.web.dispatch import ACTION_ID_RE
 
 # A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
 PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
@@ -59,7 +59,7 @@ def _carries_token(request: HttpRequest, response: HttpResponse) -> bool:
 
 def _give_device(request: HttpRequest, response: HttpResponse) -> None:
     """Every browser gets a device cookie on its first page: the guessing throttle counts per
-    device (companion/throttle.py), and the join page keeps one seat per device."""
+    device (companion/web/throttle.py), and the join page keeps one seat per device."""
     if request.path.startswith(settings.STATIC_URL) or throttle.DEVICE_COOKIE in response.cookies:
         return
     device, new = throttle.device_of(request)

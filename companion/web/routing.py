@@ -1,6 +1,6 @@
 from django.urls import re_path
 
-from companion.consumers import TableConsumer, refuse_websocket
+from companion.web.consumers.table import TableConsumer, refuse_websocket
 
 websocket_urlpatterns = [
     re_path(r"^ws/t/(?P<code>[A-Z0-9]{1,8})/$", TableConsumer.as_asgi()),

@@ -35,7 +35,7 @@ NOT_THE_TAP = frozenset({"action_id", "csrfmiddlewaretoken", "repeat"})
 REPEAT_VALUES = frozenset({"1", "on", "true", "yes"})
 KEEP = 2048
 # How long an arrival is remembered: longer than a tap and its retry may wait to be judged (the
-# phone's 4 s, then the deadline, companion.dispatch).
+# phone's 4 s, then the deadline, companion.web.dispatch).
 KEEP_SECONDS = 15.0
 
 Key = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]

@@ -2,7 +2,7 @@
 
 Reached from a seat's or the host's token (`/p/<token>/…`, `/h/<token>/…`), or read-only from
 the public display (`/t/<code>/…`). A wrong token answers exactly like everywhere else (404,
-through views.with_actor). Dialogs come back as fragments for htmx, or as a page without it.
+through common.with_actor). Dialogs come back as fragments for htmx, or as a page without it.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, sessions, throttle
+from companion import actions
 from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
-from companion.views import _is_htmx, _not_found, _private, _too_many, with_actor
+from companion.read import sessions
+from companion.read.session_export import export_csv, export_json
+from companion.web import throttle
+from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
 
 
 def _base(actor: Actor | None, token: str | None, table: Table) -> str:
@@ -176,11 +179,9 @@ def session_export(
         return _not_found(request)
     filename = f"sanguosha-{actor.table.code}-session-{session.number}.{fmt}"
     if fmt == "csv":
-        response = HttpResponse(
-            sessions.export_csv(session), content_type="text/csv; charset=utf-8"
-        )
+        response = HttpResponse(export_csv(session), content_type="text/csv; charset=utf-8")
     else:
-        body = json.dumps(sessions.export_json(session), ensure_ascii=False, indent=2)
+        body = json.dumps(export_json(session), ensure_ascii=False, indent=2)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"

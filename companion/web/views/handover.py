@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from companion import actions, throttle
+from companion import actions
 from companion.actions import NotFound
 from companion.models import Handover
-from companion.views import _form_page, _is_htmx, _not_found, _remember, _too_many
+from companion.web import throttle
+from companion.web.views.common import _form_page, _is_htmx, _not_found, _remember, _too_many
 
 
 @require_http_methods(["GET", "POST"])

@@ -18,11 +18,12 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import QueryDict
 from django.utils import translation
 
-from companion import actions, taps
+from companion import actions
 from companion.actions import ActionError, NotFound
 from companion.actions.core import Change, _seen, holding, record_outcome, recorded_outcome
 from companion.models import TapOutcome
 from companion.rules import modes
+from companion.web import taps
 
 # A tap's id, made by the phone: replays with the same id are applied once.
 ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -161,7 +162,7 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
       under the same table lock as the attempt (the action's own atomic block is a savepoint
       inside it), and every
       later copy of the id is answered with it; an applied one is in the event log.
-    - An identical tap arriving within the window of an applied one is merged (companion.taps).
+    - An identical tap arriving within the window of an applied one is merged (companion.web.taps).
     """
 
     def run(

@@ -1,0 +1,105 @@
+"""A session's standings and what its screens show of it: the rows, the tournament's state, the
+cumulative-score and wins-per-identity charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from companion import charts
+from companion.actions.sessions import IDENTITIES, TIE_BREAK
+from companion.read.session_games import GameSummary
+from companion.texts import identity_label
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A player's place and totals over a session."""
+
+    rank: int
+    seat: int
+    name: str
+    total: int
+    games: int
+    wins: int
+    kills: int
+    wins_by_identity: tuple[tuple[str, int], ...]
+    # The player's colour in the charts (SessionSummary.colours).
+    colour: str = ""
+
+    @property
+    def win_parts(self) -> list[tuple[str, str, int]]:
+        """Non-zero wins per identity: (identity, label, count)."""
+        return [(i, identity_label(i), n) for i, n in self.wins_by_identity if n]
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """A session: its games, standings and tournament state."""
+
+    table_code: str
+    number: int
+    started_at: datetime
+    ended_at: datetime | None
+    tournament: bool
+    lord_order: tuple[tuple[int, str], ...]
+    games: tuple[GameSummary, ...]
+    standings: tuple[StandingRow, ...]
+    in_play: int | None = None
+    numbers: tuple[int, ...] = field(default_factory=tuple)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the session is over."""
+        return self.ended_at is not None
+
+    @property
+    def tie_break(self) -> str:
+        """How ties are broken, in words."""
+        return str(TIE_BREAK)
+
+    @property
+    def tournament_games(self) -> int:
+        """How many games a tournament has (one per player)."""
+        return len(self.lord_order)
+
+    @property
+    def next_lord(self) -> str:
+        """In a tournament: the lord of the game being played or dealt next."""
+        done = len(self.games)
+        if not self.tournament or self.finished or done >= len(self.lord_order):
+            return ""
+        return self.lord_order[done][1]
+
+    @property
+    def next_game(self) -> int:
+        """In a tournament: the number (1..n) of the game being played or dealt next."""
+        return len(self.games) + 1
+
+    @property
+    def line_chart(self) -> SafeString:
+        """Each player's cumulative score after each game (SVG)."""
+        series = []
+        for row in self.standings:
+            values = [0]
+            for game in self.games:
+                mine = next((p for p in game.players if p.seat == row.seat), None)
+                values.append(mine.cumulative if mine else values[-1])
+            series.append(charts.Series(row.name, tuple(values), row.colour))
+        labels = [str(i) for i in range(len(self.games) + 1)]
+        return charts.line_chart(
+            series,
+            labels,
+            title=_("Cumulative score"),
+            y_label=_("after each game of the session"),
+        )
+
+    @property
+    def bar_chart(self) -> SafeString:
+        """Each player's wins per identity (SVG)."""
+        bars = [charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings]
+        legend = [(i, identity_label(i), charts.IDENTITY_COLOURS[i]) for i in IDENTITIES]
+        return charts.bar_chart(bars, legend, title=_("Wins per identity"))

@@ -1,0 +1,96 @@
+"""The probe of a Redis channel layer: while sockets are open on it, a tiny message every
+WS_LAYER_PROBE_SECONDS; when the layer cannot be reached, this process's sockets are closed (1013)
+and taps refused; a probe that is only late while the layer answered lately is taken as busy
+(`_only_slow`, WS_LAYER_SLOW_SECONDS)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from companion import logs
+from companion.web.consumers.faults import CLOSE_TRY_LATER, EXPECTED_LAYER_FAULTS, LAYER_TIMEOUTS
+
+log = logging.getLogger(__name__)
+
+# Every open socket of this process on a layer other than the embedded one (closed together when
+# that layer cannot be reached).
+LIVE: weakref.WeakSet[AsyncWebsocketConsumer] = weakref.WeakSet()
+
+
+def _layer_down(layer: Any) -> bool:
+    """Whether this process's probe last found the channel layer unreachable (`_watch_layer`)."""
+    return bool(getattr(layer, "sgs_down", False))
+
+
+def _watch_layer(layer: Any) -> None:
+    """Start the probe of a Redis channel layer on this event loop, unless it runs already."""
+    task = getattr(layer, "sgs_watch", None)
+    if task is None or task.done():
+        layer.sgs_watch = asyncio.ensure_future(_probe_layer(layer))
+
+
+async def _probe_layer(layer: Any) -> None:
+    """While sockets are open on it (or it is down), publish a tiny probe every
+    WS_LAYER_PROBE_SECONDS. When Redis cannot be reached, every socket of this process is closed
+    with 1013 (its phone retries, and gets the current state once Redis is back) and taps are
+    refused before anything is written, as over HTTP; one line in the log each way."""
+    while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
+        await _probe_once(layer)
+        await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
+
+
+async def _probe_once(layer: Any) -> bool:
+    """Publish one tiny message; whether the layer took it. The first failure closes this
+    process's sockets on that layer (1013), the first success after it says so."""
+    channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
+    try:
+        await asyncio.wait_for(layer.send(channel, {"type": "probe"}), 1.0)
+    except EXPECTED_LAYER_FAULTS as exc:
+        if _only_slow(layer, exc):
+            return True
+        if not _layer_down(layer):
+            layer.sgs_down = True
+            sockets = [c for c in list(LIVE) if c.channel_layer is layer]
+            log.warning(
+                "channel layer unreachable (%s: %s): %d sockets closed with %s, taps refused "
+                "until it is back",
+                type(exc).__name__,
+                exc,
+                len(sockets),
+                CLOSE_TRY_LATER,
+            )
+            for consumer in sockets:
+                LIVE.discard(consumer)
+                with contextlib.suppress(Exception):
+                    await consumer.close(code=CLOSE_TRY_LATER)
+        return False
+    layer.sgs_answered_at = time.monotonic()
+    if _layer_down(layer):
+        layer.sgs_down = False
+        log.warning("channel layer reachable again: sockets and taps accepted")
+    return True
+
+
+def _only_slow(layer: Any, exc: BaseException) -> bool:
+    """A probe that timed out while the layer answered another one less than
+    WS_LAYER_SLOW_SECONDS ago: the process is busy (a loaded event loop answers late), not cut
+    off. Closing every socket then would start the reconnect storm that makes it busier (the
+    soak in bench/soak.py: 259 sockets closed at once under load). A refused connection, or
+    timeouts for longer than that, is an outage."""
+    if not isinstance(exc, LAYER_TIMEOUTS) or _layer_down(layer):
+        return False
+    answered = getattr(layer, "sgs_answered_at", None)
+    if answered is None or time.monotonic() - answered > settings.WS_LAYER_SLOW_SECONDS:
+        return False
+    logs.expected(
+        log, "layer-slow", "channel layer slow to answer (%s): taken as busy, not down", exc
+    )
+    return True

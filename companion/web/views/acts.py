@@ -1,0 +1,155 @@
+"""Taps over HTTP (a phone without its socket): run the tap's action, answer 204 or a message;
+and what became of a tap, asked by its own screen."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from companion import actions, logs
+from companion.actions import ActionError, Actor, NotFound
+from companion.actions.core import tap_outcome
+from companion.models import Handover
+from companion.qr import qr_svg
+from companion.web import dispatch, taps, throttle
+from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
+
+log = logging.getLogger(__name__)
+
+
+@require_POST
+def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
+    """Every tap that changes the table. The new state reaches every screen by websocket.
+
+    The action itself resolves the token (once, under the table's lock); an unknown token is a
+    NotFound like any other and counts towards the guessing throttle. A tap merged with the
+    identical tap just before it is answered like an applied one, with `X-Tap-Outcome: merged`.
+    """
+    if throttle.blocked(request):
+        return _too_many(request)
+    action_id = request.POST.get("action_id") or None
+    if action_id is not None and not dispatch.ACTION_ID_RE.fullmatch(action_id):
+        return _answer_error(request, token, _("Malformed request."), 400)
+    arrived = taps.arrive(token, action_id)
+    try:
+        if name == "handover":
+            change, new = actions.seat_handover(
+                token=token, seat_id=request.POST.get("seat"), action_id=action_id
+            )
+            return _handover_answer(request, new)
+        handler = dispatch.ACTIONS.get(name)
+        if handler is None:
+            raise Http404
+        # The phone's script marks the same tap posted again after no answer over its socket.
+        retry = request.headers.get("X-Tap-Retry") == "1"
+        change = handler(request, token, action_id, arrived=arrived, retry=retry)
+    except NotFound:
+        return _not_found(request)
+    except ActionError as exc:
+        return _answer_error(request, token, exc.message, exc.status)
+    except dispatch.TooLate:
+        log.info("tap %s not judged within its deadline: answered not applied", name)
+        return _act_failed(request, token, action_id)
+    except (OperationalError, InterfaceError) as exc:  # a lock held too long, a lost link
+        logs.expected(
+            log,
+            "db",
+            "tap %s failed in the database, answered from the event log: %s: %s",
+            name,
+            type(exc).__name__,
+            exc,
+        )
+        return _act_failed(request, token, action_id)
+    except DatabaseError:
+        log.error("tap %s failed in the database", name, exc_info=True)
+        return _act_failed(request, token, action_id)
+    return _applied(request, "merged" if getattr(change, "merged", False) else "")
+
+
+def _applied(request: HttpRequest, outcome: str = "") -> HttpResponse:
+    if _is_htmx(request):
+        response: HttpResponse = _private(HttpResponse(status=204))
+    else:
+        response = HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
+    if outcome:
+        response["X-Tap-Outcome"] = outcome
+    return response
+
+
+def _act_failed(request: HttpRequest, token: str, action_id: str | None) -> HttpResponse:
+    """The tap was not judged (its deadline passed, the database failed). It, or another copy
+    of it, may have been judged all the same: answer what became of it, never an error for an
+    applied tap."""
+    outcome = "unknown"
+    if action_id:
+        try:
+            known = tap_outcome(token, action_id)
+        except (DatabaseError, NotFound):
+            pass
+        else:
+            if known.outcome in ("applied", "merged"):
+                return _applied(request, "merged" if known.outcome == "merged" else "")
+            if known.outcome == "refused":
+                return _answer_error(request, token, known.message, known.status)
+            outcome = "not_applied"
+    response = _answer_error(
+        request, token, _("The server could not record this tap. Checking…"), 503
+    )
+    response["X-Tap-Outcome"] = outcome
+    return response
+
+
+@require_GET
+@with_actor
+def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: str) -> HttpResponse:
+    """What became of this screen's tap `action_id` (as the socket's status question answers)?
+    A phone asks after a tap failed or went unanswered (and its socket is closed); only the
+    tap's own token learns anything."""
+    try:
+        known = tap_outcome(token, action_id)
+    except NotFound:
+        return _not_found(request)
+    body: dict[str, Any] = {
+        "type": "status",
+        "action_id": action_id,
+        "applied": known.applied,
+        "version": known.version,
+        "outcome": known.outcome,
+    }
+    if known.outcome == "refused":
+        body["status"], body["message"] = known.status, known.message
+    return _private(JsonResponse(body))
+
+
+def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -> HttpResponse:
+    if _is_htmx(request):
+        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+        # Nothing on the page is replaced; the phone's script shows the message.
+        response["HX-Reswap"] = "none"
+    else:
+        response = render(
+            request, "companion/error.html", {"message": message, "back": "../../"}, status=status
+        )
+    return _private(response)
+
+
+def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
+    """The one-time link for the new phone (issue 10: never the seat's own token)."""
+    handover = Handover.objects.select_related("seat").get(claim_token=claim_token)
+    url = request.build_absolute_uri(reverse("handover-claim", args=[claim_token]))
+    context = {
+        "url": url,
+        "qr": qr_svg(url),
+        "full": not _is_htmx(request),
+        "pending": handover.state == Handover.State.PENDING,
+        "own": handover.requested_by == f"seat:{handover.seat_id}",
+        "name": handover.seat.name,
+    }
+    return _private(render(request, "companion/live.html#handover", context))

@@ -1,0 +1,201 @@
+"""The dialogs a screen opens over the table: a seat's details and controls, equipment, the
+judgement helper and 鬼才's replacement card."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from companion.actions import Actor, NotFound
+from companion.actions.core import may_act_on
+from companion.actions.turns import DELAYED_TRICKS, SLOTS
+from companion.models import Event, Table
+from companion.rules.cards import equipment_catalogue, load_deck, rank_label
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.tricks import target_problem
+from companion.rules.turns import judgement_order
+from companion.state import HistoryLine, public_state
+from companion.texts import hero_card
+from companion.web import throttle
+from companion.web.views.common import _not_found, _private, _too_many, with_actor
+
+HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
+
+
+def _seat_dialog(
+    request: HttpRequest, table: Table, actor: Actor | None, seat_id: int
+) -> HttpResponse:
+    """One seat: its hero card, HP and HP history; controls where the asker may act."""
+    state = public_state(table)
+    seat = next((s for s in state.seats if s.id == seat_id), None)
+    if seat is None:
+        return _not_found(request)
+    own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
+    if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
+        # A player sees their own unrevealed pick; nobody else does.
+        seat = replace(seat, hero=hero_card(actor.seat.hero_pick))
+    playing = table.status == Table.Status.PLAYING and seat.alive
+    allowed = actor is not None and may_act_on(actor, seat_id)
+    events = list(
+        Event.objects.filter(
+            table=table,
+            subject_seat_id=seat_id,
+            private_to__isnull=True,
+            kind__in=HP_KINDS,
+            game_number=table.game_number,
+        ).order_by("-version")
+    )
+    history = [
+        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
+        for e in events
+    ]
+    tricks, can_play = _trick_choices(table, state, actor, seat.id, playing)
+    context = {
+        "seat": seat,
+        "playing": playing,
+        "can_play": can_play,
+        "tricks": tricks,
+        "alive": state.alive_seats,
+        "can_adjust": playing and allowed,
+        "can_rescue": playing and allowed and (actor.is_host or table.opts.referee_mode),
+        "can_die": playing and allowed,
+        "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
+        "maneuvering": table.opts.maneuvering,
+        "hp_history": history,
+    }
+    return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+def _trick_choices(
+    table: Table, state: Any, actor: Actor | None, seat_id: int, playing: bool
+) -> tuple[list[str], bool]:
+    """The delayed tricks the asker may put on this seat, and whether they may place or remove
+    any: the current player in the play phase, on targets the card allows, or the host (as
+    actions.trick_place checks)."""
+    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.opts.maneuvering]
+    if not playing or actor is None:
+        return tricks, False
+    if actor.is_host:
+        return tricks, True
+    me = actor.seat
+    if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
+        return tricks, False
+    own = me.pk == seat_id
+    rows = next((s.distances for s in state.seats if s.id == me.pk), [])
+    reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
+    return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
+
+
+@require_GET
+@with_actor
+def seat_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """A seat's details for a phone or the host console."""
+    return _seat_dialog(request, actor.table, actor, int(seat_id))
+
+
+def _dialog_seat(actor: Actor, seat_id: int) -> tuple[Table, Any]:
+    table = actor.table
+    seat = table.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise NotFound()
+    return table, seat
+
+
+@require_GET
+@with_actor
+def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """The real deck's equipment, by kind, to equip on a seat."""
+    try:
+        table, seat = _dialog_seat(actor, int(seat_id))
+    except NotFound:
+        return _not_found(request)
+    labels = {
+        "weapon": _("Weapon"),
+        "armor": _("Armor"),
+        "plus_horse": _("+1 horse"),
+        "minus_horse": _("−1 horse"),
+    }
+    groups = []
+    for slot, label in labels.items():
+        cards = [
+            c
+            for c in equipment_catalogue(maneuvering=table.opts.maneuvering)
+            if SLOTS[c.slot] == slot
+        ]
+        groups.append({"label": label, "cards": cards, "current": seat.equipment.get(slot, "")})
+    context = {
+        "seat": seat,
+        "groups": groups,
+        "english": translation.get_language().startswith("en"),
+    }
+    return _private(render(request, "companion/live.html#equip_dialog", context))
+
+
+RANKS = [(n, rank_label(n)) for n in range(1, 14)]
+
+
+@require_GET
+@with_actor
+def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -> HttpResponse:
+    """The judgement helper: what is judged, its odds, then the flipped card."""
+    try:
+        table, seat = _dialog_seat(actor, int(seat_id))
+    except NotFound:
+        return _not_found(request)
+    deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
+    codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
+    checks = [
+        {"code": c.value, "odds": list(odds(c, deck).items()) if c is not Check.FREE else []}
+        for c in codes
+    ]
+    trick = request.GET.get("trick", "")
+    trick = trick if trick in seat.judgement_zone else ""
+    if not trick and table.turn_seat_id == seat.pk and table.phase == "judgement":
+        # In one's own judgement phase the helper judges the next delayed trick.
+        trick = next(iter(judgement_order(seat.judgement_zone)), "")
+    selected = JUDGED_DELAYED_TRICKS[trick].value if trick else ""
+    if selected:
+        # A delayed trick is judged one way only: the other checks would be refused.
+        checks = [c for c in checks if c["code"] == selected]
+    # 无懈可击 on the trick about to be judged, in its holder's judgement phase.
+    nullify = bool(
+        trick
+        and table.turn_seat_id == seat.pk
+        and table.phase == "judgement"
+        and not table.pending_judgement
+        and (actor.is_host or (actor.seat is not None and actor.seat.pk == seat.pk))
+    )
+    context = {
+        "seat": seat,
+        "nullify": nullify,
+        "checks": checks,
+        "trick": trick,
+        "selected": selected,
+        "ranks": RANKS,
+        "deck_size": len(deck),
+    }
+    return _private(render(request, "companion/live.html#judge_dialog", context))
+
+
+@require_GET
+@with_actor
+def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+    """鬼才: the card that replaces the judgement card."""
+    return _private(render(request, "companion/live.html#replace_dialog", {"ranks": RANKS}))
+
+
+@require_GET
+def display_seat_dialog(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
+    """A seat's details on the public display: hero card and HP history only."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return _not_found(request)
+    return _seat_dialog(request, table, None, int(seat_id))
