@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.actions.inputs import seat_view
+from companion.actions.inputs import seat_view, statuses
 from companion.actions.table import identity_options
-from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Handover, Seat, Table
+from companion.models import Event, Handover, Seat, Table
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
-from companion.rules.identities import Identity, can_see_identity, distribution
+from companion.rules.identities import Identity, distribution
 from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
@@ -141,7 +141,10 @@ class PublicState:
     @property
     def can_deal(self) -> bool:
         """Whether the seats allow a deal."""
-        return MIN_PLAYERS <= len(self.seats) and self.status in ("lobby", "dealt")
+        return modes.get(self.mode).seats_allowed(len(self.seats)) and self.status in (
+            "lobby",
+            "dealt",
+        )
 
     @property
     def dying(self) -> list[PublicSeat]:
@@ -206,11 +209,9 @@ class PrivateState:
 def _visible_identity(seat: Seat, table: Table) -> str | None:
     if not seat.identity:
         return None
-    visible = can_see_identity(
-        viewer_is_target=False,
-        viewer_identity=None,
-        target_identity=Identity(seat.identity),
-        target_alive=seat.alive,
+    visible = modes.get(table.mode).identity_public(
+        Identity(seat.identity),
+        alive=seat.alive,
         game_over=table.status == Table.Status.FINISHED,
     )
     return seat.identity if visible else None
@@ -487,9 +488,12 @@ def public_state(
         **table.opts.stored(),
     }
     counts: dict[str, int] = {}
-    if table.status == Table.Status.LOBBY and MIN_PLAYERS <= len(seats) <= MAX_SEATS:
+    mode = modes.get(table.mode)
+    if table.status == Table.Status.LOBBY and mode.seats_allowed(len(seats)):
         counts = {k.value: v for k, v in distribution(len(seats), identity_options(table)).items()}
-    pickers = [s for s in seats if s.identity and s.identity != "lord"]
+    # Those who choose a hero after the first chooser (the lord) does.
+    leader = mode.leader(statuses(seats)) if seats and all(s.identity for s in seats) else None
+    pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
     lines = _events(table, private_to__isnull=True) if history else []
     return PublicState(

@@ -39,7 +39,7 @@ from companion.rules.flow import (
     undo_unequip,
     undo_zone,
 )
-from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates, max_hp
+from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates
 from companion.rules.identities import Identity
 from companion.rules.scoring import is_final_duel_death
 from companion.rules.skills import skills_for
@@ -73,16 +73,20 @@ def _ordered(table: Table) -> list[Seat]:
     return list(table.seats.order_by("position", "slot"))
 
 
-def _lord(seats: list[Seat]) -> Seat:
-    return next(s for s in seats if s.identity == Identity.LORD)
+def _lord(table: Table, seats: list[Seat]) -> Seat:
+    """The seat the mode makes known to all, who chooses a hero first (the lord)."""
+    index = mode_of(table).leader(statuses(seats))
+    assert index is not None, "a mode with a hero choice has a first chooser"
+    return seats[index]
 
 
 def _start_hp(table: Table, seats: list[Seat]) -> None:
-    for seat in seats:
+    mode = mode_of(table)
+    for seat, status in zip(seats, statuses(seats), strict=True):
         hero_hp = hero_by_id(seat.hero).hp if seat.hero else None
-        seat.max_hp = max_hp(
+        seat.max_hp = mode.start_hp(
+            status,
             hero_hp=hero_hp,
-            is_lord=seat.identity == Identity.LORD,
             player_count=len(seats),
             first_game=table.opts.first_game_mode,
         )
@@ -105,7 +109,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
             action_id=action_id,
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
-    lord = _lord(seats)
+    lord = _lord(table, seats)
     lord.hero_candidates = lord_candidates()
     lord.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
@@ -142,7 +146,7 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         raise ActionError(_("Heroes cannot be picked now."), status=409, code="not_picking")
     seats = _ordered(table)
     seat = next(s for s in seats if s.pk == seat.pk)
-    lord = _lord(seats)
+    lord = _lord(table, seats)
     is_lord = seat.pk == lord.pk
     if table.hero_stage == Table.HeroStage.LORD and not is_lord:
         raise ActionError(_("The Lord picks first."), status=409, code="lord_first")
@@ -221,7 +225,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     if not confirm:
         raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
     seats = _ordered(table)
-    lord = _lord(seats)
+    lord = _lord(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
     if table.hero_stage == Table.HeroStage.LORD:
         lord.hero_candidates = lord_candidates()
@@ -476,7 +480,8 @@ def seat_rescue(
         giver_hero = hero_by_id(giver.hero) if giver.hero else None
         heal = peach_heal(
             receiver_hero=seat.hero,
-            receiver_is_lord=seat.identity == Identity.LORD,
+            # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader.
+            receiver_is_lord=_lord(table, _ordered(table)).pk == seat.pk,
             giver_hero=giver.hero,
             giver_kingdom=giver_hero.kingdom if giver_hero else "",
         )

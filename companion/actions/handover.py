@@ -27,7 +27,9 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
+from companion.actions.inputs import mode_of
 from companion.models import Handover, Seat, Table, new_token
+from companion.rules.identities import Identity
 
 OPEN = (Handover.State.PENDING, Handover.State.READY)
 
@@ -42,7 +44,9 @@ def has_secret(seat: Seat, table: Table) -> bool:
     non-lord's identity, or (for anyone) hero candidates and a pick not yet revealed."""
     if table.status in (Table.Status.LOBBY, Table.Status.FINISHED) or not seat.alive:
         return False
-    if seat.identity and seat.identity != Seat.Identity.LORD:
+    if seat.identity and not mode_of(table).identity_public(
+        Identity(seat.identity), alive=seat.alive, game_over=False
+    ):
         return True
     return table.status == Table.Status.HEROES and not seat.hero
 

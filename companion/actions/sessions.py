@@ -29,7 +29,7 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.inputs import mode_of
-from companion.models import MAX_SEATS, MIN_PLAYERS, Game, Seat, Session, Table
+from companion.models import Game, Seat, Session, Table
 from companion.rules.identities import (
     Identity,
     IdentityOptions,
@@ -246,10 +246,11 @@ def session_new(
     lord_order: list[int] = []
     first: Seat | None = None
     if tournament:
-        if not MIN_PLAYERS <= len(seats) <= MAX_SEATS:
+        mode = mode_of(table)
+        if not mode.seats_allowed(len(seats)):
             raise ActionError(
                 gettext_lazy("A tournament needs %(min)d to %(max)d players.")
-                % {"min": MIN_PLAYERS, "max": MAX_SEATS},
+                % {"min": mode.min_players, "max": mode.max_players},
                 status=409,
                 code="player_count",
             )

@@ -24,7 +24,8 @@ from companion.actions.core import (
     clean_name,
 )
 from companion.actions.game import reset_for_game, start_heroes
-from companion.models import MAX_SEATS, MIN_PLAYERS, Event, Game, Seat, Table, new_code, new_token
+from companion.actions.inputs import mode_of, statuses
+from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
 from companion.rules.identities import IdentityOptions
 from companion.rules.modes import OptionsError
 
@@ -58,7 +59,7 @@ def join_refusal(table: Table, seat_count: int) -> ActionError | None:
         )
     if table.locked:
         return ActionError(_("The host has locked this table."), status=409, code="locked")
-    if seat_count >= MAX_SEATS:
+    if seat_count >= mode_of(table).max_players:
         return ActionError(_("This table is full."), status=409, code="full")
     return None
 
@@ -289,10 +290,11 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     table = actor.table
     _require_host(actor)
     seats = list(table.seats.order_by("position", "slot"))
-    if not MIN_PLAYERS <= len(seats) <= MAX_SEATS:
+    mode = mode_of(table)
+    if not mode.seats_allowed(len(seats)):
         raise ActionError(
             _("Identities need %(min)d to %(max)d players.")
-            % {"min": MIN_PLAYERS, "max": MAX_SEATS},
+            % {"min": mode.min_players, "max": mode.max_players},
             status=409,
             code="player_count",
         )
@@ -323,13 +325,18 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     table.hero_stage = Table.HeroStage.NONE
     table.status = Table.Status.DEALT
     table.locked = True
-    lord = next(s for s in seats if s.identity == Seat.Identity.LORD)
+    leader = mode.leader(statuses(seats))
+    lord = seats[leader] if leader is not None else None
     change = Change(table_id=table.pk, version=table.version, private_seats={s.pk for s in seats})
     return _record(
         actor,
         table,
         kind="identities_redealt" if redeal else "identities_dealt",
-        public={"lord": lord.pk, "lord_name": lord.name, "players": len(seats)},
+        public={
+            "lord": lord.pk if lord else None,
+            "lord_name": lord.name if lord else "",
+            "players": len(seats),
+        },
         before={"identities": before} if redeal else {},
         after={"identities": {s.pk: s.identity for s in seats}},
         action_id=action_id,

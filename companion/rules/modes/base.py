@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from companion.rules.flow import TurnPass
+from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus, Side
 
 O = TypeVar("O", bound="TableOptions")  # noqa: E741
@@ -78,6 +79,23 @@ class Mode:
     def seats_allowed(self, count: int) -> bool:
         """Whether a game of this mode may be dealt to `count` players."""
         return self.min_players <= count <= self.max_players
+
+    # The deal: what each seat may see, who is known to all, the heroes and their HP.
+
+    def leader(self, seats: Sequence[SeatStatus]) -> int | None:
+        """The seat the deal makes known to everybody, who also chooses a hero first and whose
+        side the others measure themselves against (the identity game's lord); None if none."""
+        raise NotImplementedError
+
+    def identity_public(self, identity: Identity, *, alive: bool, game_over: bool) -> bool:
+        """Whether every screen may see a seat's identity (its own phone always may)."""
+        raise NotImplementedError
+
+    def start_hp(
+        self, seat: SeatStatus, *, hero_hp: int | None, player_count: int, first_game: bool
+    ) -> int:
+        """A seat's max HP (and starting HP) for its hero (None: no heroes, first-game mode)."""
+        raise NotImplementedError
 
     # The game's flow, over the seats in table order (index i is the i-th seat round the table).
 

@@ -12,7 +12,14 @@ from typing import ClassVar
 
 from companion.rules import flow, victory
 from companion.rules.flow import TurnPass
-from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS, Identity, IdentityOptions
+from companion.rules.heroes import max_hp
+from companion.rules.identities import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Identity,
+    IdentityOptions,
+    can_see_identity,
+)
 from companion.rules.modes.base import Mode, TableOptions
 from companion.rules.victory import SeatStatus, Side
 
@@ -50,6 +57,31 @@ class IdentityMode(Mode):
 
     def _lord(self, seats: Sequence[SeatStatus]) -> int:
         return next(i for i, seat in enumerate(seats) if seat.identity == Identity.LORD)
+
+    def leader(self, seats: Sequence[SeatStatus]) -> int | None:
+        """The lord: public from the deal, first to choose a hero (RULES.md §1, §2)."""
+        return self._lord(seats)
+
+    def identity_public(self, identity: Identity, *, alive: bool, game_over: bool) -> bool:
+        """The lord's from the start; the others' once dead or once the game is over."""
+        return can_see_identity(
+            viewer_is_target=False,
+            viewer_identity=None,
+            target_identity=identity,
+            target_alive=alive,
+            game_over=game_over,
+        )
+
+    def start_hp(
+        self, seat: SeatStatus, *, hero_hp: int | None, player_count: int, first_game: bool
+    ) -> int:
+        """The hero's HP, +1 for the lord from five players (RULES.md §2)."""
+        return max_hp(
+            hero_hp=hero_hp,
+            is_lord=seat.identity == Identity.LORD,
+            player_count=player_count,
+            first_game=first_game,
+        )
 
     def first_turn(self, seats: Sequence[SeatStatus]) -> int:
         """The lord starts (RULES.md §3)."""
