@@ -21,11 +21,12 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override
 
-from companion.texts import card_english, english_ui, identity_label
+from companion.labels import identity_label
+from companion.names import card_english, english_ui
 
 if TYPE_CHECKING:
+    from companion.names import HeroCard
     from companion.state import HistoryLine, PrivateState, PublicSeat, TableDelta
-    from companion.texts import HeroCard
 
 
 def hero_name(hero: HeroCard) -> SafeString:

@@ -13,6 +13,7 @@ from typing import Any
 from companion.actions.inputs import seat_view, statuses
 from companion.actions.table import identity_options
 from companion.models import Event, Handover, Seat, Table
+from companion.names import HeroCard, hero_card
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
@@ -21,7 +22,7 @@ from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
-from companion.texts import HeroCard, describe, hero_card
+from companion.texts import describe
 
 HISTORY_LENGTH = 15
 

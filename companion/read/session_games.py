@@ -12,7 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED
+from companion.labels import identity_label, side_label
 from companion.models import Event, Game, Table
+from companion.names import hero_card
 from companion.rules.identities import Identity
 from companion.rules.scoring import (
     BASE,
@@ -27,7 +29,6 @@ from companion.rules.scoring import (
     REBELS_ALIVE,
 )
 from companion.rules.victory import Side
-from companion.texts import hero_card, identity_label, side_label
 
 
 def _line_label(code: str) -> str:

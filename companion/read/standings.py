@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from companion import charts
 from companion.actions.sessions import IDENTITIES, TIE_BREAK
+from companion.labels import identity_label
 from companion.read.session_games import GameSummary
-from companion.texts import identity_label
 
 
 @dataclass(frozen=True)

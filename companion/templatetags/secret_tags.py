@@ -16,7 +16,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 
-from companion.texts import identity_label
+from companion.labels import identity_label
 
 register = template.Library()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from companion import fragments, state, texts
+from companion import fragments, labels, names, state
 from companion.rules.skills import Skill
 
 register = template.Library()
@@ -21,11 +21,11 @@ def jades(hp: int, max_hp: int) -> SafeString:
 @register.filter
 def identity_label(ident: str | None) -> str:
     """An identity's name in the active language."""
-    return texts.identity_label(ident)
+    return labels.identity_label(ident)
 
 
 @register.simple_tag
-def hero_label(hero: texts.HeroCard) -> SafeString:
+def hero_label(hero: names.HeroCard) -> SafeString:
     """A hero's names (companion.fragments.hero_name)."""
     return fragments.hero_name(hero)
 
@@ -51,25 +51,25 @@ def event_line(e: state.HistoryLine) -> SafeString:
 @register.filter
 def phase_label(phase: str) -> str:
     """A phase's name in the active language."""
-    return texts.phase_label(phase)
+    return labels.phase_label(phase)
 
 
 @register.filter
 def check_label(check: str) -> str:
     """A judgement's name (Chinese, plus English in the English UI)."""
-    return texts.check_label(check)
+    return names.check_label(check)
 
 
 @register.filter
 def outcome_label(outcome: str) -> str:
     """A judgement result in words."""
-    return texts.outcome_label(outcome)
+    return labels.outcome_label(outcome)
 
 
 @register.filter
 def card_label(name: str) -> str:
     """A card's Chinese name, with its English name before it in the English UI."""
-    return texts.card_label(name)
+    return names.card_label(name)
 
 
 @register.simple_tag
@@ -81,7 +81,7 @@ def card_name(name: str) -> SafeString:
 @register.filter
 def skill_label(skill: Skill) -> str:
     """A skill's Chinese name, with its English name before it in the English UI."""
-    return texts.skill_label(skill)
+    return names.skill_label(skill)
 
 
 @register.filter

@@ -20,7 +20,8 @@ from django.utils import translation
 
 from companion import actions
 from companion.actions import ActionError, NotFound
-from companion.actions.core import Change, _seen, holding, record_outcome, recorded_outcome
+from companion.actions.core import Change, _seen, holding
+from companion.actions.outcomes import record_outcome, recorded_outcome
 from companion.models import TapOutcome
 from companion.rules import modes
 from companion.web import taps

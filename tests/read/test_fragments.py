@@ -14,8 +14,8 @@ from django.utils import translation
 from django.utils.html import escape
 
 from companion import fragments
+from companion.names import hero_card
 from companion.state import EquipmentView, HistoryLine, PrivateState, PublicSeat
-from companion.texts import hero_card
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"
 

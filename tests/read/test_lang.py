@@ -22,13 +22,13 @@ from django.utils import timezone, translation
 from companion import actions
 from companion.actions.turns import DELAYED_TRICKS
 from companion.models import Seat, Table
+from companion.names import CHECK_NAMES, KINGDOM_NAMES, card_label
 from companion.read import session_games, sessions
 from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
 from companion.state import public_state
-from companion.texts import CHECK_NAMES, KINGDOM_NAMES, card_label
 from tests.actions.test_game import by_identity, fresh, kill, started
 from tests.read.test_i18n import PO_PATH, parse_po
 from tests.support.factories import make_table
@@ -269,7 +269,7 @@ def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:
 
 
 def test_judgement_words() -> None:
-    from companion.texts import outcome_label
+    from companion.labels import outcome_label
 
     with translation.override("en"):
         assert outcome_label("escaped") == "no effect: the trick is discarded"

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from companion import broadcast, dbthread
 from companion.actions import ActionError, NotFound, actor_for
-from companion.actions.core import TapAnswer, tap_outcome
+from companion.actions.outcomes import TapAnswer, tap_outcome
 from companion.layers import LeanInMemoryChannelLayer
 from companion.web import dispatch, taps
 from companion.web.consumers.faults import (

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from companion import actions, logs
 from companion.actions import ActionError, Actor, NotFound
-from companion.actions.core import tap_outcome
+from companion.actions.outcomes import tap_outcome
 from companion.models import Handover
 from companion.qr import qr_svg
 from companion.web import dispatch, taps, throttle

@@ -1,0 +1,61 @@
+"""The translated words of the game's states: identities, winning sides, phases and judgement
+outcomes (from the Django translation files)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def identity_label(identity: str | None) -> str:
+    """The translated name of an identity."""
+    labels = {
+        "lord": _("Lord"),
+        "loyalist": _("Loyalist"),
+        "rebel": _("Rebel"),
+        "renegade": _("Renegade"),
+    }
+    return labels.get(identity or "", "")
+
+
+def side_label(side: str) -> str:
+    """The translated name of a winning side."""
+    return {
+        "lord": _("The Lord and the Loyalists win"),
+        "rebels": _("The Rebels win"),
+        "renegade": _("The Renegade wins"),
+    }.get(side, "")
+
+
+def phase_label(phase: str) -> str:
+    """The translated name of a phase."""
+    return {
+        "start": _("Start"),
+        "judgement": _("Judgement"),
+        "draw": _("Draw"),
+        "play": _("Play"),
+        "discard": _("Discard"),
+        "end": _("End"),
+    }.get(phase, phase)
+
+
+def outcome_label(outcome: str) -> str:
+    """What a judgement result means, in words."""
+    return {
+        "escaped": _("no effect: the trick is discarded"),
+        "skip_play": _("skip the play phase"),
+        "skip_draw": _("skip the draw phase"),
+        "struck": _("struck: 3 thunder damage"),
+        "passes_on": _("no strike: it passes on"),
+        "dodge": _("red: counts as a Dodge"),
+        "no_dodge": _("black: may still play a Dodge"),
+        "unblockable": _("red: the Slash cannot be dodged"),
+        "normal": _("black: a normal Slash"),
+        "succeeds": _("succeeds: the source discards 2 or takes 1 damage"),
+        "fails": _("fails: nothing happens"),
+        "gain_card_again": _("black: take the card, may judge again"),
+        "stop": _("red: stop"),
+        "spade": "♠",
+        "heart": "♥",
+        "club": "♣",
+        "diamond": "♦",
+    }.get(outcome, outcome)
