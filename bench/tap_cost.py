@@ -7,6 +7,7 @@ noisy machine slows them alike; the figure is the median CPU time (time.process_
 
     python bench/tap_cost.py                        # this tree
     python bench/tap_cost.py --compare ../old-tree  # old and this tree, alternately, 3 times each
+    python bench/tap_cost.py --stock                # STOCK_PATH=1 (the ORM) against this tree
 
 `--compare` runs this same file against another checkout of the app (its `companion/`), so the
 old commit is measured by the same script.
@@ -153,15 +154,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--compare", type=Path, help="another checkout, measured alternately")
+    parser.add_argument("--stock", action="store_true", help="compare with STOCK_PATH=1")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print one JSON line (internal)")
     args = parser.parse_args(argv)
-    if args.compare is None:
+    if args.compare is None and not args.stock:
         result = measure(args.tree.resolve(), args.rounds, args.players)
         print(json.dumps(result) if args.json else render("this", result))
         return 0
     runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
-    trees = {"old": args.compare.resolve(), "new": args.tree.resolve()}
+    trees = {"old": (args.compare or args.tree).resolve(), "new": args.tree.resolve()}
+    envs = {"old": {"STOCK_PATH": "1"} if args.stock else {}, "new": {"STOCK_PATH": ""}}
+    labels = {"old": "stock", "new": "ours"} if args.stock else {"old": "old", "new": "new"}
     for _ in range(args.repeats):
         for name in ("old", "new"):
             out = subprocess.run(  # noqa: S603 - this script, another tree
@@ -170,15 +174,16 @@ def main(argv: list[str] | None = None) -> int:
                 check=True,
                 capture_output=True,
                 text=True,
+                env={**os.environ, **envs[name]},
             ).stdout
             runs[name].append(json.loads(out.strip().splitlines()[-1]))
-            print(render(name, runs[name][-1]), flush=True)
+            print(render(labels[name], runs[name][-1]), flush=True)
     medians: dict[str, dict[str, Any]] = {
         name: {k: statistics.median(r[k] for r in rs) for k in KINDS} for name, rs in runs.items()
     }
     print("median of the runs:")
     for name in ("old", "new"):
-        print(render(name, medians[name]))
+        print(render(labels[name], medians[name]))
     print(
         "new/old: " + "  ".join(f"{k} {medians['new'][k] / medians['old'][k]:4.2f}x" for k in KINDS)
     )

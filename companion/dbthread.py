@@ -4,6 +4,9 @@ A tap is a short write transaction followed by rendering its frames. Running the
 on one thread keeps a single open database connection (no connection per tap), lets SQLite's
 write lock never be contended inside the process, and bounds the work queued under overload:
 taps wait in line here instead of piling up as threads that time out on the lock.
+
+With STOCK_PATH=1 (companion/settings.py) every call goes through Channels'
+`database_sync_to_async` instead, to measure the two against each other (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import connections
 
 T = TypeVar("T")
@@ -23,6 +28,8 @@ T = TypeVar("T")
 # "db" runs the taps; "read" the cheap reads a socket must answer at once (the table's version
 # for the heartbeat, a display's "am I current?", a tap's recorded outcome): never behind a tap.
 _executors: dict[str, ThreadPoolExecutor] = {}
+# STOCK_PATH=1: `database_sync_to_async`, as Channels ships it (companion/settings.py).
+STOCK: bool = bool(getattr(settings, "STOCK_PATH", False))
 _lock = threading.Lock()
 
 
@@ -45,6 +52,9 @@ def _call(func: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any])
 
 
 def _submit(name: str, func: Callable[..., T], args: Any, kwargs: Any) -> asyncio.Future[T]:
+    if STOCK:
+        # Channels' own way: a thread of asgiref's pool per call, stale connections closed.
+        return asyncio.ensure_future(database_sync_to_async(func)(*args, **kwargs))
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     call = functools.partial(context.run, _call, func, args, kwargs)

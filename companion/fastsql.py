@@ -6,6 +6,10 @@ server time. The helpers below write the SQL once per model and still use Django
 machinery for values (`pre_save` for `auto_now`, `get_db_prep_save` for JSON, dates and foreign
 keys; the backend's converters when reading), so models stay the single description of a row.
 They skip model signals, which this app does not use. Tests run every action through them.
+
+With `settings.STOCK_PATH` (the STOCK_PATH=1 environment variable, or `STOCK` set by a test)
+each helper does the same through the ORM's own calls instead, to measure the two against each
+other (docs/performance.md) and to test that both leave the same rows.
 """
 
 from __future__ import annotations
@@ -13,11 +17,15 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 M = TypeVar("M", bound=models.Model)
 N = TypeVar("N", bound=models.Model)
+
+# The ORM's own path (see the module's docstring); read at every call, so a test may switch it.
+STOCK: bool = bool(getattr(settings, "STOCK_PATH", False))
 
 
 def _connection() -> BaseDatabaseWrapper:
@@ -59,6 +67,9 @@ def _select(
 
 def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = False) -> M | None:
     """One row of `model` matching `where` (SQL over its own table), or None."""
+    if STOCK:
+        rows = model._default_manager.extra(where=[where], params=params)  # noqa: S610
+        return (rows.select_for_update() if lock else rows).first()
     connection = _connection()
     sql, names, converters = _select(model, where, lock, connection.vendor)
     with connection.cursor() as cursor:
@@ -74,6 +85,13 @@ def read_pair(
 ) -> tuple[M, N] | None:
     """One row of `model` with the row of `other` it joins (`join`: the ON condition), in one
     statement, or None. For databases where one query is cheaper than a lock, then a read."""
+    if STOCK:
+        fields = model._meta.concrete_fields
+        link = next(f.name for f in fields if getattr(f, "related_model", None) is other)
+        rows = model._default_manager.select_related(link)
+        rows = rows.extra(where=[where], params=params)  # noqa: S610
+        found = rows.first()
+        return None if found is None else (found, getattr(found, link))
     connection = _connection()
     sql, names, converters, other_names, other_converters = _select_pair(
         model, other, join, where, connection.vendor
@@ -118,6 +136,9 @@ def _convert(row: Any, converters: list[Any], connection: BaseDatabaseWrapper) -
 
 def update(instance: models.Model, names: list[str]) -> None:
     """`instance.save(update_fields=names)`, as one UPDATE."""
+    if STOCK:
+        instance.save(update_fields=names)
+        return
     connection = _connection()
     sql, fields = _update(type(instance), tuple(names), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
@@ -139,6 +160,9 @@ def _update(
 
 def insert(instance: M) -> M:
     """`instance.save()` of a new row, as one INSERT; sets its primary key."""
+    if STOCK:
+        instance.save(force_insert=True)
+        return instance
     connection = _connection()
     sql, fields, returning = _insert(type(instance), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]

@@ -179,6 +179,13 @@ def channel_prefix(base: str, database: object, redis_url: str, secret_key: str)
     return f"{base}-{digest}-"
 
 
+# STOCK_PATH=1 runs the hot path as Django and Channels ship it, to measure the hand-made parts
+# against it (docs/performance.md, "Stock against hand-made"): the ORM instead of
+# companion/fastsql.py, Channels' in-memory layer and consumer loop instead of
+# companion/layers.py and the consumer's overrides, `database_sync_to_async` instead of
+# companion/dbthread.py. The tests run both ways and find them alike.
+STOCK_PATH = os.environ.get("STOCK_PATH", "") == "1"
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sgs")
@@ -204,7 +211,13 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "companion.layers.LeanInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer"
+            if STOCK_PATH
+            else "companion.layers.LeanInMemoryChannelLayer"
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -7,11 +7,19 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from companion import fastsql
+from companion import actions, fastsql
 from companion.models import Event, Seat, Table
 from tests.actions.test_game import picked_all
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True, params=["fastsql", "stock"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: fastsql's own SQL, and its stock path (STOCK_PATH=1: the ORM's calls
+    behind the same functions, companion/settings.py); both must match the ORM."""
+    monkeypatch.setattr(fastsql, "STOCK", request.param == "stock")
+    return str(request.param)
 
 
 def as_dict(obj: object) -> dict[str, object]:
@@ -104,3 +112,18 @@ def test_insert_matches_create_and_keeps_constraints() -> None:
     )
     with pytest.raises(IntegrityError), transaction.atomic():
         fastsql.insert(duplicate)
+
+
+def test_a_game_played_on_either_path_leaves_the_rows_the_tap_says(path: str) -> None:
+    """The actions run through fastsql's functions whichever path is on: the lock and read of
+    the actor, the HP write, the version bump and the event."""
+    table, seats = picked_all(5)
+    me = seats[2]
+    actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-1)
+    actions.equipment_set(token=table.host_token, seat_id=me.pk, name="赤兔")
+    actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-(me.hp - 1))
+    after = Seat.objects.get(pk=me.pk)
+    assert (after.hp, after.dying, after.equipment) == (0, True, {"minus_horse": "赤兔"})
+    events = list(Event.objects.filter(table=table).order_by("-version")[:3])
+    assert [e.kind for e in events] == ["damage", "equipped", "damage"]
+    assert Table.objects.get(pk=table.pk).version == events[0].version
