@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port, validate_host
@@ -141,7 +142,8 @@ class AdmissionMixin:
         for group in wanted:
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)
-        if not embedded:
+        if not isinstance(self.channel_layer, InMemoryChannelLayer):
+            # A layer that can go away (Redis) is watched; one in this process's memory cannot.
             LIVE.add(self)
             _watch_layer(self.channel_layer)
         # Join first, then read: a change committed in between reaches us twice, never zero times.

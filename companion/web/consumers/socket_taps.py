@@ -10,6 +10,7 @@ import logging
 import re
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -17,7 +18,6 @@ from django.utils.translation import gettext as _
 from companion import broadcast, dbthread
 from companion.actions import ActionError, NotFound, actor_for
 from companion.actions.outcomes import TapAnswer, tap_outcome
-from companion.layers import LeanInMemoryChannelLayer
 from companion.web import dispatch, taps
 from companion.web.consumers.faults import (
     CLOSE_GONE,
@@ -57,7 +57,7 @@ class TapMixin:
         """A tap, unless this process cannot reach the channel layer: then it is refused before
         anything is written, as over HTTP (companion.web.middleware.RedisOutageMiddleware)."""
         layer = self.channel_layer
-        if not isinstance(layer, LeanInMemoryChannelLayer):
+        if not isinstance(layer, InMemoryChannelLayer):  # Redis can go away; memory cannot
             reachable = not _layer_down(layer)
             if reachable:
                 LIVE.discard(self)  # answered first, closed after, if the probe fails
