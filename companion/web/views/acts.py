@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from companion import actions, logs
+from companion import logs
 from companion.actions import ActionError, Actor, NotFound
 from companion.actions.outcomes import tap_outcome
 from companion.models import Handover
@@ -40,9 +40,7 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     arrived = taps.arrive(token, action_id)
     try:
         if name == "handover":
-            change, new = actions.seat_handover(
-                token=token, seat_id=request.POST.get("seat"), action_id=action_id
-            )
+            change, new = dispatch.run_tap(name, request.POST, token, action_id)
             return _handover_answer(request, new)
         handler = dispatch.ACTIONS.get(name)
         if handler is None:
