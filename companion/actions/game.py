@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
-from companion.actions import sessions as session_writes
+from companion.actions import scoring
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -548,7 +548,7 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.save()
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
 
-    session_writes.game_finished(table, game)
+    scoring.game_finished(table, game)
     return _record(
         actor,
         table,
