@@ -14,18 +14,12 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
-from companion.actions.game import (
-    event_undo,
-    hero_pick,
-    heroes_redeal,
-    seat_change_hp,
-    seat_die,
-    seat_rescue,
-    seat_set_max_hp,
-)
+from companion.actions.death import seat_die
 
 # Issue 10: a seat moving to another phone (companion/actions/handover.py).
 from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
+from companion.actions.heroes import hero_pick, heroes_redeal
+from companion.actions.hp import seat_change_hp, seat_rescue, seat_set_max_hp
 from companion.actions.sessions import game_correct, session_new
 from companion.actions.table import (
     game_start,
@@ -54,6 +48,7 @@ from companion.actions.turns import (
     turn_end,
     turn_set,
 )
+from companion.actions.undo import event_undo
 
 __all__ = [
     "game_correct",

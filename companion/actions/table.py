@@ -22,7 +22,7 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
-from companion.actions.game import reset_for_game, start_heroes
+from companion.actions.heroes import reset_for_game, start_heroes
 from companion.actions.inputs import mode_of, statuses
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
 from companion.rules.identities import IdentityOptions

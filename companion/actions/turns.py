@@ -648,6 +648,10 @@ def _turn_extra(table: Table) -> dict[str, Any]:
     }
 
 
+def _turn_now(table: Table) -> dict[str, Any]:
+    return {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
+
+
 def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) -> Seat:
     """The turn passes from `current` to the next living seat's start phase; a round begins
     when it comes back to the lord (rules.flow.pass_turn, RULES §3). Returns the new holder."""

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import pytest
 
 from companion import actions
-from companion.actions import game as game_actions
 from companion.actions import handover as handover_actions
+from companion.actions import heroes as hero_actions
 from companion.actions import session_deal
 from companion.actions import table as table_actions
 from companion.models import Handover, Seat, Table
@@ -89,8 +89,8 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
         per = candidates_per_player(player_count)
         return [pool[i * per : (i + 1) * per] for i in range(non_lord_count)]
 
-    monkeypatch.setattr(game_actions, "lord_candidates", lord_candidates)
-    monkeypatch.setattr(game_actions, "deal_candidates", deal_candidates)
+    monkeypatch.setattr(hero_actions, "lord_candidates", lord_candidates)
+    monkeypatch.setattr(hero_actions, "deal_candidates", deal_candidates)
     return reset
 
 
