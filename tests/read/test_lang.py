@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from companion import actions
-from companion.actions.turns import DELAYED_TRICKS
+from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Seat, Table
 from companion.read import session_games, sessions
 from companion.rules.cards import equipment_catalogue, load_deck

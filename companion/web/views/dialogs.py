@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET
 
 from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
-from companion.actions.turns import DELAYED_TRICKS, SLOTS
+from companion.actions.equipment import SLOTS
+from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
