@@ -24,7 +24,10 @@ from django.utils.translation import get_language, gettext, override
 from companion.texts import card_english, english_ui, identity_label
 
 if TYPE_CHECKING:
-    from companion.state import HistoryLine, PrivateState, PublicSeat, TableDelta
+    from companion.read.delta import TableDelta
+    from companion.read.history import HistoryLine
+    from companion.read.private import PrivateState
+    from companion.state import PublicSeat
     from companion.texts import HeroCard
 
 

@@ -255,7 +255,7 @@ def test_undo_says_what_was_undone_in_words() -> None:
 
 
 def _older(table: Table) -> list[Any]:
-    from companion.state import _events
+    from companion.read.history import _events
 
     return _events(table, limit=None, private_to__isnull=True)
 
