@@ -35,7 +35,17 @@ AREAS = [
     ("middleware", ("middleware", "django/utils/deprecation.py")),
     ("CSRF / request parsing", ("django/http/", "django/middleware/csrf.py")),
     ("URL resolving", ("django/urls/",)),
-    ("state / rules / actions", ("companion/state.py", "companion/rules/", "companion/actions/")),
+    (
+        "state / rules / actions",
+        (
+            "companion/state.py",
+            "companion/read/private.py",
+            "companion/read/history.py",
+            "companion/read/delta.py",
+            "companion/rules/",
+            "companion/actions/",
+        ),
+    ),
     ("asgiref sync/async hops, threads", ("asgiref/", "concurrent/futures", "threading.py")),
     ("asyncio event loop", ("asyncio/", "uvloop")),
 ]

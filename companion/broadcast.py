@@ -28,15 +28,10 @@ from companion import fragments, logs
 from companion.models import Seat, Table
 from companion.outbox import Change, change_committed
 from companion.read import sessions
-from companion.state import (
-    WHOLE_TABLE_PARTS,
-    HistoryLine,
-    PublicState,
-    TableDelta,
-    private_state,
-    public_state,
-    table_delta,
-)
+from companion.read.delta import WHOLE_TABLE_PARTS, TableDelta, table_delta
+from companion.read.history import HistoryLine
+from companion.read.private import private_state
+from companion.state import PublicState, public_state
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,10 @@ from companion.names import card_english, english_ui
 
 if TYPE_CHECKING:
     from companion.names import HeroCard
-    from companion.state import HistoryLine, PrivateState, PublicSeat, TableDelta
+    from companion.read.delta import TableDelta
+    from companion.read.history import HistoryLine
+    from companion.read.private import PrivateState
+    from companion.state import PublicSeat
 
 
 def hero_name(hero: HeroCard) -> SafeString:

@@ -2,18 +2,19 @@
 
 `public_state` is the only input of anything sent to the table's group or shown on the display:
 it never carries a living non-lord seat's identity, nor a hero candidate or an unrevealed pick.
-`private_state` belongs to one seat's phone. A template cannot leak what it was never given.
+`private_state` (companion.read.private) belongs to one seat's phone. A template cannot leak what
+it was never given. History lines are in companion.read.history, deltas in companion.read.delta.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from companion.actions.inputs import seat_view, statuses
 from companion.actions.table import identity_options
-from companion.models import Event, Handover, Seat, Table
+from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
+from companion.read.history import HistoryLine, _events
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
@@ -22,9 +23,6 @@ from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
-from companion.texts import describe
-
-HISTORY_LENGTH = 15
 
 
 @dataclass(frozen=True)
@@ -187,26 +185,6 @@ class PublicState:
         return [self.seats[i] for i in won]
 
 
-@dataclass(frozen=True)
-class PrivateState:
-    seat_id: int
-    name: str
-    identity: str | None
-    is_host: bool
-    alive: bool
-    version: int
-    history: list[HistoryLine]
-    status: str = ""
-    candidates: list[HeroCard] = field(default_factory=list)
-    pick: str = ""
-    hero: HeroCard | None = None
-    hp: int = 0
-    max_hp: int = 0
-    dying: bool = False
-    maneuvering: bool = False
-    lord_waiting: bool = False
-
-
 def _visible_identity(seat: Seat, table: Table) -> str | None:
     if not seat.identity:
         return None
@@ -216,56 +194,6 @@ def _visible_identity(seat: Seat, table: Table) -> str | None:
         game_over=table.status == Table.Status.FINISHED,
     )
     return seat.identity if visible else None
-
-
-@dataclass(frozen=True)
-class HistoryLine:
-    """One event as a screen shows it; the text is made when the template renders it, so each
-    language's rendering of one change says it in that language."""
-
-    kind: str
-    public: dict[str, Any]
-    version: int
-    game: int
-    undone: bool = False
-
-    @property
-    def text(self) -> str:
-        """The line in the active language."""
-        return describe(self.kind, self.public)["text"]
-
-    @property
-    def important(self) -> bool:
-        """Lines worth an announcement on every screen."""
-        if self.kind == "trick_nullified":
-            return True
-        if self.kind in ("hero_picked", "hero_repicked"):
-            return False
-        if self.kind.startswith("seat_hand"):
-            # Issue 10: a move the host asked for is announced on every screen.
-            return self.kind != "seat_handed_over" or bool(self.public.get("by_host"))
-        return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
-
-    @property
-    def reveal(self) -> bool:
-        """Lines that name a dead player's identity (public by then)."""
-        return self.kind in ("died", "game_over", "game_corrected")
-
-
-def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) -> list[HistoryLine]:
-    rows = (
-        Event.objects.filter(table=table, **filters)
-        .order_by("-version", "-pk")
-        .values("version", "kind", "public", "game_number", "undone_by")
-    )
-    if limit is not None:
-        rows = rows[:limit]
-    return [
-        HistoryLine(
-            e["kind"], e["public"], e["version"], e["game_number"], e["undone_by"] is not None
-        )
-        for e in rows
-    ]
 
 
 SLOT_ORDER = ("weapon", "armor", "plus_horse", "minus_horse")
@@ -402,77 +330,6 @@ def _public_seat(
     )
 
 
-@dataclass(frozen=True)
-class TableDelta:
-    """A change on top of the previous version (issue 20, item 8: what changed is what travels):
-    the touched seats' places in the ring, the new history line, the turn bar when a touched
-    seat has the turn (its hand limit is its HP) or the turn moved, and, as the change needs
-    them, the now strip with the dying banners and the distance table (from `state`)."""
-
-    version: int
-    base: int
-    seats: list[tuple[PublicSeat, int]]
-    line: HistoryLine
-    turn: Turn | None
-    # The seat's own HP tracker (HP is public): only the phone of that seat puts it in place.
-    me: PrivateState | None = None
-    # The public state without its history, when the strip, the banners or the distances come.
-    state: PublicState | None = None
-    parts: frozenset[str] = frozenset()
-    keep: int = HISTORY_LENGTH
-
-    @property
-    def turn_seat_id(self) -> int | None:
-        """The seat whose turn it is, if this delta carries the turn bar."""
-        return self.turn.seat_id if self.turn else None
-
-
-# The parts of a delta that need every seat (and so the public state without its history).
-WHOLE_TABLE_PARTS = frozenset({"strip", "distances", "turn"})
-
-
-def table_delta(
-    table: Table,
-    touched: list[Seat],
-    line: HistoryLine,
-    *,
-    parts: frozenset[str] = frozenset(),
-    seats: list[Seat] | None = None,
-) -> TableDelta:
-    """The public delta of a change that touched only these seats and `parts` (see broadcast).
-
-    `seats` (every seat of the table, in play order) is needed when a part names the whole
-    table; without it only the touched seats are read. Seats' positions are kept contiguous
-    from 0 in play order, so a seat's place in the ring is its position.
-    """
-    state = None
-    if parts & WHOLE_TABLE_PARTS:
-        assert seats is not None
-        by_id = {s.pk: s for s in touched}
-        seats = [by_id.get(s.pk, s) for s in seats]
-        state = public_state(table, seats, history=False, distances="distances" in parts)
-        public = {p.id: p for p in state.seats}
-        shown = [(public[s.pk], s.position) for s in touched]
-        holds = any(s.pk == table.turn_seat_id for s in touched)
-        turn = state.turn if "turn" in parts or holds else None
-    else:
-        names = {s.pk: s.name for s in touched}
-        shown = [(_public_seat(s, table, names, []), s.position) for s in touched]
-        holder = [s for s in touched if s.pk == table.turn_seat_id]
-        turn = _turn(table, holder) if holder else None
-    me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
-    return TableDelta(
-        version=table.version,
-        base=table.version - 1,
-        seats=shown,
-        line=line,
-        turn=turn,
-        me=me,
-        state=state,
-        parts=parts,
-    )
-
-
 def public_state(
     table: Table, seats: list[Seat] | None = None, *, history: bool = True, distances: bool = True
 ) -> PublicState:
@@ -531,43 +388,3 @@ def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
         HandoverNotice(seat_id, names.get(seat_id, ""), int(not_before.timestamp() * 1000))
         for seat_id, not_before in rows.order_by("pk").values_list("seat_id", "not_before")
     ]
-
-
-def private_hp(seat: Seat, table: Table) -> PrivateState:
-    """Just what the seat's own HP tracker shows (no queries); `private_state` adds the rest."""
-    return PrivateState(
-        seat_id=seat.pk,
-        name=seat.name,
-        identity=None,
-        is_host=seat.is_host,
-        alive=seat.alive,
-        version=table.version,
-        history=[],
-        status=table.status,
-        candidates=[],
-        pick="",
-        hero=None,
-        hp=seat.hp,
-        max_hp=seat.max_hp,
-        dying=seat.dying,
-        maneuvering=table.opts.maneuvering,
-        lord_waiting=False,
-    )
-
-
-def private_state(seat: Seat) -> PrivateState:
-    """What only this seat's phone may see."""
-    table = seat.table
-    picking = table.status == Table.Status.HEROES
-    own_hero = seat.hero or (seat.hero_pick if picking else "")
-    return replace(
-        private_hp(seat, table),
-        identity=seat.identity or None,
-        history=_events(table, private_to=seat),
-        candidates=[c for c in map(hero_card, seat.hero_candidates) if c]
-        if picking and not seat.hero
-        else [],
-        pick=seat.hero_pick if picking else "",
-        hero=hero_card(own_hero),
-        lord_waiting=picking and bool(seat.hero) and table.hero_stage == "others",
-    )

@@ -14,18 +14,14 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
-from companion.actions.game import (
-    event_undo,
-    hero_pick,
-    heroes_redeal,
-    seat_change_hp,
-    seat_die,
-    seat_rescue,
-    seat_set_max_hp,
-)
+from companion.actions.death import seat_die
+from companion.actions.equipment import equipment_remove, equipment_set
 
 # Issue 10: a seat moving to another phone (companion/actions/handover.py).
 from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
+from companion.actions.heroes import hero_pick, heroes_redeal
+from companion.actions.hp import seat_change_hp, seat_rescue, seat_set_max_hp
+from companion.actions.judgement import judgement_confirm, judgement_flip, judgement_replace
 from companion.actions.sessions import game_correct, session_new
 from companion.actions.table import (
     game_start,
@@ -40,20 +36,9 @@ from companion.actions.table import (
     table_lock,
     table_set_options,
 )
-from companion.actions.turns import (
-    equipment_remove,
-    equipment_set,
-    judgement_confirm,
-    judgement_flip,
-    judgement_replace,
-    timer_set,
-    trick_nullify,
-    trick_place,
-    trick_remove,
-    turn_advance,
-    turn_end,
-    turn_set,
-)
+from companion.actions.tricks import trick_nullify, trick_place, trick_remove
+from companion.actions.turns import timer_set, turn_advance, turn_end, turn_set
+from companion.actions.undo import event_undo
 
 __all__ = [
     "game_correct",

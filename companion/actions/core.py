@@ -204,7 +204,7 @@ def _record(
     return change
 
 
-# The changes "undo" may revert (companion.actions.game.event_undo): HP, deaths, equipment,
+# The changes "undo" may revert (companion.actions.undo.event_undo): HP, deaths, equipment,
 # delayed tricks, phases and turns. Each is marked on its event when recorded, so finding a
 # seat's last one is an index lookup (Event "event_undo_last"), not a scan of the history.
 UNDOABLE_KINDS = frozenset(

@@ -1,9 +1,12 @@
-"""Stored rows turned into the rules' inputs (companion.rules takes plain data, never a model)."""
+"""Stored rows turned into the rules' inputs (companion.rules takes plain data, never a model), and
+what several actions read alike: the seats in play order, the lord, a whole number sent in."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from companion.actions.core import ActionError
 from companion.models import Seat, Table
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name
@@ -43,3 +46,21 @@ def mode_of(table: Table) -> modes.Mode:
 def statuses(seats: Iterable[Seat]) -> list[SeatStatus]:
     """What the mode's flow needs of the seats, in table order: identity and alive."""
     return [SeatStatus(Identity(s.identity), s.alive) for s in seats]
+
+
+def _ordered(table: Table) -> list[Seat]:
+    return list(table.seats.order_by("position", "slot"))
+
+
+def _lord(table: Table, seats: list[Seat]) -> Seat:
+    """The seat the mode makes known to all, who chooses a hero first (the lord)."""
+    index = mode_of(table).leader(statuses(seats))
+    assert index is not None, "a mode with a hero choice has a first chooser"
+    return seats[index]
+
+
+def _int(value: Any, message: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ActionError(message) from None

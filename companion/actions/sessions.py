@@ -1,19 +1,18 @@
-"""Scoring sessions, the writes (RULES §8): a session opened with the first game dealt, a game
-scored when it ends, a new session or a tournament started, a finished game corrected.
+"""Scoring sessions, the writes (RULES §8): a new session or a tournament started, a finished
+game corrected. The session a deal belongs to is in companion.actions.session_deal, the scoring
+of a game in companion.actions.scoring.
 
 Writes follow companion/actions: one short transaction, the table row locked, one Event, the
 version bumped, the change announced after the commit. What the screens show of sessions is
-read in companion.sessions.
+read in companion.read.
 """
 
 from __future__ import annotations
 
 import copy
-import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -29,33 +28,12 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.inputs import mode_of
+from companion.actions.scoring import score_results
+from companion.actions.session_deal import _next_number
 from companion.models import Game, Seat, Session, Table
-from companion.rules.identities import (
-    Identity,
-    IdentityOptions,
-    deal_identities,
-    deal_identities_fixed_lord,
-)
-from companion.rules.scoring import (
-    BASE,
-    FINAL_DUEL,
-    KILL_LORD,
-    KILL_LOYALIST,
-    KILL_REBEL,
-    KILL_RENEGADE,
-    LOYALISTS_ALIVE,
-    PLAYERS,
-    REBELS_ALIVE,
-    Breakdown,
-    GameRecord,
-    PlayerResult,
-    ScoreLine,
-    record_game,
-    tournament_lords,
-)
-from companion.rules.victory import SeatStatus, Side
-
-log = logging.getLogger(__name__)
+from companion.rules.identities import Identity
+from companion.rules.scoring import tournament_lords
+from companion.rules.victory import SeatStatus
 
 # Event kinds written here, and every kind after which the session panel must be sent again.
 SESSION_STARTED = "session_started"
@@ -63,160 +41,6 @@ GAME_CORRECTED = "game_corrected"
 PANEL_KINDS = frozenset(
     {SESSION_STARTED, GAME_CORRECTED, "game_over", "identities_dealt", "identities_redealt"}
 )
-LINE_CODES = (
-    BASE,
-    LOYALISTS_ALIVE,
-    REBELS_ALIVE,
-    PLAYERS,
-    FINAL_DUEL,
-    KILL_LORD,
-    KILL_LOYALIST,
-    KILL_REBEL,
-    KILL_RENEGADE,
-)
-IDENTITIES = tuple(identity.value for identity in Identity)
-TIE_BREAK = gettext_lazy(
-    "Ties: more games won, then more kills, then fewer games played; players still equal "
-    "share a rank."
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# Scoring a finished game
-
-
-def player_result(entry: Mapping[str, Any]) -> PlayerResult:
-    """A seat's line of `Game.results` as the scoring rules read it."""
-    return PlayerResult(
-        identity=Identity(entry["identity"]),
-        alive_at_end=bool(entry["alive"]),
-        died_in_final_duel=bool(entry.get("final_duel")) and not entry["alive"],
-        kills=tuple(Identity(i) for i in entry.get("kill_identities", [])),
-    )
-
-
-def score_results(results: Sequence[Mapping[str, Any]], winner: str) -> dict[str, dict[str, Any]]:
-    """Scores of a finished game, keyed by seat id (as text, like JSON keys).
-
-    Each value holds the identity, whether the seat won, its number of kills, the breakdown
-    lines (code, points, count, total) and the total.
-    """
-    players = {str(entry["seat"]): player_result(entry) for entry in results}
-    records = record_game(players, Side(winner))
-    return {
-        key: {
-            "identity": record.identity.value,
-            "won": record.won,
-            "kills": record.kills,
-            "lines": [
-                {"code": line.code, "points": line.points, "count": line.count, "total": line.total}
-                for line in record.breakdown.lines
-            ],
-            "total": record.breakdown.total,
-        }
-        for key, record in records.items()
-    }
-
-
-def game_record(score: Mapping[str, Any]) -> GameRecord:
-    """A stored score back as the rules' GameRecord, for standings()."""
-    lines = tuple(ScoreLine(ln["code"], ln["points"], ln["count"]) for ln in score["lines"])
-    return GameRecord(
-        Identity(score["identity"]), bool(score["won"]), Breakdown(lines), score["kills"]
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Hooks called by companion/actions (the deal and the end of a game)
-
-
-def _next_number(table: Table) -> int:
-    return (table.sessions.aggregate(top=Max("number"))["top"] or 0) + 1
-
-
-def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
-    """The session the next game belongs to: the table's, or a new one if it has none or ended."""
-    session = table.session
-    if session is None or session.ended_at is not None:
-        session = Session.objects.create(table=table, number=_next_number(table))
-        table.session = session
-        table.save(update_fields=["session"])
-    names = {str(s.pk): s.name for s in seats}
-    if any(session.players.get(key) != name for key, name in names.items()):
-        session.players = {**session.players, **names}
-        session.save(update_fields=["players"])
-    return session
-
-
-def _finished_count(session: Session) -> int:
-    return session.games.filter(ended_at__isnull=False).count()
-
-
-def _tournament_lord_index(session: Session, seats: Sequence[Seat]) -> int | None:
-    """The index in seats of this game's lord in a tournament; None outside tournaments."""
-    if not session.tournament or not session.lord_order:
-        return None
-    ids = [s.pk for s in seats]
-    order = [int(pk) for pk in session.lord_order]
-    done = _finished_count(session)
-    if done == 0 and order[0] in ids:
-        # Seats may have been rearranged since the tournament was set up: the lord passes round
-        # the seating as it is when the first game is dealt.
-        first = ids.index(order[0])
-        order = [ids[i] for i in tournament_lords(len(ids), first)]
-        if order != session.lord_order:
-            session.lord_order = order
-            session.save(update_fields=["lord_order"])
-    if sorted(order) != sorted(ids):
-        raise ActionError(
-            gettext_lazy(
-                "The players have changed since the tournament began; start a new session."
-            ),
-            status=409,
-            code="tournament_players",
-        )
-    if done >= len(order):
-        raise ActionError(
-            gettext_lazy("This tournament is over; start a new session."),
-            status=409,
-            code="tournament_over",
-        )
-    return ids.index(order[done])
-
-
-def deal_for_table(table: Table, seats: Sequence[Seat], options: IdentityOptions) -> list[Identity]:
-    """Deal identities for the table's next game (or a re-deal), in seat order.
-
-    Attaches the table to its session (starting one if needed). In a tournament the lord is the
-    session's next lord and the other identities are random among the rest.
-    """
-    session = _open_session(table, seats)
-    lord_index = _tournament_lord_index(session, seats)
-    if lord_index is None:
-        return deal_identities(len(seats), options)
-    return deal_identities_fixed_lord(len(seats), lord_index, options)
-
-
-def game_finished(table: Table, game: Game) -> None:
-    """Score a game that has just ended; close a tournament once everyone has been lord."""
-    if game.session_id is None:
-        game.session = table.session or _open_session(table, list(table.seats.all()))
-    try:
-        game.scores = score_results(game.results, game.winner)
-    except (KeyError, ValueError):
-        # Never let scoring stop the end of a game; a correction can score it later.
-        log.exception("game %s of table %s could not be scored", game.number, table.pk)
-        game.scores = {}
-    game.save(update_fields=["session", "scores"])
-    session = game.session
-    if session is not None and session.tournament and session.ended_at is None:
-        if _finished_count(session) >= len(session.lord_order):
-            session.ended_at = game.ended_at or timezone.now()
-            session.save(update_fields=["ended_at"])
-
-
-# ---------------------------------------------------------------------------------------------
-# Services
 
 
 @action

@@ -7,8 +7,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import handover
-from companion.actions import sessions as session_writes
+from companion.actions import handover, session_deal
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -23,7 +22,7 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
-from companion.actions.game import reset_for_game, start_heroes
+from companion.actions.heroes import reset_for_game, start_heroes
 from companion.actions.inputs import mode_of, statuses
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
 from companion.rules.identities import IdentityOptions
@@ -313,7 +312,7 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     before = {s.pk: s.identity for s in seats}
     # Sessions (issue 5): the game joins the table's session; a tournament fixes the lord.
 
-    dealt = session_writes.deal_for_table(table, seats, identity_options(table))
+    dealt = session_deal.deal_for_table(table, seats, identity_options(table))
     for seat, identity in zip(seats, dealt, strict=True):
         reset_for_game(seat)
         seat.identity = identity.value

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from companion import charts
-from companion.actions.sessions import IDENTITIES, TIE_BREAK
+from companion.actions.scoring import IDENTITIES, TIE_BREAK
 from companion.labels import identity_label
 from companion.read.session_games import GameSummary
 

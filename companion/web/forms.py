@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import actions
 from companion.actions import ActionError
-from companion.actions.game import DAMAGE_TYPES
-from companion.actions.turns import SLOT_NAMES
+from companion.actions.equipment import SLOT_NAMES
+from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
 from companion.rules.cards import Suit, parse_rank, parse_suit
 from companion.rules.judgement import Check

@@ -569,7 +569,7 @@ def test_whole_four_player_game(
 
 WAITING_BUG = (
     "APP BUG: when the host starts hero selection, only the lord's phone gets a new private "
-    "fragment (companion/actions/game.py start_heroes(): Change(..., private_seats={lord.pk})), "
+    "fragment (companion/actions/heroes.py start_heroes(): Change(..., private_seats={lord.pk})), "
     "so the other phones keep their dealt-state #my-seat and never show 'Waiting for the Lord "
     "to choose a hero…' (templates/companion/live.html, private partial) until a reload or "
     "the lord's pick. private_seats should be every seat."

@@ -14,7 +14,7 @@ import pytest
 
 from companion import broadcast, fragments
 from companion.models import Seat, Table
-from companion.state import private_hp
+from companion.read.private import private_hp
 from tests.support import scripted
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,7 +15,9 @@ from django.utils.html import escape
 
 from companion import fragments
 from companion.names import hero_card
-from companion.state import EquipmentView, HistoryLine, PrivateState, PublicSeat
+from companion.read.history import HistoryLine
+from companion.read.private import PrivateState
+from companion.state import EquipmentView, PublicSeat
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"
 
@@ -123,7 +125,7 @@ def test_event_line_escapes_and_marks() -> None:
 
 
 def test_delta_names_its_versions_and_tap() -> None:
-    from companion.state import TableDelta
+    from companion.read.delta import TableDelta
 
     delta = TableDelta(
         version=13,

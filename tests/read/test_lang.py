@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from companion import actions
-from companion.actions.turns import DELAYED_TRICKS
+from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Seat, Table
 from companion.names import CHECK_NAMES, KINGDOM_NAMES, card_label
 from companion.read import session_games, sessions
@@ -255,7 +255,7 @@ def test_undo_says_what_was_undone_in_words() -> None:
 
 
 def _older(table: Table) -> list[Any]:
-    from companion.state import _events
+    from companion.read.history import _events
 
     return _events(table, limit=None, private_to__isnull=True)
 

@@ -18,7 +18,7 @@ from django.utils import translation
 
 from companion import actions, broadcast
 from companion.models import Seat, Table
-from companion.state import private_state
+from companion.read.private import private_state
 from tests.support.factories import make_table
 
 pytestmark = pytest.mark.django_db

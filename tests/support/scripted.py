@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import pytest
 
 from companion import actions
-from companion.actions import game as game_actions
 from companion.actions import handover as handover_actions
-from companion.actions import sessions as session_writes
+from companion.actions import heroes as hero_actions
+from companion.actions import session_deal
 from companion.actions import table as table_actions
 from companion.models import Handover, Seat, Table
 from companion.rules.heroes import LORD_HERO_IDS, STANDARD_HEROES, candidates_per_player
@@ -69,7 +69,7 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
             dealt = dealt[1:] + dealt[:1]
         return [Identity(i) for i in dealt]
 
-    monkeypatch.setattr(session_writes, "deal_identities", deal)
+    monkeypatch.setattr(session_deal, "deal_identities", deal)
 
     def lord_candidates() -> list[str]:
         state["deals"] += 1
@@ -89,8 +89,8 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
         per = candidates_per_player(player_count)
         return [pool[i * per : (i + 1) * per] for i in range(non_lord_count)]
 
-    monkeypatch.setattr(game_actions, "lord_candidates", lord_candidates)
-    monkeypatch.setattr(game_actions, "deal_candidates", deal_candidates)
+    monkeypatch.setattr(hero_actions, "lord_candidates", lord_candidates)
+    monkeypatch.setattr(hero_actions, "deal_candidates", deal_candidates)
     return reset
 
 

@@ -14,14 +14,16 @@ from django.views.decorators.http import require_GET
 
 from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
-from companion.actions.turns import DELAYED_TRICKS, SLOTS
+from companion.actions.equipment import SLOTS
+from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
 from companion.names import hero_card
+from companion.read.history import HistoryLine
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
-from companion.state import HistoryLine, public_state
+from companion.state import public_state
 from companion.web import throttle
 from companion.web.views.common import _not_found, _private, _too_many, with_actor
 

@@ -1,0 +1,181 @@
+"""Death and the end of a game: a dying player dies, what the death changes, the game over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions import scoring
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _record,
+    _seat_of,
+    _seat_public,
+    action,
+    may_act_on,
+)
+from companion.actions.inputs import _ordered, mode_of, statuses
+from companion.actions.turns import _turn_now
+from companion.models import Game, Seat, Table
+from companion.rules.flow import equipment_discarded_by_killer
+from companion.rules.identities import Identity
+from companion.rules.scoring import is_final_duel_death
+from companion.rules.turns import Phase
+
+
+def _game_of(table: Table) -> Game:
+    game, _created = Game.objects.get_or_create(table=table, number=table.game_number)
+    return game
+
+
+def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
+    """One line per seat for the end screen and the scores."""
+    return [
+        {
+            "seat": s.pk,
+            "name": s.name,
+            "position": s.position,
+            "identity": s.identity,
+            "hero": s.hero,
+            "alive": s.alive,
+            "killer": s.killer_id,
+            "died_version": s.died_version,
+            "final_duel": s.final_duel,
+            "kills": [v.pk for v in seats if v.killer_id == s.pk],
+            "kill_identities": [v.identity for v in seats if v.killer_id == s.pk],
+        }
+        for s in seats
+    ]
+
+
+def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Change | None:
+    side = mode_of(table).victory(statuses(seats))
+    if side is None:
+        return None
+    table.status = Table.Status.FINISHED
+    table.winner = side.value
+    game = _game_of(table)
+    game.winner = side.value
+    game.ended_at = timezone.now()
+    game.results = game_results(table, seats)
+    game.save()
+    # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
+
+    scoring.game_finished(table, game)
+    return _record(
+        actor,
+        table,
+        kind="game_over",
+        public={"winner": side.value, "identities": {str(s.pk): s.identity for s in seats}},
+        after={"results": game.results},
+        change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+    )
+
+
+@action
+def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
+    """A dying player who was not saved dies: identity revealed, rewards, end of game check."""
+    table = actor.table
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
+    seat = _seat_of(table, seat_id)
+    if not seat.alive or not seat.dying:
+        raise ActionError(_("Only a dying player can die."), status=409, code="not_dying")
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("Only the dying player or the host can record a death."), 403)
+    seats = _ordered(table)
+    seat = next(s for s in seats if s.pk == seat.pk)
+    alive_before = [Identity(s.identity) for s in seats if s.alive]
+    killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
+    before = {
+        "hp": seat.hp,
+        "dying": True,
+        "damage_source": seat.damage_source_id,
+        "equipment": seat.equipment,
+        "judgement_zone": seat.judgement_zone,
+    }
+    seat.alive = False
+    seat.dying = False
+    seat.killer = killer
+    seat.died_version = table.version + 1
+    seat.final_duel = is_final_duel_death(
+        victim=Identity(seat.identity), alive_before_death=alive_before
+    )
+    seat.equipment = {}
+    seat.judgement_zone = []
+    seat.save()
+    consequence = mode_of(table).on_death(
+        statuses([seat])[0], statuses([killer])[0] if killer else None
+    )
+    after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
+    flow = _death_flow(table, seats, seat, killer, before, after)
+    change = _record(
+        actor,
+        table,
+        kind="died",
+        public={
+            **_seat_public(seat),
+            "identity": seat.identity,
+            "hero": seat.hero,
+            "killer": killer.pk if killer else None,
+            "killer_name": killer.name if killer else "",
+            "consequence": consequence or "",
+            **flow,
+        },
+        before=before,
+        after=after,
+        subject=seat,
+        action_id=action_id,
+        change=Change(table.pk, table.version, private_seats={seat.pk}),
+    )
+    return _finish_if_over(actor, table, seats) or change
+
+
+def _death_flow(
+    table: Table,
+    seats: list[Seat],
+    seat: Seat,
+    killer: Seat | None,
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> dict[str, Any]:
+    """What a death changes beyond the dead seat (RULES §3, §6), recorded in the death's own
+    event so one undo reverts it all: a lord who killed a loyalist discards the equipment, and
+    the turn of a player who dies on it passes at once to the next living player's start."""
+    public: dict[str, Any] = {}
+    victim = Identity(seat.identity)
+    if killer is not None and killer.alive and killer.equipment:
+        if equipment_discarded_by_killer(victim=victim, killer=Identity(killer.identity)):
+            before["killer_equipment"] = dict(killer.equipment)
+            public["discarded"] = sorted(killer.equipment.values())
+            killer.equipment = {}
+            killer.save(update_fields=["equipment"])
+    if table.turn_seat_id is not None:
+        alive = [s.alive for s in seats]
+        index = next((i for i, s in enumerate(seats) if s.pk == table.turn_seat_id), None)
+        dead = seats.index(seat)
+        if index is not None and any(alive):
+            passed = mode_of(table).turn_after_death(statuses(seats), index, dead)
+            if passed is not None:
+                before["turn"] = {
+                    **_turn_now(table),
+                    "skips": list(table.phase_skips),
+                    "turn_started_at": table.turn_started_at.isoformat()
+                    if table.turn_started_at
+                    else "",
+                }
+                holder = seats[passed.seat]
+                now = timezone.now()
+                table.turn_seat = holder
+                table.round += 1 if passed.new_round else 0
+                table.phase = Phase.START.value
+                table.phase_skips = []
+                table.turn_started_at = now
+                table.phase_started_at = now
+                after["turn"] = _turn_now(table)
+                public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
+    return public

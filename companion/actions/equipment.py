@@ -1,0 +1,113 @@
+"""Equipment: a card of the real deck equipped in its slot, or taken out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _already,
+    _record,
+    _seat_public,
+    action,
+    may_act_on,
+)
+from companion.actions.play import _delta, _in_play, _living
+from companion.models import Seat, Table
+from companion.rules.cards import EquipmentSlot, equipment_by_name
+
+SLOTS = {
+    EquipmentSlot.WEAPON: "weapon",
+    EquipmentSlot.ARMOR: "armor",
+    EquipmentSlot.PLUS_HORSE: "plus_horse",
+    EquipmentSlot.MINUS_HORSE: "minus_horse",
+}
+SLOT_NAMES = tuple(SLOTS.values())
+# Equipment that moves distances or attack ranges (the distance table comes with its change).
+RANGE_SLOTS = frozenset({"weapon", "plus_horse", "minus_horse"})
+
+
+def _may_act_on(actor: Actor, table: Table, seat: Seat) -> None:
+    """Own seat, the host, or anyone in referee mode."""
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+
+
+@action
+def equipment_set(
+    actor: Actor, *, seat_id: Any, name: str, replace: bool = False, action_id: str | None = None
+) -> Change:
+    """Equip a card of the real deck; another of the same kind replaces it (when confirmed)."""
+    table = actor.table
+    _in_play(table)
+    seat = _living(table, seat_id)
+    _may_act_on(actor, table, seat)
+    try:
+        card = equipment_by_name(name or "", maneuvering=table.opts.maneuvering)
+    except KeyError:
+        raise ActionError(_("No such equipment in this deck."), code="no_card") from None
+    slot = SLOTS[card.slot]
+    current = dict(seat.equipment)
+    if current.get(slot) == card.name_zh:
+        return _already(table, action_id)
+    if current.get(slot) and not replace:
+        raise ActionError(
+            _("%(old)s is equipped there already: replace it?") % {"old": current[slot]},
+            status=409,
+            code="slot_taken",
+        )
+    before = dict(current)
+    current[slot] = card.name_zh
+    seat.equipment = current
+    seat.save(update_fields=["equipment"])
+    return _record(
+        actor,
+        table,
+        kind="equipped",
+        public={
+            **_seat_public(seat),
+            "card": card.name_zh,
+            "slot": slot,
+            "replaced": before.get(slot, ""),
+        },
+        before={"equipment": before},
+        after={"equipment": current},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
+    )
+
+
+@action
+def equipment_remove(
+    actor: Actor, *, seat_id: Any, slot: str, action_id: str | None = None
+) -> Change:
+    """Take a card out of a seat's equipment zone."""
+    table = actor.table
+    _in_play(table)
+    seat = _living(table, seat_id)
+    _may_act_on(actor, table, seat)
+    if slot not in SLOT_NAMES:
+        raise ActionError(_("No such equipment slot."), code="no_slot")
+    current = dict(seat.equipment)
+    if not current.get(slot):
+        raise ActionError(_("Nothing is equipped there."), status=409, code="empty_slot")
+    before = dict(current)
+    card = current.pop(slot)
+    seat.equipment = current
+    seat.save(update_fields=["equipment"])
+    return _record(
+        actor,
+        table,
+        kind="unequipped",
+        public={**_seat_public(seat), "card": card, "slot": slot},
+        before={"equipment": before},
+        after={"equipment": current},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
+    )

@@ -1,0 +1,205 @@
+"""The start of a game: hero candidates dealt, the lord's pick and the others', a re-deal."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _record,
+    _require_host,
+    _seat_public,
+    action,
+)
+from companion.actions.inputs import _lord, _ordered, mode_of, statuses
+from companion.actions.turns import begin_turns
+from companion.models import Event, Seat, Table
+from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates
+
+
+def reset_for_game(seat: Seat) -> None:
+    """Clear everything a seat carries from one game to the next (not its name or token)."""
+    seat.identity = ""
+    seat.alive = True
+    seat.hero = ""
+    seat.hero_candidates = []
+    seat.hero_pick = ""
+    seat.hp = 0
+    seat.max_hp = 0
+    seat.dying = False
+    seat.damage_source = None
+    seat.killer = None
+    seat.died_version = None
+    seat.final_duel = False
+    seat.equipment = {}
+    seat.judgement_zone = []
+
+
+def _start_hp(table: Table, seats: list[Seat]) -> None:
+    mode = mode_of(table)
+    for seat, status in zip(seats, statuses(seats), strict=True):
+        hero_hp = hero_by_id(seat.hero).hp if seat.hero else None
+        seat.max_hp = mode.start_hp(
+            status,
+            hero_hp=hero_hp,
+            player_count=len(seats),
+            first_game=table.opts.first_game_mode,
+        )
+        seat.hp = seat.max_hp
+        seat.save(update_fields=["hero", "hero_pick", "hero_candidates", "hp", "max_hp"])
+
+
+def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
+    """Leave the deal: straight to play in first-game mode, else the lord's hero choice."""
+    seats = _ordered(table)
+    if table.opts.first_game_mode:
+        _start_hp(table, seats)
+        begin_turns(table, seats)
+        table.status = Table.Status.PLAYING
+        return _record(
+            actor,
+            table,
+            kind="game_started",
+            public={"first_game": True},
+            action_id=action_id,
+            change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+        )
+    lord = _lord(table, seats)
+    lord.hero_candidates = lord_candidates()
+    lord.save(update_fields=["hero_candidates"])
+    table.status = Table.Status.HEROES
+    table.hero_stage = Table.HeroStage.LORD
+    return _record(
+        actor,
+        table,
+        kind="heroes_lord_choosing",
+        public={"lord": lord.pk, "name": lord.name},
+        after={"lord_candidates": lord.hero_candidates},
+        action_id=action_id,
+        # Every phone changes: the lord sees candidates, the others wait for the lord.
+        change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+    )
+
+
+def _deal_others(table: Table, seats: list[Seat], lord: Seat) -> None:
+    others = [s for s in seats if s.pk != lord.pk]
+    hands = deal_candidates(taken={lord.hero}, player_count=len(seats), non_lord_count=len(others))
+    for seat, hand in zip(others, hands, strict=True):
+        seat.hero_candidates = hand
+        seat.hero_pick = ""
+        seat.save(update_fields=["hero_candidates", "hero_pick"])
+
+
+@action
+def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Change:
+    """Choose a hero from one's own candidates; the last pick reveals them all."""
+    table = actor.table
+    seat = actor.seat
+    if seat is None:
+        raise ActionError(_("Only a player can pick a hero."), status=403)
+    if table.status != Table.Status.HEROES:
+        raise ActionError(_("Heroes cannot be picked now."), status=409, code="not_picking")
+    seats = _ordered(table)
+    seat = next(s for s in seats if s.pk == seat.pk)
+    lord = _lord(table, seats)
+    is_lord = seat.pk == lord.pk
+    if table.hero_stage == Table.HeroStage.LORD and not is_lord:
+        raise ActionError(_("The Lord picks first."), status=409, code="lord_first")
+    if table.hero_stage == Table.HeroStage.OTHERS and is_lord:
+        raise ActionError(_("You have already picked your hero."), status=409, code="picked")
+    if hero_id not in seat.hero_candidates:
+        raise ActionError(_("That hero was not offered to you."), code="not_offered")
+    hero = hero_by_id(hero_id)
+    if is_lord:
+        seat.hero = seat.hero_pick = hero_id
+        seat.save(update_fields=["hero", "hero_pick"])
+        _deal_others(table, seats, seat)
+        table.hero_stage = Table.HeroStage.OTHERS
+        return _record(
+            actor,
+            table,
+            kind="hero_lord_picked",
+            public={**_seat_public(seat), "hero": hero_id},
+            after={"hero": hero_id, "candidates": {s.pk: s.hero_candidates for s in seats}},
+            subject=seat,
+            action_id=action_id,
+            change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+        )
+    before = seat.hero_pick
+    seat.hero_pick = hero_id
+    seat.save(update_fields=["hero_pick"])
+    others = [s for s in seats if s.pk != lord.pk]
+    picked = sum(1 for s in others if s.hero_pick)
+    # The pick itself stays in the seat's private record; the table only learns the count.
+    change = _record(
+        actor,
+        table,
+        kind="hero_picked" if not before else "hero_repicked",
+        public={**_seat_public(seat), "picked": picked, "of": len(others)},
+        before={"pick": before},
+        after={"pick": hero_id},
+        subject=seat,
+        action_id=action_id,
+        change=Change(table.pk, table.version, private_seats={seat.pk}, host_panel=False),
+    )
+    Event.objects.create(
+        table=table,
+        version=table.version,
+        game_number=table.game_number,
+        kind="my_hero_picked",
+        actor=actor.label,
+        actor_seat=seat,
+        subject_seat=seat,
+        private_to=seat,
+        public={"hero": hero.id},
+    )
+    if picked < len(others):
+        return change
+    for other in seats:
+        other.hero = other.hero_pick
+    _start_hp(table, seats)
+    begin_turns(table, seats)
+    table.status = Table.Status.PLAYING
+    table.hero_stage = Table.HeroStage.NONE
+    return _record(
+        actor,
+        table,
+        kind="heroes_revealed",
+        public={"heroes": {str(s.pk): s.hero for s in seats}},
+        change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
+    )
+
+
+@action
+def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
+    """Deal new hero candidates before the picks are revealed (host, confirmed)."""
+    table = actor.table
+    _require_host(actor)
+    if table.status != Table.Status.HEROES:
+        raise ActionError(_("Hero candidates can be dealt again only before the reveal."), 409)
+    if not confirm:
+        raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
+    seats = _ordered(table)
+    lord = _lord(table, seats)
+    before = {s.pk: s.hero_candidates for s in seats}
+    if table.hero_stage == Table.HeroStage.LORD:
+        lord.hero_candidates = lord_candidates()
+        lord.save(update_fields=["hero_candidates"])
+        dealt = {lord.pk}
+    else:
+        _deal_others(table, seats, lord)
+        dealt = {s.pk for s in seats if s.pk != lord.pk}
+    return _record(
+        actor,
+        table,
+        kind="heroes_redealt",
+        public={"stage": table.hero_stage},
+        before={"candidates": before},
+        after={"candidates": {s.pk: s.hero_candidates for s in seats}},
+        action_id=action_id,
+        # Only the phones dealt new candidates change (issue 19): the others' pages stay as
+        # they are, and a frame to them would be news without content.
+        change=Change(table.pk, table.version, private_seats=dealt),
+    )

@@ -1,0 +1,284 @@
+"""HP at the table: damage, recovery, HP loss, max HP, and the rescue of a dying player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion import fastsql
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _already,
+    _record,
+    _seat_of,
+    _seat_public,
+    action,
+    may_act_on,
+)
+from companion.actions.inputs import _int, _lord, _ordered
+from companion.models import Seat, Table
+from companion.rules.flow import capped_recovery, damage_skills, lose_hp, peach_heal
+from companion.rules.heroes import hero_by_id
+from companion.rules.skills import skills_for
+
+MAX_DELTA = 10
+MAX_MAX_HP = 12
+DAMAGE_TYPES = ("normal", "fire", "thunder")
+
+
+def _may_adjust(actor: Actor, table: Table, seat: Seat) -> None:
+    """Own seat, the host, or anyone in referee mode."""
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("You can only change your own HP."), status=403, code="not_yours")
+
+
+def _playing_seat(actor: Actor, seat_id: Any) -> tuple[Table, Seat]:
+    table = actor.table
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(_("HP changes only while a game is being played."), 409, "not_playing")
+    seat = _seat_of(table, seat_id, actor.seat)
+    if not seat.alive:
+        raise ActionError(_("That player is dead."), status=409, code="dead")
+    _may_adjust(actor, table, seat)
+    return table, seat
+
+
+def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
+    """An HP change: a delta of the seat (its own HP tracker riding along); when dying began or
+    ended, the now strip and the dying banners too, and the seat's phone its private page (its
+    dying panel)."""
+    return hp_delta(table, seat, dying_changed=seat.dying != was_dying)
+
+
+def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
+    """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8)."""
+    return Change(
+        table.pk,
+        table.version,
+        private_seats={seat.pk} if dying_changed else set(),
+        host_panel=False,
+        delta_seats=[seat],
+        parts=frozenset({"hp", "strip"}) if dying_changed else frozenset({"hp"}),
+    )
+
+
+def _hp_fields(dying_touched: bool) -> list[str]:
+    """The columns an HP change writes: `hp`, and dying and its source only when they may have
+    changed (SQLite rewrites an index for every column an UPDATE names, changed or not)."""
+    return ["hp", "dying", "damage_source"] if dying_touched else ["hp"]
+
+
+def _hp_public(seat: Seat, before: int, **extra: Any) -> dict[str, Any]:
+    return {
+        **_seat_public(seat),
+        "hp_before": before,
+        "hp": seat.hp,
+        "max_hp": seat.max_hp,
+        **extra,
+    }
+
+
+@action
+def seat_change_hp(
+    actor: Actor,
+    *,
+    seat_id: Any,
+    delta: Any,
+    source: Any = "",
+    damage_type: str = "normal",
+    loss: bool = False,
+    action_id: str | None = None,
+) -> Change:
+    """Damage (delta < 0, with its source) or recovery (delta > 0, never above max HP); with
+    `loss`, HP loss (失去体力: no source, no damage skills, no killer)."""
+    table, seat = _playing_seat(actor, seat_id)
+    amount = _int(delta, _("HP changes by a whole number."))
+    if amount == 0 or abs(amount) > MAX_DELTA:
+        raise ActionError(_("HP changes by 1 to %(n)d at a time.") % {"n": MAX_DELTA})
+    if loss:
+        return _lose_hp(actor, table, seat, amount, action_id)
+    before = seat.hp
+    if amount > 0:
+        if seat.hp >= seat.max_hp:
+            raise ActionError(_("Already at full HP."), status=409, code="full_hp")
+        seat.hp = min(seat.max_hp, seat.hp + amount)
+        was_dying = seat.dying
+        if seat.dying and seat.hp > 0:
+            seat.dying = False
+            seat.damage_source = None
+        fastsql.update(seat, _hp_fields(was_dying))
+        return _record(
+            actor,
+            table,
+            kind="recover",
+            public=_hp_public(seat, before, saved=was_dying and not seat.dying),
+            before={"hp": before, "dying": was_dying},
+            after={"hp": seat.hp, "dying": seat.dying},
+            subject=seat,
+            action_id=action_id,
+            change=_hp_change(table, seat, was_dying),
+        )
+    if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.opts.maneuvering):
+        raise ActionError(_("Unknown damage type."), code="damage_type")
+    source_seat = None
+    if source not in ("", None, "none"):
+        source_seat = _seat_of(table, source)
+        if not source_seat.alive:
+            raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
+    was_dying = seat.dying
+    before_source = seat.damage_source_id
+    seat.hp = seat.hp + amount
+    if seat.hp <= 0:
+        seat.dying = True
+        seat.damage_source = source_seat
+    fastsql.update(seat, _hp_fields(was_dying or seat.dying))
+    return _record(
+        actor,
+        table,
+        kind="damage",
+        public=_hp_public(
+            seat,
+            before,
+            amount=-amount,
+            source=source_seat.pk if source_seat else None,
+            source_name=source_seat.name if source_seat else "",
+            type=damage_type,
+            dying=seat.dying and not was_dying,
+            **_damage_skills(seat, source_seat is not None),
+        ),
+        before={"hp": before, "dying": was_dying, "damage_source": before_source},
+        after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
+        subject=seat,
+        action_id=action_id,
+        change=_hp_change(table, seat, was_dying),
+    )
+
+
+def _damage_skills(seat: Seat, has_source: bool) -> dict[str, Any]:
+    """The damaged hero's skills that may now trigger (奸雄, 反馈, 刚烈, 遗计), for the line."""
+    if not seat.hero:
+        return {}
+    names = {s.id: s.name_zh for s in skills_for(seat.hero)}
+    found = damage_skills(names, has_source=has_source)
+    return {"skills": [names[s] for s in found]} if found else {}
+
+
+def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str | None) -> Change:
+    """失去体力 (苦肉, some cards): HP down with no source; entering dying names no killer."""
+    if amount > 0:
+        raise ActionError(_("HP loss is a number below zero."), code="loss_positive")
+    before = seat.hp
+    was_dying = seat.dying
+    before_source = seat.damage_source_id
+    result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
+    seat.hp = result.hp
+    seat.dying = result.dying
+    seat.damage_source_id = result.source
+    fastsql.update(seat, _hp_fields(was_dying or seat.dying))
+    return _record(
+        actor,
+        table,
+        kind="lose_hp",
+        public=_hp_public(seat, before, amount=-amount, dying=seat.dying and not was_dying),
+        before={"hp": before, "dying": was_dying, "damage_source": before_source},
+        after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
+        subject=seat,
+        action_id=action_id,
+        change=_hp_change(table, seat, was_dying),
+    )
+
+
+@action
+def seat_set_max_hp(
+    actor: Actor, *, seat_id: Any, max_hp_value: Any, action_id: str | None = None
+) -> Change:
+    """Change a seat's max HP (skills do that); HP never stays above it."""
+    table, seat = _playing_seat(actor, seat_id)
+    value = _int(max_hp_value, _("Max HP is a whole number."))
+    if not 1 <= value <= MAX_MAX_HP:
+        raise ActionError(_("Max HP is between 1 and %(n)d.") % {"n": MAX_MAX_HP})
+    if value == seat.max_hp:
+        return _already(table, action_id)
+    before = {"hp": seat.hp, "max_hp": seat.max_hp}
+    seat.max_hp = value
+    seat.hp = min(seat.hp, value)
+    seat.save(update_fields=["hp", "max_hp"])
+    return _record(
+        actor,
+        table,
+        kind="max_hp",
+        public=_hp_public(seat, before["hp"], max_hp_before=before["max_hp"]),
+        before=before,
+        after={"hp": seat.hp, "max_hp": seat.max_hp},
+        subject=seat,
+        action_id=action_id,
+        change=hp_delta(table, seat, dying_changed=False),
+    )
+
+
+@action
+def seat_rescue(
+    actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
+) -> Change:
+    """A 桃 from a seat (+1), or the dying player's own 酒 (军争): back to 1 HP ends dying."""
+    table = actor.table
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
+    seat = _seat_of(table, seat_id)
+    if not seat.alive or not seat.dying:
+        raise ActionError(_("That player is not dying."), status=409, code="not_dying")
+    if kind == "peach":
+        giver = _seat_of(table, by) if by not in ("", None) else actor.seat
+        if giver is None:
+            raise ActionError(_("Say who gives the Peach."))
+        if not giver.alive:
+            raise ActionError(_("A dead player cannot give a Peach."), 409, "dead_source")
+        if not may_act_on(actor, giver.pk):
+            raise ActionError(_("Only the giver can record their Peach."), status=403)
+    elif kind == "wine":
+        giver = seat
+        if not table.opts.maneuvering:
+            raise ActionError(
+                _("Wine is a Maneuvering (军争) card; that expansion is off."), code="no_wine"
+            )
+        if not (actor.is_host or (actor.seat and actor.seat.pk == seat.pk)):
+            raise ActionError(_("Only the dying player can drink Wine."), status=403)
+    else:
+        raise ActionError(_("Unknown rescue."))
+    before = seat.hp
+    heal = 1
+    if kind == "peach":
+        giver_hero = hero_by_id(giver.hero) if giver.hero else None
+        heal = peach_heal(
+            receiver_hero=seat.hero,
+            # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader.
+            receiver_is_lord=_lord(table, _ordered(table)).pk == seat.pk,
+            giver_hero=giver.hero,
+            giver_kingdom=giver_hero.kingdom if giver_hero else "",
+        )
+    seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
+    if seat.hp > 0:
+        seat.dying = False
+    seat.save(update_fields=["hp", "dying"])
+    return _record(
+        actor,
+        table,
+        kind="rescue",
+        public=_hp_public(
+            seat,
+            before,
+            by=giver.pk,
+            by_name=giver.name,
+            card=kind,
+            saved=not seat.dying,
+            **({"jiuyuan": True} if heal > 1 else {}),
+        ),
+        before={"hp": before, "dying": True, "damage_source": seat.damage_source_id},
+        after={"hp": seat.hp, "dying": seat.dying},
+        subject=seat,
+        action_id=action_id,
+        change=hp_delta(table, seat, dying_changed=not seat.dying),
+    )

@@ -1,0 +1,38 @@
+"""What the actions of a game in play share: the checks that a game is in play and a seat
+alive, and a change sent as a delta of the seats it touched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import ActionError, Change, _seat_of
+from companion.models import Seat, Table
+
+
+def _all(seats: list[Seat]) -> set[int]:
+    return {s.pk for s in seats}
+
+
+def _in_play(table: Table) -> None:
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(
+            _("That is only possible while a game is being played."), 409, "not_playing"
+        )
+
+
+def _living(table: Table, seat_id: Any) -> Seat:
+    seat = _seat_of(table, seat_id)
+    if not seat.alive:
+        raise ActionError(_("That player is dead."), status=409, code="dead")
+    return seat
+
+
+def _delta(table: Table, seats: list[Seat], *parts: str, host_panel: bool = False) -> Change:
+    """A change sent as a delta of these seats and parts (issue 20, item 8): equipment, a
+    delayed trick, the turn moving."""
+    unique = list({s.pk: s for s in seats}.values())
+    return Change(
+        table.pk, table.version, host_panel=host_panel, delta_seats=unique, parts=frozenset(parts)
+    )

@@ -1,0 +1,86 @@
+"""The session a deal belongs to (RULES §8): opened with the first game dealt, and in a
+tournament the lord of each game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import Max
+from django.utils.translation import gettext_lazy
+
+from companion.actions.core import ActionError
+from companion.models import Seat, Session, Table
+from companion.rules.identities import (
+    Identity,
+    IdentityOptions,
+    deal_identities,
+    deal_identities_fixed_lord,
+)
+from companion.rules.scoring import tournament_lords
+
+
+def _next_number(table: Table) -> int:
+    return (table.sessions.aggregate(top=Max("number"))["top"] or 0) + 1
+
+
+def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
+    """The session the next game belongs to: the table's, or a new one if it has none or ended."""
+    session = table.session
+    if session is None or session.ended_at is not None:
+        session = Session.objects.create(table=table, number=_next_number(table))
+        table.session = session
+        table.save(update_fields=["session"])
+    names = {str(s.pk): s.name for s in seats}
+    if any(session.players.get(key) != name for key, name in names.items()):
+        session.players = {**session.players, **names}
+        session.save(update_fields=["players"])
+    return session
+
+
+def _finished_count(session: Session) -> int:
+    return session.games.filter(ended_at__isnull=False).count()
+
+
+def _tournament_lord_index(session: Session, seats: Sequence[Seat]) -> int | None:
+    """The index in seats of this game's lord in a tournament; None outside tournaments."""
+    if not session.tournament or not session.lord_order:
+        return None
+    ids = [s.pk for s in seats]
+    order = [int(pk) for pk in session.lord_order]
+    done = _finished_count(session)
+    if done == 0 and order[0] in ids:
+        # Seats may have been rearranged since the tournament was set up: the lord passes round
+        # the seating as it is when the first game is dealt.
+        first = ids.index(order[0])
+        order = [ids[i] for i in tournament_lords(len(ids), first)]
+        if order != session.lord_order:
+            session.lord_order = order
+            session.save(update_fields=["lord_order"])
+    if sorted(order) != sorted(ids):
+        raise ActionError(
+            gettext_lazy(
+                "The players have changed since the tournament began; start a new session."
+            ),
+            status=409,
+            code="tournament_players",
+        )
+    if done >= len(order):
+        raise ActionError(
+            gettext_lazy("This tournament is over; start a new session."),
+            status=409,
+            code="tournament_over",
+        )
+    return ids.index(order[done])
+
+
+def deal_for_table(table: Table, seats: Sequence[Seat], options: IdentityOptions) -> list[Identity]:
+    """Deal identities for the table's next game (or a re-deal), in seat order.
+
+    Attaches the table to its session (starting one if needed). In a tournament the lord is the
+    session's next lord and the other identities are random among the rest.
+    """
+    session = _open_session(table, seats)
+    lord_index = _tournament_lord_index(session, seats)
+    if lord_index is None:
+        return deal_identities(len(seats), options)
+    return deal_identities_fixed_lord(len(seats), lord_index, options)

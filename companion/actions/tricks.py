@@ -1,0 +1,187 @@
+"""Delayed tricks: placed in a judgement zone, taken out, or cancelled by 无懈可击."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
+from companion.actions.inputs import _ordered, seat_view
+from companion.actions.judgement import _pass_lightning
+from companion.actions.play import _delta, _in_play, _living
+from companion.models import Seat, Table
+from companion.rules.distance import in_trick_reach
+from companion.rules.tricks import Fate, TargetProblem, nullified_fate, target_problem
+from companion.rules.turns import Phase, can_place_delayed_trick, judgement_order
+
+DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
+
+
+@action
+def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+    """Put a delayed trick into a seat's judgement zone (whoever played it records it)."""
+    table = actor.table
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("Only a player can do that."), status=403)
+    if actor.seat is not None and not actor.seat.alive and not actor.is_host:
+        raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
+    seat = _living(table, seat_id)
+    if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.opts.maneuvering):
+        raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
+    if not actor.is_host:
+        # The current player plays it in their play phase, on a target the card allows; the host
+        # may put one anywhere (a correction).
+        _trick_user(actor, table)
+        _trick_target(table, actor, seat, name)
+    zone = list(seat.judgement_zone)
+    if not can_place_delayed_trick(zone, name):
+        raise ActionError(
+            _("%(name)s is already in that judgement zone.") % {"name": name}, 409, "duplicate"
+        )
+    seat.judgement_zone = [*zone, name]
+    seat.save(update_fields=["judgement_zone"])
+    return _record(
+        actor,
+        table,
+        kind="trick_placed",
+        public={
+            **_seat_public(seat),
+            "card": name,
+            "by_name": actor.seat.name if actor.seat else "",
+        },
+        before={"zone": zone},
+        after={"zone": seat.judgement_zone},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat]),
+    )
+
+
+@action
+def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+    """Take a delayed trick out of a zone (过河拆桥, 顺手牵羊, or a mistake)."""
+    table = actor.table
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("Only a player can do that."), status=403)
+    if not actor.is_host:
+        # 过河拆桥 and 顺手牵羊 are the current player's, in their play phase; the host corrects.
+        _trick_user(actor, table)
+    seat = _living(table, seat_id)
+    zone = list(seat.judgement_zone)
+    if name not in zone:
+        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+    seat.judgement_zone = [card for card in zone if card != name]
+    seat.save(update_fields=["judgement_zone"])
+    return _record(
+        actor,
+        table,
+        kind="trick_removed",
+        public={
+            **_seat_public(seat),
+            "card": name,
+            "by_name": actor.seat.name if actor.seat else "",
+        },
+        before={"zone": zone},
+        after={"zone": seat.judgement_zone},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat]),
+    )
+
+
+def _trick_user(actor: Actor, table: Table) -> None:
+    """Delayed tricks, 过河拆桥 and 顺手牵羊 are played by the current player in the play phase."""
+    if actor.seat is None or actor.seat.pk != table.turn_seat_id:
+        raise ActionError(
+            _("Only the current player plays cards now."), status=403, code="not_your_turn"
+        )
+    if table.phase != Phase.PLAY.value:
+        raise ActionError(
+            _("Tricks are played in the play phase."), status=409, code="not_play_phase"
+        )
+
+
+def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
+    """Refuse a target the card's text does not allow (rules.tricks)."""
+
+    assert actor.seat is not None
+    seats = _ordered(table)
+    index = {s.pk: i for i, s in enumerate(seats)}
+    own = actor.seat.pk == seat.pk
+    reach = own or in_trick_reach(
+        [seat_view(s) for s in seats], index[actor.seat.pk], index[seat.pk]
+    )
+    problem = target_problem(name, own_zone=own, in_reach=reach)
+    if problem is TargetProblem.OWN_ZONE:
+        # 闪电 is played into one's own judgement zone; only then does it travel.
+        raise ActionError(_("Lightning 闪电 goes into your own judgement zone."), 409, "own_zone")
+    if problem is TargetProblem.NOT_SELF:
+        raise ActionError(
+            _("%(name)s is played on another player.") % {"name": name}, 409, "not_self"
+        )
+    if problem is TargetProblem.OUT_OF_REACH:
+        raise ActionError(
+            _("%(name)s only reaches a player at distance 1.") % {"name": name},
+            409,
+            "out_of_reach",
+        )
+
+
+@action
+def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
+    """无懈可击 cancels the delayed trick about to be judged: no card is flipped; a 闪电 moves on
+    to the next living player's zone, any other trick is discarded (RULES §3)."""
+    table = actor.table
+    _in_play(table)
+    if table.pending_judgement:
+        raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
+    seat = _living(table, seat_id)
+    if not actor.is_host and not (actor.seat is not None and actor.seat.pk == seat.pk):
+        raise ActionError(
+            _("Only the judged player or the host can record that."), status=403, code="not_yours"
+        )
+    if table.turn_seat_id != seat.pk or table.phase != Phase.JUDGEMENT.value:
+        raise ActionError(
+            _("Delayed tricks are judged in their holder's judgement phase."), 409, "not_judging"
+        )
+    zone = list(seat.judgement_zone)
+    if name not in zone:
+        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+    expected = judgement_order(zone)[0]
+    if name != expected:
+        raise ActionError(
+            _("Judge %(name)s first: the last placed is judged first.") % {"name": expected},
+            409,
+            "order",
+        )
+    seats = _ordered(table)
+    before = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
+    index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
+    seat = seats[index]
+    rest = [card for card in zone if card != name]
+    seat.judgement_zone = rest
+    public: dict[str, Any] = {
+        **_seat_public(seat),
+        "card": name,
+        "by_name": actor.seat.name if actor.seat else "",
+        "fate": nullified_fate(name).value,
+    }
+    if nullified_fate(name) is Fate.MOVES_ON:
+        public.update(_pass_lightning(seats, seats.index(seat), rest, name))
+    seat.save(update_fields=["judgement_zone"])
+    after = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
+    for pk in before:
+        after.setdefault(pk, [])
+    return _record(
+        actor,
+        table,
+        kind="trick_nullified",
+        public=public,
+        before={"zones": before},
+        after={"zones": after},
+        subject=seat,
+        action_id=action_id,
+    )

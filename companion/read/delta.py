@@ -1,0 +1,82 @@
+"""A change sent as a delta on top of the previous version (issue 20, item 8): the touched seats,
+the new history line, and the parts of the public state the change needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.models import Seat, Table
+from companion.read.history import HISTORY_LENGTH, HistoryLine
+from companion.read.private import PrivateState, private_hp
+from companion.state import PublicSeat, PublicState, Turn, _public_seat, _turn, public_state
+
+
+@dataclass(frozen=True)
+class TableDelta:
+    """A change on top of the previous version (issue 20, item 8: what changed is what travels):
+    the touched seats' places in the ring, the new history line, the turn bar when a touched
+    seat has the turn (its hand limit is its HP) or the turn moved, and, as the change needs
+    them, the now strip with the dying banners and the distance table (from `state`)."""
+
+    version: int
+    base: int
+    seats: list[tuple[PublicSeat, int]]
+    line: HistoryLine
+    turn: Turn | None
+    # The seat's own HP tracker (HP is public): only the phone of that seat puts it in place.
+    me: PrivateState | None = None
+    # The public state without its history, when the strip, the banners or the distances come.
+    state: PublicState | None = None
+    parts: frozenset[str] = frozenset()
+    keep: int = HISTORY_LENGTH
+
+    @property
+    def turn_seat_id(self) -> int | None:
+        """The seat whose turn it is, if this delta carries the turn bar."""
+        return self.turn.seat_id if self.turn else None
+
+
+# The parts of a delta that need every seat (and so the public state without its history).
+WHOLE_TABLE_PARTS = frozenset({"strip", "distances", "turn"})
+
+
+def table_delta(
+    table: Table,
+    touched: list[Seat],
+    line: HistoryLine,
+    *,
+    parts: frozenset[str] = frozenset(),
+    seats: list[Seat] | None = None,
+) -> TableDelta:
+    """The public delta of a change that touched only these seats and `parts` (see broadcast).
+
+    `seats` (every seat of the table, in play order) is needed when a part names the whole
+    table; without it only the touched seats are read. Seats' positions are kept contiguous
+    from 0 in play order, so a seat's place in the ring is its position.
+    """
+    state = None
+    if parts & WHOLE_TABLE_PARTS:
+        assert seats is not None
+        by_id = {s.pk: s for s in touched}
+        seats = [by_id.get(s.pk, s) for s in seats]
+        state = public_state(table, seats, history=False, distances="distances" in parts)
+        public = {p.id: p for p in state.seats}
+        shown = [(public[s.pk], s.position) for s in touched]
+        holds = any(s.pk == table.turn_seat_id for s in touched)
+        turn = state.turn if "turn" in parts or holds else None
+    else:
+        names = {s.pk: s.name for s in touched}
+        shown = [(_public_seat(s, table, names, []), s.position) for s in touched]
+        holder = [s for s in touched if s.pk == table.turn_seat_id]
+        turn = _turn(table, holder) if holder else None
+    me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
+    return TableDelta(
+        version=table.version,
+        base=table.version - 1,
+        seats=shown,
+        line=line,
+        turn=turn,
+        me=me,
+        state=state,
+        parts=parts,
+    )

@@ -1,0 +1,70 @@
+"""What only one seat's phone may see: its identity, its hero candidates and pick, its own HP
+tracker and its private events. `private_hp` is the HP tracker alone, for a delta."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from companion.models import Seat, Table
+from companion.names import HeroCard, hero_card
+from companion.read.history import HistoryLine, _events
+
+
+@dataclass(frozen=True)
+class PrivateState:
+    seat_id: int
+    name: str
+    identity: str | None
+    is_host: bool
+    alive: bool
+    version: int
+    history: list[HistoryLine]
+    status: str = ""
+    candidates: list[HeroCard] = field(default_factory=list)
+    pick: str = ""
+    hero: HeroCard | None = None
+    hp: int = 0
+    max_hp: int = 0
+    dying: bool = False
+    maneuvering: bool = False
+    lord_waiting: bool = False
+
+
+def private_hp(seat: Seat, table: Table) -> PrivateState:
+    """Just what the seat's own HP tracker shows (no queries); `private_state` adds the rest."""
+    return PrivateState(
+        seat_id=seat.pk,
+        name=seat.name,
+        identity=None,
+        is_host=seat.is_host,
+        alive=seat.alive,
+        version=table.version,
+        history=[],
+        status=table.status,
+        candidates=[],
+        pick="",
+        hero=None,
+        hp=seat.hp,
+        max_hp=seat.max_hp,
+        dying=seat.dying,
+        maneuvering=table.opts.maneuvering,
+        lord_waiting=False,
+    )
+
+
+def private_state(seat: Seat) -> PrivateState:
+    """What only this seat's phone may see."""
+    table = seat.table
+    picking = table.status == Table.Status.HEROES
+    own_hero = seat.hero or (seat.hero_pick if picking else "")
+    return replace(
+        private_hp(seat, table),
+        identity=seat.identity or None,
+        history=_events(table, private_to=seat),
+        candidates=[c for c in map(hero_card, seat.hero_candidates) if c]
+        if picking and not seat.hero
+        else [],
+        pick=seat.hero_pick if picking else "",
+        hero=hero_card(own_hero),
+        lord_waiting=picking and bool(seat.hero) and table.hero_stage == "others",
+    )
