@@ -63,15 +63,20 @@ def summary(run: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", nargs="?", help="the commit to compare this working tree with")
-    parser.add_argument("--stock", action="store_true", help="compare with STOCK_PATH=1 instead")
+    parser.add_argument(
+        "--stock",
+        nargs="?",
+        const="1",
+        help="compare with STOCK_PATH=1 (or the parts named: orm,layer,dbthread) instead",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="A/B pairs to run (default 3)")
     args, rest = parser.parse_known_args()
-    if bool(args.base) == args.stock:
+    if bool(args.base) == bool(args.stock):
         parser.error("name a commit, or --stock")
     bench_args = [a for a in rest if a != "--"] or DEFAULT_ARGS
     with contextlib.ExitStack() as stack:
         if args.stock:
-            rev, base_tree, base_env = "stock", BASE_DIR, {"STOCK_PATH": "1"}
+            rev, base_tree, base_env = "stock", BASE_DIR, {"STOCK_PATH": args.stock}
         else:
             rev = subprocess.run(
                 ["git", "rev-parse", "--short", args.base],

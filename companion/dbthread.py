@@ -29,7 +29,7 @@ T = TypeVar("T")
 # for the heartbeat, a display's "am I current?", a tap's recorded outcome): never behind a tap.
 _executors: dict[str, ThreadPoolExecutor] = {}
 # STOCK_PATH=1: `database_sync_to_async`, as Channels ships it (companion/settings.py).
-STOCK: bool = bool(getattr(settings, "STOCK_PATH", False))
+STOCK: bool = "dbthread" in getattr(settings, "STOCK_PARTS", ())
 _lock = threading.Lock()
 
 

@@ -25,7 +25,7 @@ M = TypeVar("M", bound=models.Model)
 N = TypeVar("N", bound=models.Model)
 
 # The ORM's own path (see the module's docstring); read at every call, so a test may switch it.
-STOCK: bool = bool(getattr(settings, "STOCK_PATH", False))
+STOCK: bool = "orm" in getattr(settings, "STOCK_PARTS", ())
 
 
 def _connection() -> BaseDatabaseWrapper:

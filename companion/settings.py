@@ -181,10 +181,14 @@ def channel_prefix(base: str, database: object, redis_url: str, secret_key: str)
 
 # STOCK_PATH=1 runs the hot path as Django and Channels ship it, to measure the hand-made parts
 # against it (docs/performance.md, "Stock against hand-made"): the ORM instead of
-# companion/fastsql.py, Channels' in-memory layer and consumer loop instead of
-# companion/layers.py and the consumer's overrides, `database_sync_to_async` instead of
-# companion/dbthread.py. The tests run both ways and find them alike.
-STOCK_PATH = os.environ.get("STOCK_PATH", "") == "1"
+# companion/fastsql.py ("orm"), Channels' in-memory layer, consumer loop and dispatch instead of
+# companion/layers.py and the consumer's overrides ("layer"), `database_sync_to_async` instead of
+# companion/dbthread.py ("dbthread"). STOCK_PATH=orm,layer names some of them. The tests run
+# both ways and find them alike.
+STOCK_PARTS_ALL = frozenset({"orm", "layer", "dbthread"})
+_stock = {p.strip() for p in os.environ.get("STOCK_PATH", "").split(",") if p.strip()}
+STOCK_PARTS = STOCK_PARTS_ALL if _stock & {"1", "all"} else frozenset(_stock & STOCK_PARTS_ALL)
+STOCK_PATH = bool(STOCK_PARTS)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -214,7 +218,7 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels.layers.InMemoryChannelLayer"
-            if STOCK_PATH
+            if "layer" in STOCK_PARTS
             else "companion.layers.LeanInMemoryChannelLayer"
         }
     }

@@ -35,7 +35,7 @@ def path(
     request: pytest.FixtureRequest, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[str]:
     stock = request.param == "stock"
-    settings.STOCK_PATH = stock
+    settings.STOCK_PARTS = settings.STOCK_PARTS_ALL if stock else frozenset()
     if not os.environ.get("REDIS_URL"):
         # On PostgreSQL + Redis the layer is Channels' own Redis layer either way.
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": STOCK if stock else LEAN}}

@@ -177,7 +177,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
         connections. This consumer reads the database only through `database_sync_to_async`
         (which does that itself) and the database thread, so relaying a frame needs no hop.
         STOCK_PATH=1 keeps Channels' own (docs/performance.md, "Stock against hand-made")."""
-        if settings.STOCK_PATH:
+        if "layer" in settings.STOCK_PARTS:
             await super().dispatch(message)
             return
         handler = getattr(self, get_handler_name(message), None)
