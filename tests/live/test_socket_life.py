@@ -173,9 +173,11 @@ async def test_repeated_syncs_are_coalesced_and_rendered_once_per_version() -> N
     states = 0
     for comm in displays:
         states += len([f for f in await drain(comm, timeout=1) if 'id="table-state"' in f])
-    # 100 syncs: at most two snapshots a socket (one in flight, one waiting), and no render: the
-    # table's version has not moved since the snapshot their connects rendered.
-    assert 5 <= states <= 10
+    # 100 syncs: a few snapshots a socket (one in flight, one waiting for all the syncs that
+    # arrive meanwhile; a third when the first was done before the last sync came, as on a busy
+    # machine over Redis), and no render: the table's version has not moved since the snapshot
+    # their connects rendered.
+    assert 5 <= states <= 15
     assert broadcast.RENDER_COUNTS["public"] - before == 0
     # A sync naming the version the socket has, the table's: answered without a snapshot.
     version = table.version
