@@ -252,13 +252,20 @@ def seat_rescue(
     heal = 1
     if kind == "peach":
         giver_hero = hero_by_id(giver.hero) if giver.hero else None
-        heal = peach_heal(
-            receiver_hero=seat.hero,
-            # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader.
-            receiver_is_lord=_lord(table, _ordered(table)).pk == seat.pk,
-            giver_hero=giver.hero,
-            giver_kingdom=giver_hero.kingdom if giver_hero else "",
-        )
+
+        def healed(is_lord: bool) -> int:
+            return peach_heal(
+                receiver_hero=seat.hero,
+                receiver_is_lord=is_lord,
+                giver_hero=giver.hero,
+                giver_kingdom=giver_hero.kingdom if giver_hero else "",
+            )
+
+        heal = healed(False)
+        # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader. The
+        # seats are read to find it only when being that seat would change the 桃.
+        if healed(True) != heal and _lord(table, _ordered(table)).pk == seat.pk:
+            heal = healed(True)
     seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:
         seat.dying = False
