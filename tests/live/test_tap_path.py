@@ -1,0 +1,95 @@
+"""The path of one tap (docs/architecture.md, "The path of one tap"): an HP change sent over a
+phone's socket goes through five stops, in this order, and calls only the helpers the document
+names beside them. A new detour (a module entered that the document does not name) fails here,
+so the document and the code cannot drift apart."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from tests.live.test_socket_taps import drain, open_socket, playing, tap_seeing
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ROOT = Path(__file__).resolve().parents[2] / "companion"
+
+# The five stops, in the order the tap goes through them: from the phone's socket back out to
+# every screen's.
+STOPS = (
+    "web/consumers/table.py",  # the phone's socket receives the tap
+    "web/consumers/socket_taps.py",  # checked, queued on the database thread
+    "web/dispatch.py",  # judged once: the tap's form, then its action
+    "actions/hp.py",  # the write: one transaction, one event, the version bumped
+    "broadcast.py",  # on commit: rendered once per language, handed to the layer
+    "web/consumers/table.py",  # every screen's socket sends its frame
+)
+
+# What the stops call on the way, as docs/architecture.md lists it beside each stop.
+HELPERS = {
+    "web/taps.py",  # the tap's arrival and the merging of identical taps
+    "dbthread.py",  # the one database thread
+    "web/forms.py",  # the tap's form
+    "actions/core.py",  # the acting seat, `record`
+    "actions/inputs.py",  # rows as the rules' inputs
+    "actions/outcomes.py",  # a tap judged before?
+    "fastsql.py",  # the statements every tap runs
+    "models.py",
+    "outbox.py",  # the change, announced on commit
+    "read/delta.py",  # what the change touched, as the screens show it
+    "read/history.py",  # the history line
+    "read/private.py",  # the seat's own HP tracker
+    "state.py",  # a seat as every screen sees it
+    "fragments.py",  # the delta's pieces
+    "texts.py",  # the history line's words
+    "names.py",  # hero and card names
+    "layers.py",  # the in-memory layer's delivery
+}
+
+
+def _entered(order: list[str]) -> Any:
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call":
+            return
+        path = Path(frame.f_code.co_filename)
+        if path.is_relative_to(ROOT):
+            name = path.relative_to(ROOT).as_posix()
+            if not order or order[-1] != name:
+                order.append(name)
+
+    return profile
+
+
+async def test_an_hp_tap_goes_through_the_five_stops_the_architecture_names() -> None:
+    table, seats = await playing(4)
+    me = seats[1]
+    sockets = [(await open_socket(f"/ws/{s.token}/"))[0] for s in seats]
+    display, _ = await open_socket(f"/ws/t/{table.code}/")
+    order: list[str] = []
+    profile = _entered(order)
+    threading.setprofile(profile)  # the database thread too
+    sys.setprofile(profile)
+    try:
+        answer, _frames = await tap_seeing(sockets[1], "hp", "tappath001", seat=me.pk, delta=-1)
+        for comm in [*sockets, display]:
+            await drain(comm)
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)
+    assert answer is None  # answered by its own frame: the tap was applied
+    assert len(set(STOPS)) == 5
+    at = 0
+    for stop in STOPS:  # the stops in this order (with anything between them)
+        assert stop in order[at:], (stop, order)
+        at = order.index(stop, at) + 1
+    outside_rules = {name for name in order if not name.startswith("rules/")}
+    assert outside_rules - set(STOPS) - HELPERS == set()
+    # Every helper the document names is still on the way (none is named for nothing).
+    assert HELPERS - outside_rules == set()
+    for comm in [*sockets, display]:
+        await comm.disconnect()
