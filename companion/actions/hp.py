@@ -19,6 +19,7 @@ from companion.actions.core import (
     may_act_on,
 )
 from companion.actions.inputs import _int, _lord, _ordered
+from companion.actions.play import _delta
 from companion.models import Seat, Table
 from companion.rules.flow import capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.heroes import hero_by_id
@@ -55,14 +56,9 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
 
 def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
     """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8)."""
-    return Change(
-        table.pk,
-        table.version,
-        private_seats={seat.pk} if dying_changed else set(),
-        host_panel=False,
-        delta_seats=[seat],
-        parts=frozenset({"hp", "strip"}) if dying_changed else frozenset({"hp"}),
-    )
+    if dying_changed:
+        return _delta(table, [seat], "hp", "strip", private_seats={seat.pk})
+    return _delta(table, [seat], "hp")
 
 
 def _hp_fields(dying_touched: bool) -> list[str]:

@@ -29,10 +29,21 @@ def _living(table: Table, seat_id: Any) -> Seat:
     return seat
 
 
-def _delta(table: Table, seats: list[Seat], *parts: str, host_panel: bool = False) -> Change:
-    """A change sent as a delta of these seats and parts (issue 20, item 8): equipment, a
-    delayed trick, the turn moving."""
+def _delta(
+    table: Table,
+    seats: list[Seat],
+    *parts: str,
+    host_panel: bool = False,
+    private_seats: set[int] | None = None,
+) -> Change:
+    """A change sent as a delta of these seats and parts (issue 20, item 8): HP, equipment, a
+    delayed trick, the turn moving; `private_seats` also get their private page."""
     unique = list({s.pk: s for s in seats}.values())
     return Change(
-        table.pk, table.version, host_panel=host_panel, delta_seats=unique, parts=frozenset(parts)
+        table.pk,
+        table.version,
+        private_seats=private_seats or set(),
+        host_panel=host_panel,
+        delta_seats=unique,
+        parts=frozenset(parts),
     )

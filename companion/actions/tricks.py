@@ -40,23 +40,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
         raise ActionError(
             _("%(name)s is already in that judgement zone.") % {"name": name}, 409, "duplicate"
         )
-    seat.judgement_zone = [*zone, name]
-    seat.save(update_fields=["judgement_zone"])
-    return _record(
-        actor,
-        table,
-        kind="trick_placed",
-        public={
-            **_seat_public(seat),
-            "card": name,
-            "by_name": actor.seat.name if actor.seat else "",
-        },
-        before={"zone": zone},
-        after={"zone": seat.judgement_zone},
-        subject=seat,
-        action_id=action_id,
-        change=_delta(table, [seat]),
-    )
+    return _zone_changed(actor, seat, "trick_placed", name, [*zone, name], action_id)
 
 
 @action
@@ -73,22 +57,32 @@ def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None
     zone = list(seat.judgement_zone)
     if name not in zone:
         raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
-    seat.judgement_zone = [card for card in zone if card != name]
+    rest = [card for card in zone if card != name]
+    return _zone_changed(actor, seat, "trick_removed", name, rest, action_id)
+
+
+def _zone_changed(
+    actor: Actor, seat: Seat, kind: str, name: str, zone: list[str], action_id: str | None
+) -> Change:
+    """Write `seat`'s new judgement zone `zone` (card `name` placed or taken out) and record it,
+    sent as a delta of that seat."""
+    before = list(seat.judgement_zone)
+    seat.judgement_zone = zone
     seat.save(update_fields=["judgement_zone"])
     return _record(
         actor,
-        table,
-        kind="trick_removed",
+        actor.table,
+        kind=kind,
         public={
             **_seat_public(seat),
             "card": name,
             "by_name": actor.seat.name if actor.seat else "",
         },
-        before={"zone": zone},
+        before={"zone": before},
         after={"zone": seat.judgement_zone},
         subject=seat,
         action_id=action_id,
-        change=_delta(table, [seat]),
+        change=_delta(actor.table, [seat]),
     )
 
 
