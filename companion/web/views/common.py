@@ -49,6 +49,19 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return _private(response)
 
 
+def _refused(request: HttpRequest, message: Any, status: int, back: str) -> HttpResponse:
+    """A refusal: for htmx the toast alone, nothing on the page replaced (the phone's script
+    shows the message); otherwise an error page whose link goes `back`."""
+    if _is_htmx(request):
+        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+        response["HX-Reswap"] = "none"
+    else:
+        response = render(
+            request, "companion/error.html", {"message": message, "back": back}, status=status
+        )
+    return _private(response)
+
+
 def _too_many(request: HttpRequest) -> HttpResponse:
     response = render(request, "companion/not_found.html", {"throttled": True}, status=429)
     response["Retry-After"] = str(throttle.WINDOW_SECONDS)

@@ -22,7 +22,14 @@ from companion.models import Table
 from companion.read import sessions
 from companion.read.session_export import export_csv, export_json
 from companion.web import throttle
-from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
+from companion.web.views.common import (
+    _is_htmx,
+    _not_found,
+    _private,
+    _refused,
+    _too_many,
+    with_actor,
+)
 
 
 def _base(actor: Actor | None, token: str | None, table: Table) -> str:
@@ -40,18 +47,6 @@ def _page(
     context = {**context, "which": which, "page": page}
     template = "companion/session.html" if page else f"companion/session.html#{which}_dialog"
     return _private(render(request, template, context, status=status))
-
-
-def _error(request: HttpRequest, message: Any, status: int, base: str) -> HttpResponse:
-    if _is_htmx(request):
-        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
-        # Nothing on the page is replaced; the phone's script shows the message.
-        response["HX-Reswap"] = "none"
-    else:
-        response = render(
-            request, "companion/error.html", {"message": message, "back": base}, status=status
-        )
-    return _private(response)
 
 
 def _session_context(
@@ -104,7 +99,7 @@ def game_detail(request: HttpRequest, actor: Actor, token: str, number: str) -> 
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, _base(actor, token, actor.table))
+        return _refused(request, exc.message, exc.status, _base(actor, token, actor.table))
     return _page(request, "game", context)
 
 
@@ -130,7 +125,7 @@ def game_correct(request: HttpRequest, actor: Actor, token: str, number: str) ->
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, base)
+        return _refused(request, exc.message, exc.status, base)
     return _page(request, "game", {**context, "corrected": True})
 
 
@@ -141,7 +136,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     table = actor.table
     base = _base(actor, token, table)
     if not actor.is_host:
-        return _error(request, _("Only the host can do that."), 403, base)
+        return _refused(request, _("Only the host can do that."), 403, base)
     if request.method == "POST":
         try:
             actions.session_new(
@@ -153,7 +148,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         except NotFound:
             return _not_found(request)
         except ActionError as exc:
-            return _error(request, exc.message, exc.status, base)
+            return _refused(request, exc.message, exc.status, base)
         if _is_htmx(request):
             return _private(HttpResponse(status=204))
         response = HttpResponse(status=303)
@@ -220,5 +215,5 @@ def display_game_detail(request: HttpRequest, code: str, number: str) -> HttpRes
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, _base(None, None, table))
+        return _refused(request, exc.message, exc.status, _base(None, None, table))
     return _page(request, "game", context)
