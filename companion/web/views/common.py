@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from companion.actions import NotFound, actor_for
+from companion.models import Table
 from companion.web import throttle
 
 DEVICE_COOKIE = "sgs_device"
@@ -80,6 +81,22 @@ def with_actor(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         except NotFound:
             return _not_found(request)
         return view(request, actor, token, *args, **kwargs)
+
+    return wrapper
+
+
+def with_table(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the URL's table code to its Table, answering 404 (or 429 when guessing)
+    otherwise: the screens reached by a code, not a token (the join page, the display)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if throttle.blocked(request):
+            return _too_many(request)
+        table = Table.objects.filter(code=code).first()
+        if table is None:
+            return _not_found(request)
+        return view(request, table, *args, **kwargs)
 
     return wrapper
 

@@ -21,14 +21,13 @@ from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
 from companion.read import sessions
 from companion.read.session_export import export_csv, export_json
-from companion.web import throttle
 from companion.web.views.common import (
     _is_htmx,
     _not_found,
     _private,
     _refused,
-    _too_many,
     with_actor,
+    with_table,
 )
 
 
@@ -67,10 +66,6 @@ def _game_context(table: Table, number: Any, base: str, *, can_correct: bool) ->
         "base": base,
         "can_correct": can_correct,
     }
-
-
-def _display_table(request: HttpRequest, code: str) -> Table | None:
-    return Table.objects.filter(code=code).first()
 
 
 # Token screens --------------------------------------------------------------------------------
@@ -187,29 +182,21 @@ def session_export(
 
 
 @require_GET
+@with_table
 def display_session_history(
-    request: HttpRequest, code: str, number: str | None = None
+    request: HttpRequest, table: Table, number: str | None = None
 ) -> HttpResponse:
     """The history on the table display: standings, charts and games; no export, no changes."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = _display_table(request, code)
-    context = None
-    if table is not None:
-        context = _session_context(table, number, _base(None, None, table), exports=False)
+    context = _session_context(table, number, _base(None, None, table), exports=False)
     if context is None:
         return _not_found(request)
     return _page(request, "session", context)
 
 
 @require_GET
-def display_game_detail(request: HttpRequest, code: str, number: str) -> HttpResponse:
+@with_table
+def display_game_detail(request: HttpRequest, table: Table, number: str) -> HttpResponse:
     """A finished game on the table display: fates, breakdowns and timeline."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = _display_table(request, code)
-    if table is None:
-        return _not_found(request)
     try:
         context = _game_context(table, number, _base(None, None, table), can_correct=False)
     except NotFound:
