@@ -13,12 +13,12 @@ from companion.actions.core import (
     Actor,
     Change,
     _record,
-    _seat_of,
     _seat_public,
     action,
     may_act_on,
 )
 from companion.actions.inputs import _ordered, mode_of, statuses
+from companion.actions.play import _dying
 from companion.actions.turns import _turn_now
 from companion.models import Game, Seat, Table
 from companion.rules.flow import equipment_discarded_by_killer
@@ -79,12 +79,7 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
 @action
 def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """A dying player who was not saved dies: identity revealed, rewards, end of game check."""
-    table = actor.table
-    if table.status != Table.Status.PLAYING:
-        raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
-    seat = _seat_of(table, seat_id)
-    if not seat.alive or not seat.dying:
-        raise ActionError(_("Only a dying player can die."), status=409, code="not_dying")
+    table, seat = _dying(actor, seat_id, _("Only a dying player can die."))
     if not may_act_on(actor, seat.pk):
         raise ActionError(_("Only the dying player or the host can record a death."), 403)
     seats = _ordered(table)

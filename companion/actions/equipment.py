@@ -60,26 +60,10 @@ def equipment_set(
             status=409,
             code="slot_taken",
         )
-    before = dict(current)
+    replaced = current.get(slot, "")
     current[slot] = card.name_zh
-    seat.equipment = current
-    seat.save(update_fields=["equipment"])
-    return _record(
-        actor,
-        table,
-        kind="equipped",
-        public={
-            **_seat_public(seat),
-            "card": card.name_zh,
-            "slot": slot,
-            "replaced": before.get(slot, ""),
-        },
-        before={"equipment": before},
-        after={"equipment": current},
-        subject=seat,
-        action_id=action_id,
-        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
-    )
+    public = {"card": card.name_zh, "slot": slot, "replaced": replaced}
+    return _equipment_changed(actor, seat, "equipped", slot, current, public, action_id)
 
 
 @action
@@ -96,18 +80,33 @@ def equipment_remove(
     current = dict(seat.equipment)
     if not current.get(slot):
         raise ActionError(_("Nothing is equipped there."), status=409, code="empty_slot")
-    before = dict(current)
     card = current.pop(slot)
-    seat.equipment = current
+    public = {"card": card, "slot": slot}
+    return _equipment_changed(actor, seat, "unequipped", slot, current, public, action_id)
+
+
+def _equipment_changed(
+    actor: Actor,
+    seat: Seat,
+    kind: str,
+    slot: str,
+    equipment: dict[str, str],
+    public: dict[str, Any],
+    action_id: str | None,
+) -> Change:
+    """Write `seat`'s new equipment (`slot` changed) and record it, sent as a delta of that seat
+    (with the distance table when the slot moves distances or ranges)."""
+    before = dict(seat.equipment)
+    seat.equipment = equipment
     seat.save(update_fields=["equipment"])
     return _record(
         actor,
-        table,
-        kind="unequipped",
-        public={**_seat_public(seat), "card": card, "slot": slot},
+        actor.table,
+        kind=kind,
+        public={**_seat_public(seat), **public},
         before={"equipment": before},
-        after={"equipment": current},
+        after={"equipment": equipment},
         subject=seat,
         action_id=action_id,
-        change=_delta(table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
+        change=_delta(actor.table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
     )

@@ -19,6 +19,7 @@ from companion.actions.core import (
     may_act_on,
 )
 from companion.actions.inputs import _int, _lord, _ordered
+from companion.actions.play import _delta, _dying
 from companion.models import Seat, Table
 from companion.rules.flow import capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.heroes import hero_by_id
@@ -55,14 +56,9 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
 
 def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
     """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8)."""
-    return Change(
-        table.pk,
-        table.version,
-        private_seats={seat.pk} if dying_changed else set(),
-        host_panel=False,
-        delta_seats=[seat],
-        parts=frozenset({"hp", "strip"}) if dying_changed else frozenset({"hp"}),
-    )
+    if dying_changed:
+        return _delta(table, [seat], "hp", "strip", private_seats={seat.pk})
+    return _delta(table, [seat], "hp")
 
 
 def _hp_fields(dying_touched: bool) -> list[str]:
@@ -224,12 +220,7 @@ def seat_rescue(
     actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
 ) -> Change:
     """A 桃 from a seat (+1), or the dying player's own 酒 (军争): back to 1 HP ends dying."""
-    table = actor.table
-    if table.status != Table.Status.PLAYING:
-        raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
-    seat = _seat_of(table, seat_id)
-    if not seat.alive or not seat.dying:
-        raise ActionError(_("That player is not dying."), status=409, code="not_dying")
+    table, seat = _dying(actor, seat_id, _("That player is not dying."))
     if kind == "peach":
         giver = _seat_of(table, by) if by not in ("", None) else actor.seat
         if giver is None:

@@ -36,6 +36,23 @@ def _card(suit: Any, rank: Any) -> tuple[str, int]:
         ) from None
 
 
+def _in_zone(zone: list[str], name: str) -> None:
+    """Refuse a card that is not in this judgement zone."""
+    if name not in zone:
+        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+
+
+def _judged_first(zone: list[str], name: str) -> None:
+    """Refuse a delayed trick of the zone that is not the next judged (the last placed is)."""
+    expected = judgement_order(zone)[0]
+    if name != expected:
+        raise ActionError(
+            _("Judge %(name)s first: the last placed is judged first.") % {"name": expected},
+            409,
+            "order",
+        )
+
+
 def _guicai_seat(seats: list[Seat]) -> Seat | None:
     return next((s for s in seats if s.alive and s.hero == SIMA_YI), None)
 
@@ -70,17 +87,10 @@ def judgement_flip(
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     if trick:
-        if trick not in seat.judgement_zone:
-            raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
+        _in_zone(seat.judgement_zone, trick)
         if JUDGED_DELAYED_TRICKS.get(trick) != kind:
             raise ActionError(_("That card is judged differently."), code="bad_check")
-        expected = judgement_order(seat.judgement_zone)[0]
-        if trick != expected:
-            raise ActionError(
-                _("Judge %(name)s first: the last placed is judged first.") % {"name": expected},
-                409,
-                "order",
-            )
+        _judged_first(seat.judgement_zone, trick)
     seats = _ordered(table)
     guicai = _guicai_seat(seats)
     pending: dict[str, Any] = {

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Change, _seat_of
+from companion.actions.core import ActionError, Actor, Change, _seat_of
 from companion.models import Seat, Table
 
 
@@ -29,10 +29,33 @@ def _living(table: Table, seat_id: Any) -> Seat:
     return seat
 
 
-def _delta(table: Table, seats: list[Seat], *parts: str, host_panel: bool = False) -> Change:
-    """A change sent as a delta of these seats and parts (issue 20, item 8): equipment, a
-    delayed trick, the turn moving."""
+def _dying(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
+    """The table in play and its dying seat `seat_id`; `not_dying` is the refusal when that seat
+    is not dying (or dead)."""
+    table = actor.table
+    if table.status != Table.Status.PLAYING:
+        raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
+    seat = _seat_of(table, seat_id)
+    if not seat.alive or not seat.dying:
+        raise ActionError(not_dying, status=409, code="not_dying")
+    return table, seat
+
+
+def _delta(
+    table: Table,
+    seats: list[Seat],
+    *parts: str,
+    host_panel: bool = False,
+    private_seats: set[int] | None = None,
+) -> Change:
+    """A change sent as a delta of these seats and parts (issue 20, item 8): HP, equipment, a
+    delayed trick, the turn moving; `private_seats` also get their private page."""
     unique = list({s.pk: s for s in seats}.values())
     return Change(
-        table.pk, table.version, host_panel=host_panel, delta_seats=unique, parts=frozenset(parts)
+        table.pk,
+        table.version,
+        private_seats=private_seats or set(),
+        host_panel=host_panel,
+        delta_seats=unique,
+        parts=frozenset(parts),
     )

@@ -8,12 +8,12 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
 from companion.actions.inputs import _ordered, seat_view
-from companion.actions.judgement import _pass_lightning
+from companion.actions.judgement import _in_zone, _judged_first, _pass_lightning
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.distance import in_trick_reach
 from companion.rules.tricks import Fate, TargetProblem, nullified_fate, target_problem
-from companion.rules.turns import Phase, can_place_delayed_trick, judgement_order
+from companion.rules.turns import Phase, can_place_delayed_trick
 
 DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
 
@@ -21,10 +21,7 @@ DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
 @action
 def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """Put a delayed trick into a seat's judgement zone (whoever played it records it)."""
-    table = actor.table
-    _in_play(table)
-    if actor.seat is None and not actor.is_host:
-        raise ActionError(_("Only a player can do that."), status=403)
+    table = _players_table(actor)
     if actor.seat is not None and not actor.seat.alive and not actor.is_host:
         raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
     seat = _living(table, seat_id)
@@ -40,56 +37,55 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
         raise ActionError(
             _("%(name)s is already in that judgement zone.") % {"name": name}, 409, "duplicate"
         )
-    seat.judgement_zone = [*zone, name]
-    seat.save(update_fields=["judgement_zone"])
-    return _record(
-        actor,
-        table,
-        kind="trick_placed",
-        public={
-            **_seat_public(seat),
-            "card": name,
-            "by_name": actor.seat.name if actor.seat else "",
-        },
-        before={"zone": zone},
-        after={"zone": seat.judgement_zone},
-        subject=seat,
-        action_id=action_id,
-        change=_delta(table, [seat]),
-    )
+    return _zone_changed(actor, seat, "trick_placed", name, [*zone, name], action_id)
 
 
 @action
 def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """Take a delayed trick out of a zone (过河拆桥, 顺手牵羊, or a mistake)."""
-    table = actor.table
-    _in_play(table)
-    if actor.seat is None and not actor.is_host:
-        raise ActionError(_("Only a player can do that."), status=403)
+    table = _players_table(actor)
     if not actor.is_host:
         # 过河拆桥 and 顺手牵羊 are the current player's, in their play phase; the host corrects.
         _trick_user(actor, table)
     seat = _living(table, seat_id)
     zone = list(seat.judgement_zone)
-    if name not in zone:
-        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
-    seat.judgement_zone = [card for card in zone if card != name]
+    _in_zone(zone, name)
+    rest = [card for card in zone if card != name]
+    return _zone_changed(actor, seat, "trick_removed", name, rest, action_id)
+
+
+def _zone_changed(
+    actor: Actor, seat: Seat, kind: str, name: str, zone: list[str], action_id: str | None
+) -> Change:
+    """Write `seat`'s new judgement zone `zone` (card `name` placed or taken out) and record it,
+    sent as a delta of that seat."""
+    before = list(seat.judgement_zone)
+    seat.judgement_zone = zone
     seat.save(update_fields=["judgement_zone"])
     return _record(
         actor,
-        table,
-        kind="trick_removed",
+        actor.table,
+        kind=kind,
         public={
             **_seat_public(seat),
             "card": name,
             "by_name": actor.seat.name if actor.seat else "",
         },
-        before={"zone": zone},
+        before={"zone": before},
         after={"zone": seat.judgement_zone},
         subject=seat,
         action_id=action_id,
-        change=_delta(table, [seat]),
+        change=_delta(actor.table, [seat]),
     )
+
+
+def _players_table(actor: Actor) -> Table:
+    """The actor's table, in play, tapped from a seat or the host's console."""
+    table = actor.table
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("Only a player can do that."), status=403)
+    return table
 
 
 def _trick_user(actor: Actor, table: Table) -> None:
@@ -148,15 +144,8 @@ def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | Non
             _("Delayed tricks are judged in their holder's judgement phase."), 409, "not_judging"
         )
     zone = list(seat.judgement_zone)
-    if name not in zone:
-        raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
-    expected = judgement_order(zone)[0]
-    if name != expected:
-        raise ActionError(
-            _("Judge %(name)s first: the last placed is judged first.") % {"name": expected},
-            409,
-            "order",
-        )
+    _in_zone(zone, name)
+    _judged_first(zone, name)
     seats = _ordered(table)
     before = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)

@@ -19,9 +19,19 @@ from companion.actions.outcomes import tap_outcome
 from companion.models import Handover
 from companion.qr import qr_svg
 from companion.web import dispatch, taps, throttle
-from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
+from companion.web.views.common import (
+    _is_htmx,
+    _not_found,
+    _private,
+    _refused,
+    _too_many,
+    with_actor,
+)
 
 log = logging.getLogger(__name__)
+
+# An error page's way back from a tap's address (/p/<token>/act/<name>) to its screen.
+BACK = "../../"
 
 
 @require_POST
@@ -36,7 +46,7 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
         return _too_many(request)
     action_id = request.POST.get("action_id") or None
     if action_id is not None and not dispatch.ACTION_ID_RE.fullmatch(action_id):
-        return _answer_error(request, token, _("Malformed request."), 400)
+        return _refused(request, _("Malformed request."), 400, BACK)
     arrived = taps.arrive(token, action_id)
     try:
         if name == "handover":
@@ -51,7 +61,7 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _answer_error(request, token, exc.message, exc.status)
+        return _refused(request, exc.message, exc.status, BACK)
     except dispatch.TooLate:
         log.info("tap %s not judged within its deadline: answered not applied", name)
         return _act_failed(request, token, action_id)
@@ -95,11 +105,9 @@ def _act_failed(request: HttpRequest, token: str, action_id: str | None) -> Http
             if known.outcome in ("applied", "merged"):
                 return _applied(request, "merged" if known.outcome == "merged" else "")
             if known.outcome == "refused":
-                return _answer_error(request, token, known.message, known.status)
+                return _refused(request, known.message, known.status, BACK)
             outcome = "not_applied"
-    response = _answer_error(
-        request, token, _("The server could not record this tap. Checking…"), 503
-    )
+    response = _refused(request, _("The server could not record this tap. Checking…"), 503, BACK)
     response["X-Tap-Outcome"] = outcome
     return response
 
@@ -124,18 +132,6 @@ def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: s
     if known.outcome == "refused":
         body["status"], body["message"] = known.status, known.message
     return _private(JsonResponse(body))
-
-
-def _answer_error(request: HttpRequest, token: str, message: Any, status: int) -> HttpResponse:
-    if _is_htmx(request):
-        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
-        # Nothing on the page is replaced; the phone's script shows the message.
-        response["HX-Reswap"] = "none"
-    else:
-        response = render(
-            request, "companion/error.html", {"message": message, "back": "../../"}, status=status
-        )
-    return _private(response)
 
 
 def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
 from companion.actions import NotFound, actor_for
+from companion.models import Table
 from companion.web import throttle
 
 DEVICE_COOKIE = "sgs_device"
@@ -49,6 +50,19 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return _private(response)
 
 
+def _refused(request: HttpRequest, message: Any, status: int, back: str) -> HttpResponse:
+    """A refusal: for htmx the toast alone, nothing on the page replaced (the phone's script
+    shows the message); otherwise an error page whose link goes `back`."""
+    if _is_htmx(request):
+        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+        response["HX-Reswap"] = "none"
+    else:
+        response = render(
+            request, "companion/error.html", {"message": message, "back": back}, status=status
+        )
+    return _private(response)
+
+
 def _too_many(request: HttpRequest) -> HttpResponse:
     response = render(request, "companion/not_found.html", {"throttled": True}, status=429)
     response["Retry-After"] = str(throttle.WINDOW_SECONDS)
@@ -67,6 +81,22 @@ def with_actor(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         except NotFound:
             return _not_found(request)
         return view(request, actor, token, *args, **kwargs)
+
+    return wrapper
+
+
+def with_table(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the URL's table code to its Table, answering 404 (or 429 when guessing)
+    otherwise: the screens reached by a code, not a token (the join page, the display)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if throttle.blocked(request):
+            return _too_many(request)
+        table = Table.objects.filter(code=code).first()
+        if table is None:
+            return _not_found(request)
+        return view(request, table, *args, **kwargs)
 
     return wrapper
 

@@ -24,8 +24,7 @@ from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import public_state
-from companion.web import throttle
-from companion.web.views.common import _not_found, _private, _too_many, with_actor
+from companion.web.views.common import _not_found, _private, with_actor, with_table
 
 HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
@@ -193,11 +192,7 @@ def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpRespon
 
 
 @require_GET
-def display_seat_dialog(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
+@with_table
+def display_seat_dialog(request: HttpRequest, table: Table, seat_id: int) -> HttpResponse:
     """A seat's details on the public display: hero card and HP history only."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = Table.objects.filter(code=code).first()
-    if table is None:
-        return _not_found(request)
     return _seat_dialog(request, table, None, int(seat_id))

@@ -21,8 +21,14 @@ from companion.actions import ActionError, Actor, NotFound
 from companion.models import Table
 from companion.read import sessions
 from companion.read.session_export import export_csv, export_json
-from companion.web import throttle
-from companion.web.views.common import _is_htmx, _not_found, _private, _too_many, with_actor
+from companion.web.views.common import (
+    _is_htmx,
+    _not_found,
+    _private,
+    _refused,
+    with_actor,
+    with_table,
+)
 
 
 def _base(actor: Actor | None, token: str | None, table: Table) -> str:
@@ -40,18 +46,6 @@ def _page(
     context = {**context, "which": which, "page": page}
     template = "companion/session.html" if page else f"companion/session.html#{which}_dialog"
     return _private(render(request, template, context, status=status))
-
-
-def _error(request: HttpRequest, message: Any, status: int, base: str) -> HttpResponse:
-    if _is_htmx(request):
-        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
-        # Nothing on the page is replaced; the phone's script shows the message.
-        response["HX-Reswap"] = "none"
-    else:
-        response = render(
-            request, "companion/error.html", {"message": message, "back": base}, status=status
-        )
-    return _private(response)
 
 
 def _session_context(
@@ -72,10 +66,6 @@ def _game_context(table: Table, number: Any, base: str, *, can_correct: bool) ->
         "base": base,
         "can_correct": can_correct,
     }
-
-
-def _display_table(request: HttpRequest, code: str) -> Table | None:
-    return Table.objects.filter(code=code).first()
 
 
 # Token screens --------------------------------------------------------------------------------
@@ -104,7 +94,7 @@ def game_detail(request: HttpRequest, actor: Actor, token: str, number: str) -> 
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, _base(actor, token, actor.table))
+        return _refused(request, exc.message, exc.status, _base(actor, token, actor.table))
     return _page(request, "game", context)
 
 
@@ -130,7 +120,7 @@ def game_correct(request: HttpRequest, actor: Actor, token: str, number: str) ->
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, base)
+        return _refused(request, exc.message, exc.status, base)
     return _page(request, "game", {**context, "corrected": True})
 
 
@@ -141,7 +131,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     table = actor.table
     base = _base(actor, token, table)
     if not actor.is_host:
-        return _error(request, _("Only the host can do that."), 403, base)
+        return _refused(request, _("Only the host can do that."), 403, base)
     if request.method == "POST":
         try:
             actions.session_new(
@@ -153,7 +143,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         except NotFound:
             return _not_found(request)
         except ActionError as exc:
-            return _error(request, exc.message, exc.status, base)
+            return _refused(request, exc.message, exc.status, base)
         if _is_htmx(request):
             return _private(HttpResponse(status=204))
         response = HttpResponse(status=303)
@@ -192,33 +182,25 @@ def session_export(
 
 
 @require_GET
+@with_table
 def display_session_history(
-    request: HttpRequest, code: str, number: str | None = None
+    request: HttpRequest, table: Table, number: str | None = None
 ) -> HttpResponse:
     """The history on the table display: standings, charts and games; no export, no changes."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = _display_table(request, code)
-    context = None
-    if table is not None:
-        context = _session_context(table, number, _base(None, None, table), exports=False)
+    context = _session_context(table, number, _base(None, None, table), exports=False)
     if context is None:
         return _not_found(request)
     return _page(request, "session", context)
 
 
 @require_GET
-def display_game_detail(request: HttpRequest, code: str, number: str) -> HttpResponse:
+@with_table
+def display_game_detail(request: HttpRequest, table: Table, number: str) -> HttpResponse:
     """A finished game on the table display: fates, breakdowns and timeline."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = _display_table(request, code)
-    if table is None:
-        return _not_found(request)
     try:
         context = _game_context(table, number, _base(None, None, table), can_correct=False)
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        return _error(request, exc.message, exc.status, _base(None, None, table))
+        return _refused(request, exc.message, exc.status, _base(None, None, table))
     return _page(request, "game", context)

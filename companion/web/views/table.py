@@ -29,6 +29,7 @@ from companion.web.views.common import (
     _remember,
     _too_many,
     with_actor,
+    with_table,
 )
 
 
@@ -81,13 +82,9 @@ def join_lookup(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def join(request: HttpRequest, code: str) -> HttpResponse:
+@with_table
+def join(request: HttpRequest, table: Table) -> HttpResponse:
     """Where the table's QR code leads: pick a name and take a seat."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = Table.objects.filter(code=code).first()
-    if table is None:
-        return _not_found(request)
     device = _device(request) or new_token()
     mine = table.seats.filter(device=device).first() if _device(request) else None
     if mine is not None:
@@ -98,7 +95,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if request.method == "POST":
         name = request.POST.get("name", "")[:200]
         try:
-            seat, _created = actions.seat_join(code=code, name=name, device=device)
+            seat, _created = actions.seat_join(code=table.code, name=name, device=device)
         except NotFound:
             return _not_found(request)
         except ActionError as exc:
@@ -134,13 +131,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def display(request: HttpRequest, code: str) -> HttpResponse:
+@with_table
+def display(request: HttpRequest, table: Table) -> HttpResponse:
     """The public table display: for a tablet or TV in the middle of the table."""
-    if throttle.blocked(request):
-        return _too_many(request)
-    table = Table.objects.filter(code=code).first()
-    if table is None:
-        return _not_found(request)
     return _screen(request, table=table, actor=None, token=None)
 
 
