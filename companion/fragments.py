@@ -74,7 +74,9 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     classes = "seat"
     if not seat.alive:
         classes += " dead"
-    if seat.identity == "lord":
+    if seat.leader:
+        # The leader's class keeps the identity game's name (the stylesheet and the browser
+        # tests use it).
         classes += " is-lord"
     if seat.dying:
         classes += " dying"

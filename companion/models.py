@@ -41,8 +41,10 @@ class Table(models.Model):
         FINISHED = "finished"
 
     class HeroStage(models.TextChoices):
+        # The mode's leader chooses first, then the others. The stored value and its label
+        # keep the identity game's word (the lord), so no migration follows the rename.
         NONE = ""
-        LORD = "lord"
+        LEADER = "lord", "Lord"
         OTHERS = "others"
 
     code = models.CharField(max_length=8, unique=True)

@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.actions.inputs import seat_view, statuses
-from companion.actions.table import identity_options
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
-from companion.rules.identities import Identity, distribution
+from companion.rules.identities import Identity
 from companion.rules.judgement import Check, judge
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
@@ -54,6 +53,8 @@ class PublicSeat:
     is_host: bool
     # None unless everybody may see it: the lord, a dead seat, or any seat once the game is over.
     identity: str | None
+    # The seat the mode makes known to all (the identity game's lord; `Mode.leader`).
+    leader: bool = False
     # Set only once revealed: the lord's at once, everyone else's when all have picked.
     hero: HeroCard | None = None
     hp: int = 0
@@ -174,6 +175,11 @@ class PublicState:
     def turn_seat_id(self) -> int | None:
         """The seat whose turn it is, if a game is in play."""
         return self.turn.seat_id if self.turn else None
+
+    @property
+    def leader_choosing(self) -> bool:
+        """The mode's leader (the identity game's lord) is choosing a hero, before the others."""
+        return self.hero_stage == Table.HeroStage.LEADER
 
     @property
     def winners(self) -> list[PublicSeat]:
@@ -319,6 +325,7 @@ def _public_seat(
         alive=s.alive,
         is_host=s.is_host,
         identity=_visible_identity(s, table),
+        leader=bool(s.identity) and modes.get(table.mode).is_leader(Identity(s.identity)),
         hero=hero_card(s.hero),
         hp=s.hp,
         max_hp=s.max_hp,
@@ -348,8 +355,8 @@ def public_state(
     counts: dict[str, int] = {}
     mode = modes.get(table.mode)
     if table.status == Table.Status.LOBBY and mode.seats_allowed(len(seats)):
-        counts = {k.value: v for k, v in distribution(len(seats), identity_options(table)).items()}
-    # Those who choose a hero after the first chooser (the lord) does.
+        counts = {k.value: v for k, v in mode.identity_counts(len(seats), table.opts).items()}
+    # Those who choose a hero after the first chooser (the leader: the lord) does.
     leader = mode.leader(statuses(seats)) if seats and all(s.identity for s in seats) else None
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
@@ -366,7 +373,9 @@ def public_state(
         history=lines,
         distribution=counts,
         hero_stage=table.hero_stage,
-        picked=sum(1 for s in pickers if s.hero_pick) if table.hero_stage == "others" else 0,
+        picked=sum(1 for s in pickers if s.hero_pick)
+        if table.hero_stage == Table.HeroStage.OTHERS
+        else 0,
         pickers=len(pickers),
         winner=table.winner if finished else "",
         timeline=_events(table, limit=None, private_to__isnull=True, game_number=table.game_number)[

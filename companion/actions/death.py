@@ -21,9 +21,7 @@ from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
 from companion.actions.turns import _turn_now
 from companion.models import Game, Seat, Table
-from companion.rules.flow import equipment_discarded_by_killer
 from companion.rules.identities import Identity
-from companion.rules.scoring import is_final_duel_death
 from companion.rules.turns import Phase
 
 
@@ -97,9 +95,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     seat.dying = False
     seat.killer = killer
     seat.died_version = table.version + 1
-    seat.final_duel = is_final_duel_death(
-        victim=Identity(seat.identity), alive_before_death=alive_before
-    )
+    seat.final_duel = mode_of(table).lost_final_duel(Identity(seat.identity), alive_before)
     seat.equipment = {}
     seat.judgement_zone = []
     seat.save()
@@ -139,12 +135,13 @@ def _death_flow(
     after: dict[str, Any],
 ) -> dict[str, Any]:
     """What a death changes beyond the dead seat (RULES §3, §6), recorded in the death's own
-    event so one undo reverts it all: a lord who killed a loyalist discards the equipment, and
+    event so one undo reverts it all: the killer's equipment if the mode discards it (the
+    identity game: a lord who killed a loyalist), and
     the turn of a player who dies on it passes at once to the next living player's start."""
     public: dict[str, Any] = {}
     victim = Identity(seat.identity)
     if killer is not None and killer.alive and killer.equipment:
-        if equipment_discarded_by_killer(victim=victim, killer=Identity(killer.identity)):
+        if mode_of(table).killer_discards_equipment(victim, Identity(killer.identity)):
             before["killer_equipment"] = dict(killer.equipment)
             public["discarded"] = sorted(killer.equipment.values())
             killer.equipment = {}

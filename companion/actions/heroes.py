@@ -1,4 +1,8 @@
-"""The start of a game: hero candidates dealt, the lord's pick and the others', a re-deal."""
+"""The start of a game: hero candidates dealt, the leader's pick (the identity game's lord) and
+the others', a re-deal. What is offered to whom is the mode's (`Mode.leader_offer`, `offers`).
+
+Stored names keep the identity game's word: the event kinds `heroes_lord_choosing` and
+`hero_lord_picked`, the payload keys `lord` and `lord_candidates` (the history reads them)."""
 
 from __future__ import annotations
 
@@ -13,10 +17,10 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
-from companion.actions.inputs import _lord, _ordered, mode_of, statuses
+from companion.actions.inputs import _leader, _ordered, mode_of, statuses
 from companion.actions.turns import begin_turns
 from companion.models import Event, Seat, Table
-from companion.rules.heroes import deal_candidates, hero_by_id, lord_candidates
+from companion.rules.heroes import hero_by_id
 
 
 def reset_for_game(seat: Seat) -> None:
@@ -52,7 +56,7 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
 
 
 def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
-    """Leave the deal: straight to play in first-game mode, else the lord's hero choice."""
+    """Leave the deal: straight to play in first-game mode, else the leader's hero choice."""
     seats = _ordered(table)
     if table.opts.first_game_mode:
         _start_hp(table, seats)
@@ -66,26 +70,26 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
             action_id=action_id,
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
-    lord = _lord(table, seats)
-    lord.hero_candidates = lord_candidates()
-    lord.save(update_fields=["hero_candidates"])
+    leader = _leader(table, seats)
+    leader.hero_candidates = mode_of(table).leader_offer()
+    leader.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
-    table.hero_stage = Table.HeroStage.LORD
+    table.hero_stage = Table.HeroStage.LEADER
     return _record(
         actor,
         table,
         kind="heroes_lord_choosing",
-        public={"lord": lord.pk, "name": lord.name},
-        after={"lord_candidates": lord.hero_candidates},
+        public={"lord": leader.pk, "name": leader.name},
+        after={"lord_candidates": leader.hero_candidates},
         action_id=action_id,
-        # Every phone changes: the lord sees candidates, the others wait for the lord.
+        # Every phone changes: the leader sees candidates, the others wait for the leader.
         change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )
 
 
-def _deal_others(table: Table, seats: list[Seat], lord: Seat) -> None:
-    others = [s for s in seats if s.pk != lord.pk]
-    hands = deal_candidates(taken={lord.hero}, player_count=len(seats), non_lord_count=len(others))
+def _deal_others(table: Table, seats: list[Seat], leader: Seat) -> None:
+    others = [s for s in seats if s.pk != leader.pk]
+    hands = mode_of(table).offers(player_count=len(seats), taken={leader.hero}, count=len(others))
     for seat, hand in zip(others, hands, strict=True):
         seat.hero_candidates = hand
         seat.hero_pick = ""
@@ -103,16 +107,16 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         raise ActionError(_("Heroes cannot be picked now."), status=409, code="not_picking")
     seats = _ordered(table)
     seat = next(s for s in seats if s.pk == seat.pk)
-    lord = _lord(table, seats)
-    is_lord = seat.pk == lord.pk
-    if table.hero_stage == Table.HeroStage.LORD and not is_lord:
+    leader = _leader(table, seats)
+    is_leader = seat.pk == leader.pk
+    if table.hero_stage == Table.HeroStage.LEADER and not is_leader:
         raise ActionError(_("The Lord picks first."), status=409, code="lord_first")
-    if table.hero_stage == Table.HeroStage.OTHERS and is_lord:
+    if table.hero_stage == Table.HeroStage.OTHERS and is_leader:
         raise ActionError(_("You have already picked your hero."), status=409, code="picked")
     if hero_id not in seat.hero_candidates:
         raise ActionError(_("That hero was not offered to you."), code="not_offered")
     hero = hero_by_id(hero_id)
-    if is_lord:
+    if is_leader:
         seat.hero = seat.hero_pick = hero_id
         seat.save(update_fields=["hero", "hero_pick"])
         _deal_others(table, seats, seat)
@@ -130,7 +134,7 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
     before = seat.hero_pick
     seat.hero_pick = hero_id
     seat.save(update_fields=["hero_pick"])
-    others = [s for s in seats if s.pk != lord.pk]
+    others = [s for s in seats if s.pk != leader.pk]
     picked = sum(1 for s in others if s.hero_pick)
     # The pick itself stays in the seat's private record; the table only learns the count.
     change = _record(
@@ -182,15 +186,15 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     if not confirm:
         raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
     seats = _ordered(table)
-    lord = _lord(table, seats)
+    leader = _leader(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
-    if table.hero_stage == Table.HeroStage.LORD:
-        lord.hero_candidates = lord_candidates()
-        lord.save(update_fields=["hero_candidates"])
-        dealt = {lord.pk}
+    if table.hero_stage == Table.HeroStage.LEADER:
+        leader.hero_candidates = mode_of(table).leader_offer()
+        leader.save(update_fields=["hero_candidates"])
+        dealt = {leader.pk}
     else:
-        _deal_others(table, seats, lord)
-        dealt = {s.pk for s in seats if s.pk != lord.pk}
+        _deal_others(table, seats, leader)
+        dealt = {s.pk for s in seats if s.pk != leader.pk}
     return _record(
         actor,
         table,

@@ -18,11 +18,12 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
-from companion.actions.inputs import _int, _lord, _ordered
+from companion.actions.inputs import _int, mode_of
 from companion.actions.play import _delta, _dying
 from companion.models import Seat, Table
 from companion.rules.flow import capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.heroes import hero_by_id
+from companion.rules.identities import Identity
 from companion.rules.skills import skills_for
 
 MAX_DELTA = 10
@@ -244,18 +245,18 @@ def seat_rescue(
     if kind == "peach":
         giver_hero = hero_by_id(giver.hero) if giver.hero else None
 
-        def healed(is_lord: bool) -> int:
+        def healed(is_leader: bool) -> int:
             return peach_heal(
                 receiver_hero=seat.hero,
-                receiver_is_lord=is_lord,
+                receiver_is_lord=is_leader,
                 giver_hero=giver.hero,
                 giver_kingdom=giver_hero.kingdom if giver_hero else "",
             )
 
         heal = healed(False)
-        # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader. The
-        # seats are read to find it only when being that seat would change the 桃.
-        if healed(True) != heal and _lord(table, _ordered(table)).pk == seat.pk:
+        # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader, known
+        # from the seat's own identity (no other seat is read).
+        if healed(True) != heal and mode_of(table).is_leader(Identity(seat.identity)):
             heal = healed(True)
     seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:

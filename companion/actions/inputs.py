@@ -1,5 +1,6 @@
 """Stored rows turned into the rules' inputs (companion.rules takes plain data, never a model), and
-what several actions read alike: the seats in play order, the lord, a whole number sent in."""
+what several actions read alike: the seats in play order, the mode's leader, a whole number sent
+in."""
 
 from __future__ import annotations
 
@@ -52,8 +53,9 @@ def _ordered(table: Table) -> list[Seat]:
     return list(table.seats.order_by("position", "slot"))
 
 
-def _lord(table: Table, seats: list[Seat]) -> Seat:
-    """The seat the mode makes known to all, who chooses a hero first (the lord)."""
+def _leader(table: Table, seats: list[Seat]) -> Seat:
+    """The seat the mode makes known to all, who chooses a hero first (the identity game's
+    lord)."""
     index = mode_of(table).leader(statuses(seats))
     assert index is not None, "a mode with a hero choice has a first chooser"
     return seats[index]

@@ -1,5 +1,6 @@
-"""Scoring a finished game (RULES §8): its scores when it ends, a tournament closed once
-everyone has been lord, and the stored scores read back for the standings."""
+"""Scoring a finished game (RULES §8) as its table's mode scores it (`Mode.score`): its scores
+when it ends, a tournament closed once everyone has been the leader, and the stored scores read
+back for the standings."""
 
 from __future__ import annotations
 
@@ -10,40 +11,18 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from companion.actions.inputs import mode_of
 from companion.actions.session_deal import _finished_count, _open_session
 from companion.models import Game, Table
+from companion.rules import modes
 from companion.rules.identities import Identity
-from companion.rules.scoring import (
-    BASE,
-    FINAL_DUEL,
-    KILL_LORD,
-    KILL_LOYALIST,
-    KILL_REBEL,
-    KILL_RENEGADE,
-    LOYALISTS_ALIVE,
-    PLAYERS,
-    REBELS_ALIVE,
-    Breakdown,
-    GameRecord,
-    PlayerResult,
-    ScoreLine,
-    record_game,
-)
+from companion.rules.scoring import Breakdown, GameRecord, PlayerResult, ScoreLine
 from companion.rules.victory import Side
 
 log = logging.getLogger(__name__)
 
-LINE_CODES = (
-    BASE,
-    LOYALISTS_ALIVE,
-    REBELS_ALIVE,
-    PLAYERS,
-    FINAL_DUEL,
-    KILL_LORD,
-    KILL_LOYALIST,
-    KILL_REBEL,
-    KILL_RENEGADE,
-)
+# Every score line code of every mode, in order (the columns of a session's export).
+LINE_CODES = modes.score_codes()
 IDENTITIES = tuple(identity.value for identity in Identity)
 TIE_BREAK = gettext_lazy(
     "Ties: more games won, then more kills, then fewer games played; players still equal "
@@ -65,14 +44,16 @@ def player_result(entry: Mapping[str, Any]) -> PlayerResult:
     )
 
 
-def score_results(results: Sequence[Mapping[str, Any]], winner: str) -> dict[str, dict[str, Any]]:
-    """Scores of a finished game, keyed by seat id (as text, like JSON keys).
+def score_results(
+    mode: modes.Mode, results: Sequence[Mapping[str, Any]], winner: str
+) -> dict[str, dict[str, Any]]:
+    """Scores of a finished game of this mode, keyed by seat id (as text, like JSON keys).
 
     Each value holds the identity, whether the seat won, its number of kills, the breakdown
     lines (code, points, count, total) and the total.
     """
     players = {str(entry["seat"]): player_result(entry) for entry in results}
-    records = record_game(players, Side(winner))
+    records = mode.score(players, Side(winner))
     return {
         key: {
             "identity": record.identity.value,
@@ -97,11 +78,12 @@ def game_record(score: Mapping[str, Any]) -> GameRecord:
 
 
 def game_finished(table: Table, game: Game) -> None:
-    """Score a game that has just ended; close a tournament once everyone has been lord."""
+    """Score a game that has just ended; close a tournament once everyone has been the
+    leader (`Session.lord_order`, the stored name of the leaders' order)."""
     if game.session_id is None:
         game.session = table.session or _open_session(table, list(table.seats.all()))
     try:
-        game.scores = score_results(game.results, game.winner)
+        game.scores = score_results(mode_of(table), game.results, game.winner)
     except (KeyError, ValueError):
         # Never let scoring stop the end of a game; a correction can score it later.
         log.exception("game %s of table %s could not be scored", game.number, table.pk)

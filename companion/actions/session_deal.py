@@ -1,5 +1,7 @@
 """The session a deal belongs to (RULES §8): opened with the first game dealt, and in a
-tournament the lord of each game."""
+tournament the leader of each game (the identity game's lord), in the order the mode rotates it.
+
+`Session.lord_order` keeps its stored name: it is the leaders' order, whatever the mode."""
 
 from __future__ import annotations
 
@@ -9,14 +11,10 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy
 
 from companion.actions.core import ActionError
+from companion.actions.inputs import mode_of
 from companion.models import Seat, Session, Table
-from companion.rules.identities import (
-    Identity,
-    IdentityOptions,
-    deal_identities,
-    deal_identities_fixed_lord,
-)
-from companion.rules.scoring import tournament_lords
+from companion.rules.identities import Identity
+from companion.rules.modes import Mode
 
 
 def _next_number(table: Table) -> int:
@@ -41,18 +39,18 @@ def _finished_count(session: Session) -> int:
     return session.games.filter(ended_at__isnull=False).count()
 
 
-def _tournament_lord_index(session: Session, seats: Sequence[Seat]) -> int | None:
-    """The index in seats of this game's lord in a tournament; None outside tournaments."""
+def _tournament_leader_index(mode: Mode, session: Session, seats: Sequence[Seat]) -> int | None:
+    """The index in seats of this game's leader in a tournament; None outside tournaments."""
     if not session.tournament or not session.lord_order:
         return None
     ids = [s.pk for s in seats]
     order = [int(pk) for pk in session.lord_order]
     done = _finished_count(session)
     if done == 0 and order[0] in ids:
-        # Seats may have been rearranged since the tournament was set up: the lord passes round
-        # the seating as it is when the first game is dealt.
+        # Seats may have been rearranged since the tournament was set up: the leader passes
+        # round the seating as it is when the first game is dealt.
         first = ids.index(order[0])
-        order = [ids[i] for i in tournament_lords(len(ids), first)]
+        order = [ids[i] for i in mode.leader_rotation(len(ids), first)]
         if order != session.lord_order:
             session.lord_order = order
             session.save(update_fields=["lord_order"])
@@ -73,14 +71,14 @@ def _tournament_lord_index(session: Session, seats: Sequence[Seat]) -> int | Non
     return ids.index(order[done])
 
 
-def deal_for_table(table: Table, seats: Sequence[Seat], options: IdentityOptions) -> list[Identity]:
-    """Deal identities for the table's next game (or a re-deal), in seat order.
+def deal_for_table(table: Table, seats: Sequence[Seat]) -> list[Identity]:
+    """Deal identities for the table's next game (or a re-deal), in seat order, as its mode
+    deals them with the table's options.
 
-    Attaches the table to its session (starting one if needed). In a tournament the lord is the
-    session's next lord and the other identities are random among the rest.
+    Attaches the table to its session (starting one if needed). In a tournament the leader is
+    the session's next leader and the other identities are random among the rest.
     """
+    mode = mode_of(table)
     session = _open_session(table, seats)
-    lord_index = _tournament_lord_index(session, seats)
-    if lord_index is None:
-        return deal_identities(len(seats), options)
-    return deal_identities_fixed_lord(len(seats), lord_index, options)
+    leader = _tournament_leader_index(mode, session, seats)
+    return mode.deal(len(seats), table.opts, fixed_leader=leader)

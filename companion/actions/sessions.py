@@ -32,7 +32,6 @@ from companion.actions.scoring import score_results
 from companion.actions.session_deal import _next_number
 from companion.models import Game, Seat, Session, Table
 from companion.rules.identities import Identity
-from companion.rules.scoring import tournament_lords
 from companion.rules.victory import SeatStatus
 
 # Event kinds written here, and every kind after which the session panel must be sent again.
@@ -53,7 +52,9 @@ def session_new(
 ) -> Change:
     """Start a new session (host only, before a deal or after a game ends).
 
-    A tournament needs the first lord (a seat); the lord then passes to the next seat each game.
+    A tournament needs the first leader (a seat: the identity game's lord, hence the argument's
+    name `first_lord`, also the form's field); the leader then passes round the seats as the mode
+    rotates it (`Mode.leader_rotation`), one game each.
     A session without games yet is set up again instead of leaving an empty one behind.
     """
     table = actor.table
@@ -67,7 +68,7 @@ def session_new(
             code="in_game",
         )
     seats = list(table.seats.order_by("position", "slot"))
-    lord_order: list[int] = []
+    leaders: list[int] = []
     first: Seat | None = None
     if tournament:
         mode = mode_of(table)
@@ -82,7 +83,7 @@ def session_new(
             raise ActionError(gettext_lazy("Choose the first Lord."), code="first_lord")
         first = _seat_of(table, first_lord)
         index = [s.pk for s in seats].index(first.pk)
-        lord_order = [seats[i].pk for i in tournament_lords(len(seats), index)]
+        leaders = [seats[i].pk for i in mode.leader_rotation(len(seats), index)]
     current = table.session
     previous = None
     if current is not None and current.ended_at is None and not current.games.exists():
@@ -94,7 +95,7 @@ def session_new(
             previous = current.number
         session = Session(table=table, number=_next_number(table))
     session.tournament = bool(tournament)
-    session.lord_order = lord_order
+    session.lord_order = leaders  # the stored name of the leaders' order
     session.players = {str(s.pk): s.name for s in seats}
     session.save()
     table.session = session
@@ -111,7 +112,7 @@ def session_new(
         table,
         kind=SESSION_STARTED,
         public=public,
-        after={"session": session.pk, "lord_order": lord_order},
+        after={"session": session.pk, "lord_order": leaders},
         action_id=action_id,
     )
 
@@ -217,7 +218,9 @@ def game_correct(
         change(pk, "killer", entry.get("killer"), killer)
     for pk, duel in wanted_duel.items():
         entry = by_seat[pk]
-        if duel and (entry["alive"] or entry["identity"] != Identity.RENEGADE):
+        if duel and (
+            entry["alive"] or not mode_of(table).may_lose_final_duel(Identity(entry["identity"]))
+        ):
             raise ActionError(
                 gettext_lazy("Only a Renegade who died can have lost the final duel."),
                 code="final_duel",
@@ -242,7 +245,7 @@ def game_correct(
     winner_before = game.winner
     game.results = results
     game.winner = side.value
-    game.scores = score_results(results, side.value)
+    game.scores = score_results(mode_of(table), results, side.value)
     game.save(update_fields=["results", "winner", "scores"])
     private: set[int] = set()
     if game.number == table.game_number and table.status == Table.Status.FINISHED:

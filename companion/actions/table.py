@@ -25,7 +25,6 @@ from companion.actions.core import (
 from companion.actions.heroes import reset_for_game, start_heroes
 from companion.actions.inputs import mode_of, statuses
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
-from companion.rules.identities import IdentityOptions
 from companion.rules.modes import OptionsError
 
 # ---------------------------------------------------------------------------------------------
@@ -277,12 +276,6 @@ def host_pass(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Ch
     )
 
 
-def identity_options(table: Table) -> IdentityOptions:
-    """The rule options a table has set, for dealing identities."""
-    identities: IdentityOptions = table.opts.identities()
-    return identities
-
-
 @action
 def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
     """Deal identities at random (host only). A re-deal before the game starts needs confirm."""
@@ -310,9 +303,8 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     if table.status not in (Table.Status.LOBBY, Table.Status.DEALT, Table.Status.FINISHED):
         raise ActionError(_("The game has already started."), status=409, code="started")
     before = {s.pk: s.identity for s in seats}
-    # Sessions (issue 5): the game joins the table's session; a tournament fixes the lord.
-
-    dealt = session_deal.deal_for_table(table, seats, identity_options(table))
+    # Sessions (issue 5): the game joins the table's session; a tournament fixes the leader.
+    dealt = session_deal.deal_for_table(table, seats)
     for seat, identity in zip(seats, dealt, strict=True):
         reset_for_game(seat)
         seat.identity = identity.value
@@ -325,15 +317,16 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     table.status = Table.Status.DEALT
     table.locked = True
     leader = mode.leader(statuses(seats))
-    lord = seats[leader] if leader is not None else None
+    first = seats[leader] if leader is not None else None
     change = Change(table_id=table.pk, version=table.version, private_seats={s.pk for s in seats})
     return _record(
         actor,
         table,
         kind="identities_redealt" if redeal else "identities_dealt",
+        # The leader under the stored keys "lord" and "lord_name" (the history reads them).
         public={
-            "lord": lord.pk if lord else None,
-            "lord_name": lord.name if lord else "",
+            "lord": first.pk if first else None,
+            "lord_name": first.name if first else "",
             "players": len(seats),
         },
         before={"identities": before} if redeal else {},

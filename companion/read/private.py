@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from companion.models import Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
+from companion.rules import modes
+from companion.rules.identities import Identity
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,10 @@ class PrivateState:
     max_hp: int = 0
     dying: bool = False
     maneuvering: bool = False
-    lord_waiting: bool = False
+    # The seat the mode makes known to all (the identity game's lord): its card is open.
+    leader: bool = False
+    # The leader has chosen a hero and waits for the others.
+    leader_waiting: bool = False
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -48,7 +53,7 @@ def private_hp(seat: Seat, table: Table) -> PrivateState:
         max_hp=seat.max_hp,
         dying=seat.dying,
         maneuvering=table.opts.maneuvering,
-        lord_waiting=False,
+        leader_waiting=False,
     )
 
 
@@ -66,5 +71,6 @@ def private_state(seat: Seat) -> PrivateState:
         else [],
         pick=seat.hero_pick if picking else "",
         hero=hero_card(own_hero),
-        lord_waiting=picking and bool(seat.hero) and table.hero_stage == "others",
+        leader=bool(seat.identity) and modes.get(table.mode).is_leader(Identity(seat.identity)),
+        leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
     )

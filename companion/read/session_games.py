@@ -16,6 +16,7 @@ from companion.labels import identity_label, side_label
 from companion.models import Event, Game, Table
 from companion.names import hero_card
 from companion.rules.identities import Identity
+from companion.rules.modes import Mode
 from companion.rules.scoring import (
     BASE,
     FINAL_DUEL,
@@ -125,6 +126,10 @@ class PlayerGame:
     total: int
     cumulative: int = 0
     winner: str = ""
+    # The mode says: this seat may have lost a final duel (a correction may say so), and that
+    # duel scored in this game (the note explains the score).
+    duelist: bool = False
+    duel_scored: bool = False
 
     @property
     def identity_label(self) -> str:
@@ -139,7 +144,7 @@ class PlayerGame:
     @property
     def note(self) -> str:
         """Why a renegade scored what he scored, when the table may wonder."""
-        if self.identity != Identity.RENEGADE or self.winner != Side.LORD:
+        if not self.duel_scored:
             return ""
         if self.final_duel:
             return _("Lost the final duel against the Lord: scores the number of players.")
@@ -181,9 +186,10 @@ class GameSummary:
 
 
 def _game_summary(
-    game: Game, running: dict[int, int] | None = None, corrections: int = 0
+    mode: Mode, game: Game, running: dict[int, int] | None = None, corrections: int = 0
 ) -> GameSummary:
-    """A finished game with its breakdowns; `running` carries cumulative totals across games."""
+    """A finished game of this mode with its breakdowns; `running` carries cumulative totals
+    across games."""
     results = sorted(game.results, key=lambda e: (e.get("position", 0), e["seat"]))
     names = {int(e["seat"]): e["name"] for e in results}
     idents = {int(e["seat"]): e["identity"] for e in results}
@@ -211,6 +217,7 @@ def _game_summary(
             running[pk] = running.get(pk, 0) + total
             cumulative = running[pk]
         killer = entry.get("killer")
+        duelist = mode.may_lose_final_duel(Identity(entry["identity"]))
         players.append(
             PlayerGame(
                 seat=pk,
@@ -228,6 +235,11 @@ def _game_summary(
                 total=total,
                 cumulative=cumulative,
                 winner=game.winner,
+                duelist=duelist,
+                duel_scored=duelist
+                and not entry["alive"]
+                and bool(game.winner)
+                and mode.final_duel_scored(Side(game.winner)),
             )
         )
     return GameSummary(

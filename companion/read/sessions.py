@@ -34,6 +34,7 @@ from companion.actions.sessions import GAME_CORRECTED, PANEL_KINDS, _finished_ga
 from companion.models import Event, Game, Session, Table
 from companion.read.session_games import GameSummary, _corrections, _game_summary, _scored
 from companion.read.standings import SessionSummary, StandingRow
+from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import standings
 from companion.texts import describe as describe_event
@@ -51,7 +52,8 @@ def summarize(session: Session) -> SessionSummary:
     games = _scored(all_games)
     corrections = _corrections(table) if games else {}
     running: dict[int, int] = {}
-    summaries = tuple(_game_summary(g, running, corrections.get(g.number, 0)) for g in games)
+    mode = modes.get(table.mode)
+    summaries = tuple(_game_summary(mode, g, running, corrections.get(g.number, 0)) for g in games)
     names: dict[int, str] = {int(k): v for k, v in session.players.items()}
     for game in games:
         names.update({int(e["seat"]): e["name"] for e in game.results})
@@ -132,10 +134,11 @@ def finished_game(table: Table, number: Any) -> GameSummary:
     if not game.scores:
         raise NotFound()
     running: dict[int, int] = {}
+    mode = modes.get(table.mode)
     if game.session is not None:
         for earlier in _scored(game.session.games.filter(number__lt=game.number)):
-            _game_summary(earlier, running)
-    return _game_summary(game, running, _corrections(table).get(game.number, 0))
+            _game_summary(mode, earlier, running)
+    return _game_summary(mode, game, running, _corrections(table).get(game.number, 0))
 
 
 # Timelines --------------------------------------------------------------------------------------

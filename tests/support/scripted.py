@@ -17,10 +17,9 @@ import pytest
 
 from companion import actions
 from companion.actions import handover as handover_actions
-from companion.actions import heroes as hero_actions
-from companion.actions import session_deal
 from companion.actions import table as table_actions
 from companion.models import Handover, Seat, Table
+from companion.rules import modes
 from companion.rules.heroes import LORD_HERO_IDS, STANDARD_HEROES, candidates_per_player
 from companion.rules.identities import Identity, IdentityOptions, distribution
 
@@ -60,7 +59,11 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
     monkeypatch.setattr(handover_actions, "new_token", token)
     monkeypatch.setattr(table_actions, "new_code", lambda: "KQWXY")
 
-    def deal(count: int, options: IdentityOptions | None = None) -> list[Identity]:
+    # The identity game's deal and hero offers are pinned on the mode itself (the registry's
+    # instance), which the actions ask.
+    mode = modes.get("identity")
+
+    def deal(count: int, options: object = None, **_: object) -> list[Identity]:
         # The first deal is the given one turned by a seat, so a re-deal changes identities.
         dealt = list(state["identities"])
         assert count == len(dealt)
@@ -69,15 +72,15 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
             dealt = dealt[1:] + dealt[:1]
         return [Identity(i) for i in dealt]
 
-    monkeypatch.setattr(session_deal, "deal_identities", deal)
+    monkeypatch.setattr(mode, "deal", deal)
 
-    def lord_candidates() -> list[str]:
+    def lord_candidates(rng: object = None) -> list[str]:
         state["deals"] += 1
         extra = ["WEI003", "SHU003"] if state["deals"] % 2 else ["WEI004", "SHU004"]
         return [LORD_HERO_IDS[1], LORD_HERO_IDS[0], LORD_HERO_IDS[2], *extra]
 
     def deal_candidates(
-        *, taken: set[str], player_count: int, non_lord_count: int
+        *, taken: set[str], player_count: int, count: int, rng: object = None
     ) -> list[list[str]]:
         # 司马懿 first, so that the first non-lord seat can pick him (鬼才 replaces judgements).
         pool = [h.id for h in STANDARD_HEROES if h.id not in taken and h.id not in LORD_HERO_IDS]
@@ -87,10 +90,10 @@ def pin(monkeypatch: pytest.MonkeyPatch, identities: list[str]) -> Callable[[lis
         shift = state["deals"] * 3 % len(pool)
         pool = [SIMA_YI, *pool[shift:], *pool[:shift]]
         per = candidates_per_player(player_count)
-        return [pool[i * per : (i + 1) * per] for i in range(non_lord_count)]
+        return [pool[i * per : (i + 1) * per] for i in range(count)]
 
-    monkeypatch.setattr(hero_actions, "lord_candidates", lord_candidates)
-    monkeypatch.setattr(hero_actions, "deal_candidates", deal_candidates)
+    monkeypatch.setattr(mode, "leader_offer", lord_candidates)
+    monkeypatch.setattr(mode, "offers", deal_candidates)
     return reset
 
 

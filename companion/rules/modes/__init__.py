@@ -33,4 +33,22 @@ def option_names() -> tuple[str, ...]:
     return tuple(names)
 
 
-__all__ = ["DEFAULT", "Mode", "OptionsError", "TableOptions", "get", "keys", "option_names"]
+def score_codes() -> tuple[str, ...]:
+    """Every score line code of every mode, each once, in the modes' own order (an export's
+    columns)."""
+    codes: dict[str, None] = {}
+    for mode in _MODES.values():
+        codes.update(dict.fromkeys(mode.score_codes))
+    return tuple(codes)
+
+
+__all__ = [
+    "DEFAULT",
+    "Mode",
+    "OptionsError",
+    "TableOptions",
+    "get",
+    "keys",
+    "option_names",
+    "score_codes",
+]

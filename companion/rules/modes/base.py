@@ -9,15 +9,18 @@ table's options are validated once and read as typed attributes everywhere.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity
+from companion.rules.scoring import GameRecord, PlayerResult
 from companion.rules.victory import SeatStatus, Side
 
 O = TypeVar("O", bound="TableOptions")  # noqa: E741
+K = TypeVar("K", bound=Hashable)
 
 
 class OptionsError(ValueError):
@@ -82,6 +85,26 @@ class Mode:
 
     # The deal: what each seat may see, who is known to all, the heroes and their HP.
 
+    def identity_counts(self, seat_count: int, options: TableOptions) -> dict[Identity, int]:
+        """How many seats the deal gives each identity (shown before the deal)."""
+        raise NotImplementedError
+
+    def deal(
+        self,
+        seat_count: int,
+        options: TableOptions,
+        *,
+        fixed_leader: int | None = None,
+        rng: random.Random | None = None,
+    ) -> list[Identity]:
+        """The identities dealt, index i to the i-th seat round the table; with `fixed_leader`
+        (a tournament) that seat is the leader and the others are dealt at random."""
+        raise NotImplementedError
+
+    def is_leader(self, identity: Identity) -> bool:
+        """Whether a seat of this identity is the leader (see `leader`)."""
+        raise NotImplementedError
+
     def leader(self, seats: Sequence[SeatStatus]) -> int | None:
         """The seat the deal makes known to everybody, who also chooses a hero first and whose
         side the others measure themselves against (the identity game's lord); None if none."""
@@ -95,6 +118,22 @@ class Mode:
         self, seat: SeatStatus, *, hero_hp: int | None, player_count: int, first_game: bool
     ) -> int:
         """A seat's max HP (and starting HP) for its hero (None: no heroes, first-game mode)."""
+        raise NotImplementedError
+
+    def leader_offer(self, rng: random.Random | None = None) -> list[str]:
+        """The hero ids offered to the leader, who chooses before the others."""
+        raise NotImplementedError
+
+    def offers(
+        self,
+        *,
+        player_count: int,
+        taken: Collection[str],
+        count: int,
+        rng: random.Random | None = None,
+    ) -> list[list[str]]:
+        """Disjoint hero offers for `count` seats (the others, once the leader has chosen),
+        none of them in `taken`."""
         raise NotImplementedError
 
     # The game's flow, over the seats in table order (index i is the i-th seat round the table).
@@ -123,4 +162,35 @@ class Mode:
 
     def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
         """The killer's reward or penalty for this death, if any."""
+        raise NotImplementedError
+
+    def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
+        """Whether this death costs the (living) killer their equipment."""
+        raise NotImplementedError
+
+    def lost_final_duel(self, victim: Identity, alive_before: Sequence[Identity]) -> bool:
+        """Whether this death (`alive_before` includes the victim) lost a final duel, which
+        the scoring rewards."""
+        raise NotImplementedError
+
+    def may_lose_final_duel(self, identity: Identity) -> bool:
+        """Whether a seat of this identity can die in a final duel (see `lost_final_duel`)."""
+        raise NotImplementedError
+
+    def final_duel_scored(self, side: Side) -> bool:
+        """Whether a lost final duel scores when this side has won."""
+        raise NotImplementedError
+
+    # Scoring a session (RULES.md §8).
+
+    # Every code a score line may have, in the order an export lists them.
+    score_codes: ClassVar[tuple[str, ...]] = ()
+
+    def score(self, players: Mapping[K, PlayerResult], side: Side) -> dict[K, GameRecord]:
+        """A finished game's score for each player (and whether they won), same keys."""
+        raise NotImplementedError
+
+    def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
+        """In a tournament: the leader's seat index for each game, the first at `first_index`;
+        the tournament ends after the last."""
         raise NotImplementedError

@@ -6,13 +6,13 @@ game without heroes (新手局) to every table's options.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.rules import flow, victory
+from companion.rules import flow, heroes, identities, scoring, victory
 from companion.rules.flow import TurnPass
-from companion.rules.heroes import max_hp
 from companion.rules.identities import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -20,7 +20,8 @@ from companion.rules.identities import (
     IdentityOptions,
     can_see_identity,
 )
-from companion.rules.modes.base import Mode, TableOptions
+from companion.rules.modes.base import K, Mode, TableOptions
+from companion.rules.scoring import GameRecord, PlayerResult
 from companion.rules.victory import SeatStatus, Side
 
 
@@ -49,14 +50,69 @@ class IdentityGameOptions(TableOptions):
         )
 
 
+def _identity_options(options: TableOptions) -> IdentityOptions:
+    if isinstance(options, IdentityGameOptions):
+        return options.identities()
+    return IdentityOptions()
+
+
 class IdentityMode(Mode):
     key: ClassVar[str] = "identity"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     options_type: ClassVar[type[TableOptions]] = IdentityGameOptions
+    score_codes: ClassVar[tuple[str, ...]] = (
+        scoring.BASE,
+        scoring.LOYALISTS_ALIVE,
+        scoring.REBELS_ALIVE,
+        scoring.PLAYERS,
+        scoring.FINAL_DUEL,
+        scoring.KILL_LORD,
+        scoring.KILL_LOYALIST,
+        scoring.KILL_REBEL,
+        scoring.KILL_RENEGADE,
+    )
 
     def _lord(self, seats: Sequence[SeatStatus]) -> int:
         return next(i for i, seat in enumerate(seats) if seat.identity == Identity.LORD)
+
+    def identity_counts(self, seat_count: int, options: TableOptions) -> dict[Identity, int]:
+        """One lord; loyalists, rebels and renegades by player count (RULES.md §1)."""
+        return identities.distribution(seat_count, _identity_options(options))
+
+    def deal(
+        self,
+        seat_count: int,
+        options: TableOptions,
+        *,
+        fixed_leader: int | None = None,
+        rng: random.Random | None = None,
+    ) -> list[Identity]:
+        """Identities shuffled at random; in a tournament the lord sits at `fixed_leader`."""
+        chosen = _identity_options(options)
+        if fixed_leader is None:
+            return identities.deal_identities(seat_count, chosen, rng)
+        return identities.deal_identities_fixed_lord(seat_count, fixed_leader, chosen, rng)
+
+    def is_leader(self, identity: Identity) -> bool:
+        return identity == Identity.LORD
+
+    def leader_offer(self, rng: random.Random | None = None) -> list[str]:
+        """The lord's five: 曹操, 刘备, 孙权 and two others (RULES.md §2)."""
+        return heroes.lord_candidates(rng)
+
+    def offers(
+        self,
+        *,
+        player_count: int,
+        taken: Collection[str],
+        count: int,
+        rng: random.Random | None = None,
+    ) -> list[list[str]]:
+        """Three heroes each (two at ten players), none taken (RULES.md §2)."""
+        return heroes.deal_candidates(
+            taken=taken, player_count=player_count, non_lord_count=count, rng=rng
+        )
 
     def leader(self, seats: Sequence[SeatStatus]) -> int | None:
         """The lord: public from the deal, first to choose a hero (RULES.md §1, §2)."""
@@ -76,9 +132,9 @@ class IdentityMode(Mode):
         self, seat: SeatStatus, *, hero_hp: int | None, player_count: int, first_game: bool
     ) -> int:
         """The hero's HP, +1 for the lord from five players (RULES.md §2)."""
-        return max_hp(
+        return heroes.max_hp(
             hero_hp=hero_hp,
-            is_lord=seat.identity == Identity.LORD,
+            is_lord=self.is_leader(seat.identity),
             player_count=player_count,
             first_game=first_game,
         )
@@ -107,3 +163,27 @@ class IdentityMode(Mode):
         return victory.death_consequence(
             victim=victim.identity, killer=killer.identity if killer else None
         )
+
+    def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
+        """A lord who kills a loyalist discards their equipment (RULES.md §6)."""
+        return flow.equipment_discarded_by_killer(victim=victim, killer=killer)
+
+    def lost_final_duel(self, victim: Identity, alive_before: Sequence[Identity]) -> bool:
+        """A renegade who dies alone against the lord (RULES.md §8)."""
+        return scoring.is_final_duel_death(victim=victim, alive_before_death=alive_before)
+
+    def may_lose_final_duel(self, identity: Identity) -> bool:
+        """Only a renegade fights the final duel."""
+        return identity == Identity.RENEGADE
+
+    def final_duel_scored(self, side: Side) -> bool:
+        """When the lord's side wins, the renegade scores N for a lost final duel, else 0."""
+        return side == Side.LORD
+
+    def score(self, players: Mapping[K, PlayerResult], side: Side) -> dict[K, GameRecord]:
+        """计分规则 (RULES.md §8)."""
+        return scoring.record_game(players, side)
+
+    def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
+        """推广版计分赛: the lord passes to the next seat until everybody has been lord once."""
+        return scoring.tournament_lords(seat_count, first_index)
