@@ -25,6 +25,10 @@
   var retry = 0;
   var retryTimer = null;
   var lastPublic = 0;
+  // The version the page was served at, named to its first socket (`?v=`): the server then
+  // sends {"type": "current"} instead of the state the page already shows. Only until a socket
+  // has been current once: after that the page may hold frames of its own.
+  var pageVersion = 0;
   var lastAnnounce = null;
   var gone = false;
   var wakeLock = null;
@@ -333,8 +337,13 @@
     var scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
     setConn('connecting');
     lastPublic = 0;
+    var path = wsPath;
+    if (pageVersion > 0) {
+      path += (path.indexOf('?') < 0 ? '?' : '&') + 'v=' + pageVersion + '&lang=' +
+        encodeURIComponent(document.documentElement.getAttribute('data-lang') || '');
+    }
     try {
-      socket = new WebSocket(scheme + location.host + wsPath);
+      socket = new WebSocket(scheme + location.host + path);
     } catch (e) {
       schedule();
       return;
@@ -347,8 +356,11 @@
     sock.onmessage = function (ev) {
       lastFrameAt = Date.now();
       var text = String(ev.data);
+      var current = text.charAt(0) !== '{' || /^\{"type": ?"current"/.test(text);
+      if (current && !sock.current && text.charAt(0) === '{') lastPublic = pageVersion;
       handleFrame(text);
-      if (!sock.current && text.charAt(0) !== '{') {
+      if (!sock.current && current) {
+        pageVersion = 0;
         sock.current = true;
         setConn('open');
         Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
@@ -757,5 +769,6 @@
   afterSwap();
   var initial = document.getElementById('table-state');
   lastPublic = versionOf(initial);
+  pageVersion = lastPublic;
   connect();
 })();

@@ -34,14 +34,14 @@ def test_home_page_renders_in_chinese_by_default() -> None:
     response = Client().get("/")
     assert response.status_code == 200
     body = response.content.decode()
-    assert '<html lang="zh-CN">' in body
+    assert '<html lang="zh-CN" ' in body
     assert "新" in body  # "new table" in Chinese
 
 
 def test_home_page_in_english_by_accept_language_and_by_switch() -> None:
     client = Client()
     body = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
-    assert '<html lang="en">' in body and "New table" in body
+    assert '<html lang="en" ' in body and "New table" in body
     client = csrf_client()
     response = csrf_post(client, "/lang/", {"language": "en", "next": "/"})
     assert response.status_code == 303 and response["Location"] == "/"

@@ -9,7 +9,7 @@ import logging
 import time
 from collections import Counter, deque
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -52,6 +52,18 @@ def origin_allowed(headers: dict[bytes, bytes]) -> bool:
         return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
     except DisallowedHost:
         return False
+
+
+def _page_shows(scope: dict[str, Any]) -> tuple[int, str]:
+    """The table version and the language of the page a socket was opened from, as its URL
+    names them (`?v=12&lang=en`; live.js adds them on the page's first socket only); (0, "")
+    when it does not."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    version = (query.get("v") or [""])[0]
+    lang = (query.get("lang") or [""])[0]
+    if not version.isdigit() or len(version) > 12 or lang not in broadcast.LANGS:
+        return 0, ""
+    return int(version), lang
 
 
 def _lang_from_scope(scope: dict[str, Any]) -> str:
@@ -99,6 +111,7 @@ class AdmissionMixin:
             await self.close(code=CLOSE_POLICY)
             return
         self.lang = _lang_from_scope(self.scope)
+        self.page_shows = _page_shows(self.scope)
         kwargs = self.scope["url_route"]["kwargs"]
         try:
             found = await self._resolve(kwargs.get("token"), kwargs.get("code"))

@@ -40,6 +40,25 @@ class SyncMixin:
         except (NotFound, Table.DoesNotExist):
             return None
 
+    async def _send_first_state(self) -> None:
+        """A socket's first state. The page it was opened from names the version it shows and
+        its language (`?v=12&lang=en`): when the table is still at that version, in that
+        language, the page holds the current state already and the socket sends only
+        `{"type": "current", "version"}` (nothing rendered, nothing the page carried sent
+        again). Read after joining the groups: a change committed after this read reaches the
+        socket as a frame. Otherwise, the whole state."""
+        shown, lang = self.page_shows
+        if shown > 0 and lang == self.lang:
+            try:
+                current = await dbthread.read(self._read_version)
+            except DatabaseError:
+                current = None
+            if current == shown:
+                self.sent_version = max(self.sent_version, shown)
+                await self.send(text_data=json.dumps({"type": "current", "version": shown}))
+                return
+        await self._send_snapshot()
+
     async def _send_snapshot(self) -> None:
         found = await self._snapshot()
         if found is None:

@@ -237,7 +237,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
                 kind, message = self._jobs.popleft()
                 if kind == "snapshot":
                     self._sync_queued = False
-                    await self._send_snapshot()
+                    await self._send_first_state()
                     await self._release_held()
                 elif kind == "sync":
                     self._sync_queued = False
