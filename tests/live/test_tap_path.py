@@ -50,6 +50,7 @@ HELPERS = {
     "fragments.py",  # the delta's pieces
     "texts.py",  # the history line's words
     "names.py",  # hero and card names
+    "labels.py",  # identities, phases
 }
 REQUIRED = {
     "dbthread.py",
