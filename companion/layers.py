@@ -17,8 +17,7 @@ send, the same subscriptions, so processes of both kinds can share one Redis) wi
 change: a message published to a group is deserialized once per process, and each attached
 consumer of this process gets it at once (a shallow copy each), instead of each member's queue
 getting the raw bytes and each consumer deserializing them in Channels' loop, with a task and an
-`asyncio.wait` per frame. Its receiver also reads every message already buffered in one turn.
-Channels that are not attached keep the stock queue.
+`asyncio.wait` per frame. Channels that are not attached keep the stock queue.
 """
 
 from __future__ import annotations
@@ -39,9 +38,6 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 
 log = logging.getLogger(__name__)
-# The receiver's faults are logged under channels_redis's own name, which companion.logs keeps
-# to one line (no stack) while Redis is away.
-receiver_log = logging.getLogger("channels_redis.pubsub")
 
 Deliver = Callable[[dict[str, Any]], None]
 
@@ -116,26 +112,6 @@ class _LeanShard(RedisSingleShardConnection):
     """One Redis connection of the layer; hands what it receives to attached consumers."""
 
     channel_layer: _LeanLoopLayer
-
-    async def _do_receiving(self) -> None:
-        """channels_redis's receiver, which waits for one message at a time (up to 0.1 s each):
-        here, once one has come, every message already read from the socket is handed on in
-        the same turn."""
-        while True:
-            try:
-                pubsub = self._pubsub
-                if pubsub is not None and pubsub.subscribed:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
-                    while message is not None:
-                        self._receive_message(message)
-                        message = await pubsub.get_message(ignore_subscribe_messages=True)
-                else:
-                    await asyncio.sleep(0.1)
-            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
-                raise
-            except BaseException:
-                receiver_log.exception("Unexpected exception in receive task")
-                await asyncio.sleep(1)
 
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is None:
