@@ -5,6 +5,7 @@ quietly start costing more statements, renders, sends or Redis round trips."""
 from __future__ import annotations
 
 import pytest
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from bench.tap_trace import render_table, trace
@@ -46,6 +47,10 @@ async def test_one_hp_tap_costs_what_the_trace_says_whatever_the_phones() -> Non
             assert result["deserialized_per_tap"] == 1
         else:
             assert result["redis_commands_per_tap"] == 0
+    if REDIS:
+        # Every socket has gone: no subscription is left behind (its channel, its groups).
+        shards = get_channel_layer()._get_layer()._shards
+        assert not any(shard._subscribed_to for shard in shards)
     # The render, the send and the statements do not grow with the phones.
     for key in ("sql_per_tap", "renders_per_tap", "group_sends_per_tap", "commits_per_tap"):
         assert few[key] == many[key], key
