@@ -187,9 +187,11 @@ class Bench(Tables):
                 await self.schedule(-1, args.warmup, tables)
             for run in range(args.repeat):
                 profilers = self.start_profilers(run) if args.profile else []
+                self.signal_servers(signal.SIGUSR1)
                 before = self.out_of_order
                 frames_before, chars_before = self.frames, self.frame_chars
                 figures = await self.schedule(run, args.duration, tables)
+                self.signal_servers(signal.SIGUSR2)
                 self.stop_profilers(profilers)
                 figures["drain_s"] = await self.drain(run)
                 figures["drain_end"] = time.perf_counter()
@@ -207,6 +209,14 @@ class Bench(Tables):
         return [self.summarise(run, figures, tables) for run, figures in windows]
 
     # -- profiling (optional)
+
+    def signal_servers(self, signum: int) -> None:
+        """With --cprofile: start (SIGUSR1) or stop and write (SIGUSR2) each server's cProfile
+        (bench/cprofile/sitecustomize.py)."""
+        if getattr(self.args, "cprofile", None):
+            for server in self.fleet.servers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server.proc.pid, signum)
 
     def start_profilers(self, run: int) -> list[subprocess.Popen[bytes]]:
         spy = shutil.which("py-spy") or str(Path(PYTHON).parent / "py-spy")

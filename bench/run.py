@@ -7,6 +7,7 @@
     .venv/bin/python bench/run.py --json > result.json  # machine-readable
     .venv/bin/python bench/run.py --profile /tmp/prof  # py-spy each server during the window
     .venv/bin/python bench/profile_summary.py /tmp/prof/run1-s0.txt
+    .venv/bin/python bench/run.py --cprofile /tmp/cprof  # cProfile instead (pstats files)
 
 What it does, in order:
 
@@ -154,6 +155,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "stacks in DIR; summarise with bench/profile_summary.py",
     )
     parser.add_argument(
+        "--cprofile",
+        metavar="DIR",
+        help="cProfile each server's event loop and database thread during each measured "
+        "window (no py-spy needed): DIR/<pid>-loop.prof and DIR/<pid>-db.prof, pstats files "
+        "(bench/cprofile/sitecustomize.py)",
+    )
+    parser.add_argument(
         "--keep-logs", action="store_true", help="keep the temporary directory with server logs"
     )
     parser.add_argument(
@@ -232,6 +240,13 @@ def terminate_on_signals() -> Iterator[None]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     raise_fd_limit()
+    if args.cprofile:
+        # The servers inherit this environment: their `sitecustomize` installs the signals.
+        os.environ["SGS_CPROFILE_DIR"] = str(Path(args.cprofile).resolve())
+        hook = str(Path(__file__).resolve().parent / "cprofile")
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (hook, os.environ.get("PYTHONPATH", "")) if p
+        )
     fleet = Fleet(
         args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs, settings=args.settings
     )

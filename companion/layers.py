@@ -1,4 +1,5 @@
-"""The embedded default's channel layer: the in-memory layer, cheaper for one process.
+"""The channel layers: the embedded default's in-memory layer, cheaper for one process, and the
+scale-out setup's Redis pub/sub layer with the same direct delivery.
 
 Two changes to the stock `InMemoryChannelLayer`, both measured (docs/performance.md):
 
@@ -11,7 +12,12 @@ Two changes to the stock `InMemoryChannelLayer`, both measured (docs/performance
   queue and an `asyncio.wait` per message. That was most of the cost of relaying a frame.
   Channels that are not attached keep the queue, exactly as the stock layer does.
 
-The Redis layer of the scale-out setup has none of this: there the stock Channels path runs.
+`LeanRedisPubSubChannelLayer` is channels_redis's pub/sub layer (the same PUBLISH per group
+send, the same subscriptions, so processes of both kinds can share one Redis) with the second
+change: a message published to a group is deserialized once per process, and each attached
+consumer of this process gets it at once (a shallow copy each), instead of each member's queue
+getting the raw bytes and each consumer deserializing them in Channels' loop, with a task and an
+`asyncio.wait` per frame. Channels that are not attached keep the stock queue.
 """
 
 from __future__ import annotations
@@ -24,6 +30,12 @@ from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +106,77 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
         expires = time.time() + self.expiry
         for channel in list(self.groups.get(group, {})):
             self._handoff(channel, dict(message), expires)
+
+
+class _LeanShard(RedisSingleShardConnection):
+    """One Redis connection of the layer; hands what it receives to attached consumers."""
+
+    channel_layer: _LeanLoopLayer
+
+    def _receive_message(self, message: dict[str, Any] | None) -> None:
+        if message is None:
+            return
+        layer = self.channel_layer
+        name = message["channel"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        data = message["data"]
+        if name in layer.channels:
+            members: Any = (name,)
+        elif name in layer.groups:
+            members = list(layer.groups[name])
+        else:
+            return
+        decoded: dict[str, Any] | None = None
+        for channel in members:
+            deliver = layer.receivers.get(channel)
+            if deliver is not None:
+                if decoded is None:
+                    decoded = layer.channel_layer.deserialize(data)
+                try:
+                    deliver(dict(decoded))
+                except Exception:  # one screen's failure must not stop the others'
+                    log.exception("delivery to %s failed", channel)
+            elif channel in layer.channels:
+                layer.channels[channel].put_nowait(data)
+
+
+class _LeanLoopLayer(RedisPubSubLoopLayer):
+    """channels_redis's layer of one event loop, with consumers that attach to their channel."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.receivers: dict[str, Deliver] = {}
+        self._shards = [_LeanShard(shard.host, self) for shard in self._shards]
+
+
+class LeanRedisPubSubChannelLayer(RedisPubSubChannelLayer):
+    """channels_redis's pub/sub layer with direct delivery to attached consumers (see above)."""
+
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        layer = self._layers.get(loop)
+        if layer is None:
+            layer = _LeanLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer
+
+    def attach(self, channel: str, deliver: Deliver) -> None:
+        """From now on hand `channel`'s messages (its own and its groups') to `deliver`, on this
+        event loop, as they arrive. `channel` comes from `new_channel` (it is subscribed)."""
+        self._get_layer().receivers[channel] = deliver
+
+    def detach(self, channel: str) -> None:
+        self._get_layer().receivers.pop(channel, None)
+
+    async def forget(self, channel: str) -> None:
+        """Unsubscribe a channel from `new_channel` that nobody reads any more (Channels' own
+        loop does it when its `receive` is cancelled; an attached consumer never calls it)."""
+        layer = self._get_layer()
+        layer.receivers.pop(channel, None)
+        if layer.channels.pop(channel, None) is not None:
+            await layer._get_shard(channel).unsubscribe(channel)  # noqa: SLF001
 
 
 class _Resume:

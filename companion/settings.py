@@ -195,7 +195,11 @@ if REDIS_URL:
     REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sgs")
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's pub/sub layer, delivering straight to this process's sockets
+            # (companion/layers.py); STOCK_PATH's "layer": channels_redis's own.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
+            if "layer" in STOCK_PARTS
+            else "companion.layers.LeanRedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": channel_prefix(

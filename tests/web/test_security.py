@@ -352,7 +352,7 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
     )
     assert out.stdout.split() == [
         "django.db.backends.postgresql",
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "companion.layers.LeanRedisPubSubChannelLayer",
     ]
     bad = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],

@@ -21,7 +21,6 @@ from redis.exceptions import RedisError
 
 from companion import broadcast, logs
 from companion.actions import NotFound, actor_for
-from companion.layers import LeanInMemoryChannelLayer
 from companion.models import Table
 from companion.web import throttle
 from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, _layer_failed
@@ -145,8 +144,9 @@ class AdmissionMixin:
             wanted.append(broadcast.host_group(code, self.lang))
         if seat_id is not None:
             wanted.append(broadcast.seat_group(seat_id, self.lang))
-        embedded = isinstance(self.channel_layer, LeanInMemoryChannelLayer)
-        if not embedded:
+        if not getattr(self, "attached", False):
+            # Channels' own loop (STOCK_PATH's "layer" on Redis): frames wait here until the
+            # state is sent (an attached socket keeps them in `_backlog`).
             self._held = []
         # Accepted before joining: a layer that fails to join closes with 1013, which the phone
         # sees (a refused handshake would be a bare 1006 to it).

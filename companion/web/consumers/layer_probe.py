@@ -52,7 +52,9 @@ async def _probe_once(layer: Any) -> bool:
     process's sockets on that layer (1013), the first success after it says so."""
     channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
     try:
-        await asyncio.wait_for(layer.send(channel, {"type": "probe"}), 1.0)
+        # A deadline on this task (no task of its own per probe, as wait_for makes on 3.11).
+        async with asyncio.timeout(1.0):
+            await layer.send(channel, {"type": "probe"})
     except EXPECTED_LAYER_FAULTS as exc:
         if _only_slow(layer, exc):
             return True

@@ -28,7 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from companion.layers import LeanInMemoryChannelLayer, run_eagerly
+from companion.layers import LeanInMemoryChannelLayer, LeanRedisPubSubChannelLayer, run_eagerly
 from companion.web import taps
 from companion.web.consumers.admission import AdmissionMixin
 from companion.web.consumers.faults import (
@@ -85,36 +85,49 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
     _tap_tail: asyncio.Future[None] | None = None
     _held: list[dict[str, Any]] | None = None
     sent_version = 0
+    # Whether the layer hands this socket its messages (`_deliver`) rather than Channels' loop.
+    attached = False
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """On the embedded layer, take group messages straight from it (`_deliver`) and read
-        the socket in a plain loop; on any other layer (Redis), run Channels' own loop.
+        """Take group messages straight from the layer (`_deliver`) and read the socket in a
+        plain loop: on the embedded layer, and on Redis (companion.layers); with STOCK_PATH's
+        "layer", Channels' own loop.
 
         Whatever happens, the seat's slot under the socket cap is given back; a socket whose
         layer cannot be reached is closed (1013, the phone retries), not a traceback."""
         send = _closing_once(send)
         layer = get_channel_layer(self.channel_layer_alias)
-        if not isinstance(layer, LeanInMemoryChannelLayer):
-            try:
-                if _layer_down(layer):
-                    # The probe found Redis away: refused at once, no database read.
-                    await self._try_later(receive, send)
-                    return
-                await super().__call__(scope, receive, send)
-            except RedisError as exc:
-                _layer_failed(exc)
-                # A channel whose subscription failed stays in the layer's table otherwise.
-                getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
-                with contextlib.suppress(Exception):  # the phone may be gone already
-                    await self._try_later(receive, send)
-            finally:
-                LIVE.discard(self)
-                self._release_slot()
+        if isinstance(layer, LeanInMemoryChannelLayer):
+            await self._attached(layer, scope, receive, send)
             return
+        try:
+            if _layer_down(layer):
+                # The probe found Redis away: refused at once, no database read.
+                await self._try_later(receive, send)
+                return
+            if isinstance(layer, LeanRedisPubSubChannelLayer) and "layer" not in (
+                settings.STOCK_PARTS
+            ):
+                await self._attached(layer, scope, receive, send)
+            else:
+                await super().__call__(scope, receive, send)
+        except RedisError as exc:
+            _layer_failed(exc)
+            # A channel whose subscription failed stays in the layer's table otherwise.
+            getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
+            with contextlib.suppress(Exception):  # the phone may be gone already
+                await self._try_later(receive, send)
+        finally:
+            LIVE.discard(self)
+            self._release_slot()
+
+    async def _attached(self, layer: Any, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The socket's life with its channel attached to the layer (no Channels loop)."""
         self.scope = scope
         self.channel_layer = layer
         self.channel_name = await layer.new_channel()
         self.base_send = send
+        self.attached = True
         # Until the current state is on its way, frames wait (`connect` sends it, then drains).
         self._backlog = deque()
         layer.attach(self.channel_name, self._deliver)
@@ -127,8 +140,11 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             layer.detach(self.channel_name)
             self._backlog = None
             self._release_slot()
-            for group in getattr(self, "groups", []):  # left after a crash: no frames for it
-                await layer.group_discard(group, self.channel_name)
+            with contextlib.suppress(RedisError, OSError):  # Redis away: nothing to leave
+                for group in getattr(self, "groups", []):  # left after a crash: no frames for it
+                    await layer.group_discard(group, self.channel_name)
+                if isinstance(layer, LeanRedisPubSubChannelLayer):
+                    await layer.forget(self.channel_name)
 
     async def _try_later(self, receive: Any, send: Any) -> None:
         """Close with 1013 (the phone retries soon); accepted first if it was not yet, so that
