@@ -37,6 +37,11 @@ def seat_item(seat: state.PublicSeat, i: int, turn_seat_id: int | None) -> SafeS
 
 
 @register.simple_tag
+def distances(state_: state.PublicState) -> SafeString:
+    return fragments.distances(state_)
+
+
+@register.simple_tag
 def hp_tracker(me: state.PrivateState, action_id: str | None = None) -> SafeString:
     """A seat's own HP tracker (companion.fragments.hp_tracker)."""
     return fragments.hp_tracker(me, action_id)
