@@ -15,8 +15,8 @@ from companion import actions, broadcast
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
 from companion.state import public_state
-from tests.actions.test_game import by_identity, fresh, kill
 from tests.actions.test_turns import first_game
+from tests.support.game import by_identity, fresh, kill
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db

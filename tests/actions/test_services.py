@@ -371,7 +371,7 @@ def test_an_hp_tap_writes_only_the_table_fields_it_changed() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.actions.test_game import picked_all
+    from tests.support.game import picked_all
 
     table, seats = picked_all(4)
     with CaptureQueriesContext(connection) as queries:
@@ -387,7 +387,7 @@ def test_an_hp_tap_writes_dying_and_its_source_only_when_they_may_change() -> No
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.actions.test_game import picked_all
+    from tests.support.game import picked_all
 
     def seat_columns(**change: object) -> list[str]:
         with CaptureQueriesContext(connection) as queries:

@@ -29,9 +29,9 @@ from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
 from companion.state import public_state
-from tests.actions.test_game import by_identity, fresh, kill, started
 from tests.read.test_i18n import PO_PATH, parse_po
 from tests.support.factories import make_table
+from tests.support.game import by_identity, fresh, kill, started
 from tests.support.langscan import english_names, stray_cjk, visible_text
 
 pytestmark = pytest.mark.django_db
