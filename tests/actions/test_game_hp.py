@@ -85,7 +85,7 @@ def test_max_hp_change_clamps_hp() -> None:
 
 def test_dying_then_saved_by_peaches() -> None:
     table, seats = picked_all(4)
-    # Not the lord: a lord 孙权 given a 桃 by a Wu hero heals 2 (救援, tests/actions/test_flow.py).
+    # Not the lord: a lord 孙权 given a 桃 by a Wu hero heals 2 (救援, tests/actions/test_flow_hp_loss.py).
     a = next(s for s in seats if s.identity != "lord")
     b = next(s for s in seats if s.pk != a.pk)
     actions.seat_change_hp(token=table.host_token, seat_id=a.pk, delta=-(a.hp + 1), source=b.pk)
