@@ -415,8 +415,8 @@ def test_join_page_of_an_open_table_asks_for_a_name() -> None:
 
 
 def test_chart_colours_follow_the_player_not_the_rank() -> None:
-    from tests.actions.test_sessions import deal, start
-    from tests.actions.test_sessions import kill as session_kill
+    from tests.support.sessions import deal, start
+    from tests.support.sessions import kill as session_kill
 
     table, seats = make_table(4)
     colours = {}
