@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Dialog, Page, WebSocketRoute, ex
 
 from companion.rules.heroes import LORD_HERO_IDS, STANDARD_HEROES
 from tests.browser.conftest import ContextFactory, screenshot
-from tests.browser.test_table_flow import (
+from tests.browser.screens import (
     CJK,
     ZH,
     Phone,
