@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Dialog, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, ContextFactory, screenshot
-from tests.browser.test_game_flow import join_by_http
+from tests.browser.game_steps import join_by_http
 
 pytestmark = [pytest.mark.browser]
 
