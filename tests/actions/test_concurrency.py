@@ -121,8 +121,8 @@ async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() ->
 
     from asgiref.sync import sync_to_async
 
-    from tests.actions.test_game import picked_all
     from tests.live.test_consumers import drain, open_socket
+    from tests.support.game import picked_all
 
     table, seats = await sync_to_async(picked_all)(4)
     target = seats[0]

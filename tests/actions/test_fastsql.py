@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from companion import actions, fastsql
 from companion.models import Event, Seat, Table
-from tests.actions.test_game import picked_all
+from tests.support.game import picked_all
 
 pytestmark = pytest.mark.django_db
 

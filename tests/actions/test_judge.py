@@ -16,8 +16,8 @@ from companion.broadcast import render_public
 from companion.models import Event, Seat, Table
 from companion.state import public_state
 from companion.texts import describe
-from tests.actions.test_game import fresh, picked_all
 from tests.actions.test_turns import first_game, snapshot
+from tests.support.game import fresh, picked_all
 
 pytestmark = pytest.mark.django_db
 SIMA_YI = "WEI002"

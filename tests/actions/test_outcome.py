@@ -30,10 +30,10 @@ from pytest_django.fixtures import Settings
 from companion import actions, broadcast, dbthread
 from companion.layers import LeanInMemoryChannelLayer
 from companion.models import Event, Seat, Table
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, open_socket, receive_until
 from tests.live.test_socket_taps import fresh, tap
 from tests.support.factories import make_table
+from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

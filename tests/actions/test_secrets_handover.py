@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from companion import actions
 from companion.models import Event, Handover, Seat, Table
-from tests.read.test_secrecy import hero_leaks, leaks
+from tests.read.test_secrecy_screens import hero_leaks, leaks
 from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, htmx_post
 

@@ -30,9 +30,9 @@ from pytest_django.fixtures import Settings
 from companion import actions, dbthread
 from companion.models import Event, Seat, Table, TapOutcome
 from companion.web import dispatch
-from tests.actions.test_game import picked_all
 from tests.actions.test_outcome import ask, held_lock
 from tests.live.test_consumers import drain, open_socket
+from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

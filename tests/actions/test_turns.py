@@ -9,7 +9,7 @@ from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
 from companion.state import public_state
-from tests.actions.test_game import by_identity, fresh, picked_all
+from tests.support.game import by_identity, fresh, picked_all
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def first_game(players: int = 4, **options: bool) -> tuple[Table, list[Seat]]:
     """A game in play without hero picks (first-game mode), seats in play order."""
-    from tests.actions.test_game import started
+    from tests.support.game import started
 
     table, _seats = started(players, first_game_mode=True, **options)
     return table, list(table.seats.order_by("position"))

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 
 from tests.browser.conftest import ContextFactory, screenshot, socket_taps, start_tap_log
-from tests.browser.test_game_flow import seated_table
+from tests.browser.game_steps import seated_table
 
 pytestmark = [pytest.mark.browser]
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import ContextFactory, screenshot
-from tests.browser.test_table_flow import new_table_console
+from tests.browser.screens import new_table_console
 
 pytestmark = [pytest.mark.browser]
 

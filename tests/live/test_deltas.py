@@ -13,7 +13,7 @@ import pytest
 from companion import actions, broadcast
 from companion.models import Seat, Table
 from companion.state import public_state
-from tests.actions.test_game import by_identity, fresh, picked_all
+from tests.support.game import by_identity, fresh, picked_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

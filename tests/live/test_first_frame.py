@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 
 from companion import actions
 from companion.models import Table
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import communicator, drain
+from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -332,7 +332,7 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
     live.js does after 1013) and has the current state within 5 s, without a tap. Nothing
     logs a stack meanwhile."""
     from companion import logs
-    from tests.actions.test_game import picked_all
+    from tests.support.game import picked_all
 
     built = await asyncio.to_thread(deployment, tmp_path, redis_server, 0, "sgs_both", "k6")
     monkeypatch.setattr(failsafe, "RETRY_SECONDS", 0.3)

@@ -14,8 +14,8 @@ from channels.layers import get_channel_layer
 from companion import actions, broadcast
 from companion.asgi import application
 from companion.layers import LeanInMemoryChannelLayer, run_eagerly
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, open_socket, receive_until
+from tests.support.game import picked_all
 
 pytestmark = pytest.mark.asyncio
 

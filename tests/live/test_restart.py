@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from bench.servers import free_ports
-from tests.live.multiprocess.test_two_processes import Browser
+from tests.live.multiprocess.phones import Browser
 from tests.support.aio import run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,8 +28,8 @@ from django.test import override_settings
 from companion import broadcast, dbthread, logs
 from companion.web.consumers import admission, faults, layer_probe
 from companion.web.consumers.table import TableConsumer
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, make, open_socket, receive_until
+from tests.support.game import picked_all
 from tests.web.test_harden import DEVICE_A, DEVICE_B, DEVICE_C, socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -13,8 +13,8 @@ from channels.testing import WebsocketCommunicator
 
 from companion import actions, broadcast
 from companion.models import Event, Seat, Table
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, make, open_socket, receive_until
+from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

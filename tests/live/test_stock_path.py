@@ -21,8 +21,8 @@ from channels.layers import get_channel_layer
 
 from companion import dbthread, fastsql
 from companion.models import Event, Seat, Table
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import drain, open_socket
+from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

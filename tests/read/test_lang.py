@@ -29,9 +29,9 @@ from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
 from companion.state import public_state
-from tests.actions.test_game import by_identity, fresh, kill, started
 from tests.read.test_i18n import PO_PATH, parse_po
 from tests.support.factories import make_table
+from tests.support.game import by_identity, fresh, kill, started
 from tests.support.langscan import english_names, stray_cjk, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -415,8 +415,8 @@ def test_join_page_of_an_open_table_asks_for_a_name() -> None:
 
 
 def test_chart_colours_follow_the_player_not_the_rank() -> None:
-    from tests.actions.test_sessions import deal, start
-    from tests.actions.test_sessions import kill as session_kill
+    from tests.support.sessions import deal, start
+    from tests.support.sessions import kill as session_kill
 
     table, seats = make_table(4)
     colours = {}

@@ -14,7 +14,8 @@ from django.test import Client
 from companion import actions
 from companion.models import Event, Game, Seat, Session, Table
 from companion.read import sessions
-from tests.actions.test_sessions import (
+from tests.support.factories import make_table, other_token
+from tests.support.sessions import (
     CUMULATIVE,
     SCORES,
     deal,
@@ -24,7 +25,6 @@ from tests.actions.test_sessions import (
     seat,
     start,
 )
-from tests.support.factories import make_table, other_token
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db

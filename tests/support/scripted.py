@@ -2,7 +2,7 @@
 
 Everything random is pinned (the table code, tokens, identities, hero candidates), so two runs
 that differ only in the identities they are given make the same public moves. The secrecy tests
-replay it with hidden identities permuted (tests/read/test_secrecy.py), measure every private frame's
+replay it with hidden identities permuted (tests/read/test_secrecy_permuted.py), measure every private frame's
 size at every version (tests/read/test_secrets_sizes.py) and check that a private frame goes to a seat
 exactly when its own state changed (tests/live/test_secrets_frames.py).
 """

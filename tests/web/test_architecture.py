@@ -13,7 +13,7 @@ from django.db import transaction
 
 from companion import actions, outbox
 from companion.models import Event, Table
-from tests.actions.test_game import picked_all
+from tests.support.game import picked_all
 
 ROOT = Path(__file__).resolve().parents[2]
 

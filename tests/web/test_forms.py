@@ -19,8 +19,8 @@ from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Table, TapOutcome
 from companion.web import dispatch, forms
-from tests.actions.test_game import picked_all
 from tests.live.test_consumers import communicator
+from tests.support.game import picked_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ from django.test import Client
 
 from companion.models import Seat
 from companion.rules.heroes import hero_by_id
-from tests.actions.test_game import by_identity, fresh, picked_all, started
+from tests.support.game import by_identity, fresh, picked_all, started
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,7 @@
-"""Scoring sessions through the services: three games scored by hand, standings, history,
-both exports, corrections and their refusals, and a tournament's lord rotation (issue 5)."""
+"""Scoring sessions through the services: three games scored by hand, standings, history, both
+exports, corrections and their refusals, and a live panel that never depends on the game in
+play.
+"""
 
 from __future__ import annotations
 
@@ -10,114 +12,25 @@ import json
 import pytest
 from django.utils import translation
 
-from companion import actions, broadcast
+from companion import actions
 from companion.actions import ActionError, NotFound
 from companion.models import Event, Game, Seat, Session, Table
 from companion.read import session_export, sessions
 from tests.support.factories import make_table
+from tests.support.sessions import (
+    CUMULATIVE,
+    LINES,
+    SCORES,
+    STANDINGS,
+    deal,
+    frozen,
+    kill,
+    play_three_games,
+    seat,
+    start,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-# Helpers --------------------------------------------------------------------------------------
-
-
-def seat(table: Table, name: str) -> Seat:
-    return Seat.objects.get(table=table, name=name)
-
-
-def deal(table: Table, identities: dict[str, str] | None = None) -> None:
-    """Deal through the service; `identities` (name -> identity) then fixes the random deal so
-    the scores can be worked out by hand."""
-    actions.identities_deal(token=table.host_token)
-    for name, identity in (identities or {}).items():
-        Seat.objects.filter(table=table, name=name).update(identity=identity)
-    table.refresh_from_db()
-
-
-def start(table: Table) -> None:
-    """Start the dealt game; with heroes, everyone takes a candidate."""
-    actions.game_start(token=table.host_token)
-    table.refresh_from_db()
-    if table.status == Table.Status.HEROES:
-        lord = Seat.objects.get(table=table, identity="lord")
-        actions.hero_pick(token=lord.token, hero_id=lord.hero_candidates[0])
-        for other in Seat.objects.filter(table=table).exclude(identity="lord"):
-            actions.hero_pick(token=other.token, hero_id=other.hero_candidates[-1])
-    table.refresh_from_db()
-    assert table.status == Table.Status.PLAYING
-
-
-def kill(table: Table, victim: str, killer: str | None) -> None:
-    """The killer's damage brings the victim to 0 HP and nobody saves them."""
-    dead = seat(table, victim)
-    source = seat(table, killer).pk if killer else ""
-    actions.seat_change_hp(token=table.host_token, seat_id=dead.pk, delta=-dead.hp, source=source)
-    actions.seat_die(token=dead.token, seat_id=dead.pk)
-    table.refresh_from_db()
-
-
-def play_three_games(table: Table) -> None:
-    """Three games at a 4-player table (P1..P4), each ending as planned below."""
-    # Game 1: P2 (loyalist) kills P3 (rebel), P1 (lord) kills P4 (renegade) while
-    # P2 is still alive: no final duel. The lord's side wins with L = 1.
-    deal(table, {"P1": "lord", "P2": "loyalist", "P3": "rebel", "P4": "renegade"})
-    start(table)
-    kill(table, "P3", "P2")
-    kill(table, "P4", "P1")
-    assert table.status == "finished" and table.winner == "lord"
-    # Game 2: P1 (rebel) kills P4 (loyalist), P3 (renegade) kills P1, then the
-    # lord P2: the renegade alone survives and wins (N = 4).
-    deal(table, {"P1": "rebel", "P2": "lord", "P3": "renegade", "P4": "loyalist"})
-    start(table)
-    kill(table, "P4", "P1")
-    kill(table, "P1", "P3")
-    kill(table, "P2", "P3")
-    assert table.status == "finished" and table.winner == "renegade"
-    # Game 3: P2 (rebel) kills P3 (loyalist), P4 (lord) kills P2, then P1 (renegade) in the
-    # final duel. The lord's side wins with L = 0.
-    deal(table, {"P1": "renegade", "P2": "rebel", "P3": "loyalist", "P4": "lord"})
-    start(table)
-    kill(table, "P3", "P2")
-    kill(table, "P2", "P4")
-    kill(table, "P1", "P4")
-    assert table.status == "finished" and table.winner == "lord"
-
-
-# Worked out by hand from RULES §8.
-#   game 1 (lord wins, L=1): P1 lord 4+2·1+1 (renegade) = 7; P2 loyalist 5+1+1 (rebel) = 7;
-#                            P3 rebel 0; P4 renegade (died before the duel) 0
-#   game 2 (renegade wins, N=4): P1 rebel 0+1 (loyalist) = 1; P2 lord 1; P3 renegade 4+2·4 = 12;
-#                            P4 loyalist 0
-#   game 3 (lord wins, L=0): P1 renegade, final duel: N = 4; P2 rebel 0+1 (loyalist) = 1;
-#                            P3 loyalist 5+0 = 5; P4 lord 4+0+1+1 = 6
-SCORES = {
-    1: {"P1": 7, "P2": 7, "P3": 0, "P4": 0},
-    2: {"P1": 1, "P2": 1, "P3": 12, "P4": 0},
-    3: {"P1": 4, "P2": 1, "P3": 5, "P4": 6},
-}
-CUMULATIVE = {"P1": [7, 8, 12], "P2": [7, 8, 9], "P3": [0, 12, 17], "P4": [0, 0, 6]}
-# (name, rank, total, games, wins, kills, wins by identity)
-STANDINGS = [
-    ("P3", 1, 17, 3, 2, 2, {"lord": 0, "loyalist": 1, "rebel": 0, "renegade": 1}),
-    ("P1", 2, 12, 3, 1, 2, {"lord": 1, "loyalist": 0, "rebel": 0, "renegade": 0}),
-    ("P2", 3, 9, 3, 1, 2, {"lord": 0, "loyalist": 1, "rebel": 0, "renegade": 0}),
-    ("P4", 4, 6, 3, 1, 2, {"lord": 1, "loyalist": 0, "rebel": 0, "renegade": 0}),
-]
-LINES = {
-    (1, "P1"): {"base": 4, "loyalists_alive": 2, "kill_renegade": 1},
-    (1, "P2"): {"base": 5, "loyalists_alive": 1, "kill_rebel": 1},
-    (1, "P3"): {"base": 0},
-    (1, "P4"): {"base": 0},
-    (2, "P1"): {"base": 0, "kill_loyalist": 1},
-    (2, "P2"): {"base": 1},
-    (2, "P3"): {"base": 4, "players": 8},
-    (2, "P4"): {"base": 0},
-    (3, "P1"): {"base": 0, "final_duel": 4},
-    (3, "P2"): {"base": 0, "kill_loyalist": 1},
-    (3, "P3"): {"base": 5, "loyalists_alive": 0},
-    (3, "P4"): {"base": 4, "loyalists_alive": 0, "kill_rebel": 1, "kill_renegade": 1},
-}
 
 
 @pytest.fixture
@@ -134,17 +47,6 @@ def standings_rows(table: Table) -> list[tuple]:
         (r.name, r.rank, r.total, r.games, r.wins, r.kills, dict(r.wins_by_identity))
         for r in summary.standings
     ]
-
-
-def frozen(table: Table) -> tuple:
-    """Everything a refused correction must leave as it was."""
-    table.refresh_from_db()
-    games = tuple(
-        (g.number, json.dumps(g.results, sort_keys=True), json.dumps(g.scores), g.winner)
-        for g in Game.objects.filter(table=table).order_by("number")
-    )
-    seats = tuple(Seat.objects.filter(table=table).order_by("pk").values_list("alive", "killer_id"))
-    return table.version, table.winner, Event.objects.filter(table=table).count(), games, seats
 
 
 # Three games ----------------------------------------------------------------------------------
@@ -430,117 +332,6 @@ def test_correction_is_applied_once_per_tap(evening: Table) -> None:
     assert Event.objects.filter(table=table, kind="game_corrected").count() == 1
 
 
-# Sessions and tournaments ---------------------------------------------------------------------
-
-
-def lord_name(table: Table) -> str:
-    return Seat.objects.get(table=table, identity="lord").name
-
-
-def finish_by_killing_the_lord(table: Table) -> None:
-    lord = Seat.objects.get(table=table, identity="lord")
-    killer = Seat.objects.filter(table=table).exclude(pk=lord.pk).first()
-    kill(table, lord.name, killer.name)
-    assert table.status == "finished"
-
-
-def test_tournament_rotation_over_a_whole_session() -> None:
-    table, seats = make_table(5, first_game_mode=True)
-    names = [s.name for s in seats]
-    actions.seat_move(token=table.host_token, seat_id=seats[4].pk, position=0)  # P5 sits first
-    actions.session_new(token=table.host_token, tournament=True, first_lord=seat(table, "P3").pk)
-    session = Session.objects.get(table=table)
-    assert session.tournament and session.number == 1
-    # Seat order is P5 P1 P2 P3 P4: from P3 the lord passes to P4, P5, P1, P2.
-    expected = ["P3", "P4", "P5", "P1", "P2"]
-    assert [Seat.objects.get(pk=pk).name for pk in session.lord_order] == expected
-    seen = []
-    for number, name in enumerate(expected, start=1):
-        deal(table)
-        if number == 2:
-            # A re-deal before the start keeps the tournament's lord.
-            actions.identities_deal(token=table.host_token, confirm=True)
-        identities = sorted(Seat.objects.filter(table=table).values_list("identity", flat=True))
-        assert identities == sorted(["lord", "loyalist", "rebel", "rebel", "renegade"])
-        seen.append(lord_name(table))
-        assert seen[-1] == name
-        start(table)
-        finish_by_killing_the_lord(table)
-        session.refresh_from_db()
-        assert (session.ended_at is not None) == (number == len(expected))
-        summary = sessions.current_summary(table)
-        assert summary.next_lord == (expected[number] if number < len(expected) else "")
-    assert seen == expected
-    assert sorted(names) == sorted(seen)
-    summary = sessions.current_summary(table)
-    assert summary.finished and len(summary.games) == 5
-    assert [r.games for r in summary.standings] == [5] * 5
-    # Every game went to the rebels: the final ranking is by total, then the tie-break.
-    totals = [r.total for r in summary.standings]
-    assert totals == sorted(totals, reverse=True)
-    # The next deal starts a new, plain session.
-    deal(table)
-    table.refresh_from_db()
-    assert table.session.number == 2 and not table.session.tournament
-    assert Game.objects.get(table=table, number=6).session_id == table.session_id
-
-
-def test_tournament_is_refused_for_a_non_host_in_play_or_without_a_first_lord() -> None:
-    table, seats = make_table(4, first_game_mode=True)
-    with pytest.raises(ActionError) as err:
-        actions.session_new(token=seats[1].token, tournament=True, first_lord=seats[0].pk)
-    assert err.value.code == "not_host"
-    with pytest.raises(ActionError) as err:
-        actions.session_new(token=table.host_token, tournament=True)
-    assert err.value.code == "first_lord"
-    other, other_seats = make_table(4)
-    with pytest.raises(NotFound):
-        actions.session_new(token=table.host_token, tournament=True, first_lord=other_seats[0].pk)
-    deal(table)
-    start(table)
-    with pytest.raises(ActionError) as err:
-        actions.session_new(token=table.host_token, tournament=True, first_lord=seats[0].pk)
-    assert err.value.code == "in_game" and err.value.status == 409
-    assert not Session.objects.filter(table=table, tournament=True).exists()
-
-
-def test_new_session_closes_the_old_one_and_standings_start_again() -> None:
-    table, _seats = make_table(4, first_game_mode=True)
-    assert sessions.current_summary(table) is None
-    deal(table, {"P1": "lord", "P2": "loyalist", "P3": "rebel", "P4": "renegade"})
-    start(table)
-    kill(table, "P1", "P3")  # the rebels win at once
-    first = Session.objects.get(table=table)
-    assert [r.name for r in sessions.current_summary(table).standings][0] == "P3"
-    actions.session_new(token=table.host_token)
-    first.refresh_from_db()
-    table.refresh_from_db()
-    assert first.ended_at is not None and table.session.number == 2
-    summary = sessions.current_summary(table)
-    assert summary.number == 2 and summary.games == () and summary.standings == ()
-    # A second "new session" before any game reuses the empty one.
-    actions.session_new(token=table.host_token)
-    assert Session.objects.filter(table=table).count() == 2
-    event = Event.objects.filter(table=table, kind="session_started").last()
-    with translation.override("en"):
-        assert sessions.describe(event.kind, event.public) == "Session 2 started"
-    # The old session's history and export are still there.
-    assert len(sessions.summarize(first).games) == 1
-    assert session_export.export_csv(first).count("\r\n") == 5
-
-
-def test_a_tournament_whose_lord_left_is_refused_clearly() -> None:
-    table, seats = make_table(5, first_game_mode=True)
-    actions.session_new(token=table.host_token, tournament=True, first_lord=seats[2].pk)
-    actions.seat_remove(token=table.host_token, seat_id=seats[2].pk)
-    before = Table.objects.get(pk=table.pk).version
-    with pytest.raises(ActionError) as err:
-        actions.identities_deal(token=table.host_token)
-    assert err.value.code == "tournament_players"
-    assert Table.objects.get(pk=table.pk).version == before
-    assert not Game.objects.filter(table=table).exists()
-
-
 # Secrecy and the live panel -------------------------------------------------------------------
 
 
@@ -578,33 +369,3 @@ def test_the_panel_never_depends_on_the_game_in_play(evening: Table) -> None:
         Seat.objects.filter(pk=s.pk).update(identity=identity)
     assert rendered() == before
     assert 4 not in [g.number for g in sessions.current_summary(table).games]
-
-
-def test_panel_is_broadcast_after_a_game_ends_but_not_after_an_hp_tap(
-    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks
-) -> None:
-    sent: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        broadcast, "_send", lambda group, message: sent.append((group, message.get("html", "")))
-    )
-    table, _seats = make_table(4, first_game_mode=True)
-    deal(table, {"P1": "lord", "P2": "loyalist", "P3": "rebel", "P4": "renegade"})
-    start(table)
-    p2 = seat(table, "P2")
-    sent.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        actions.seat_change_hp(token=table.host_token, seat_id=p2.pk, delta=-1)
-    assert sent and not [g for g, html in sent if 'id="session-panel"' in html]
-    sent.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        kill(table, "P1", "P3")
-    panels = [(g, html) for g, html in sent if 'id="session-panel"' in html]
-    assert sorted(g for g, _html in panels) == sorted(
-        [f"table.{table.code}.zh-hans", f"table.{table.code}.en"]
-    )
-    en = next(html for g, html in panels if g.endswith(".en"))
-    assert "hx-swap-oob" in en and "data-version" in en and "<svg" in en
-    assert ">P3<" in en  # the winning rebel is in the standings
-    # A reconnecting screen gets the panel in its snapshot.
-    snap = broadcast.snapshot(Table.objects.get(pk=table.pk), seat=None, is_host=False, lang="en")
-    assert 'id="session-panel"' in snap
