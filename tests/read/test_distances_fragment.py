@@ -37,7 +37,8 @@ def test_the_string_is_the_template(players: int, lang: str) -> None:
     actions.equipment_set(token=host, seat_id=seats[2].pk, name="的卢")
     actions.equipment_set(token=host, seat_id=seats[3].pk, name="麒麟弓")
     if players > 4:
-        victim = fresh(seats[4])
+        # A loyalist: a death that never ends the game (the table keeps its distances).
+        victim = fresh(next(s for s in seats if fresh(s).identity == "loyalist"))
         actions.seat_change_hp(token=host, seat_id=victim.pk, delta=-victim.hp)
         actions.seat_die(token=host, seat_id=victim.pk)
     table.refresh_from_db()
