@@ -31,6 +31,7 @@ from companion.read import sessions
 from companion.read.delta import WHOLE_TABLE_PARTS, TableDelta, table_delta
 from companion.read.history import HistoryLine
 from companion.read.private import private_state
+from companion.read.screens import template_for
 from companion.state import PublicState, public_state
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,8 @@ def render_public(state: PublicState, lang: str, action_id: str | None = None) -
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
         return render_to_string(
-            "companion/live.html#public", {"state": state, "action_id": action_id, "oob": True}
+            template_for(state.mode, "companion/live.html#public"),
+            {"state": state, "action_id": action_id, "oob": True},
         )
 
 
@@ -79,7 +81,8 @@ def render_host(state: PublicState, lang: str, action_id: str | None = None) -> 
     """The host's controls; public information only, sent only to whoever is host."""
     with translation.override(lang):
         return render_to_string(
-            "companion/live.html#host", {"state": state, "action_id": action_id, "oob": True}
+            template_for(state.mode, "companion/live.html#host"),
+            {"state": state, "action_id": action_id, "oob": True},
         )
 
 
@@ -93,7 +96,7 @@ def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
     """One seat's private fragment: its identity and its own events."""
     with translation.override(lang):
         return render_to_string(
-            "companion/live.html#private",
+            template_for(seat.table.mode, "companion/live.html#private"),
             {"me": private_state(seat), "action_id": action_id, "oob": True},
         )
 

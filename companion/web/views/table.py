@@ -15,6 +15,7 @@ from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
 from companion.models import Table, new_token
 from companion.qr import qr_svg
+from companion.read.screens import template_for
 from companion.state import public_state
 from companion.web import throttle
 from companion.web.views.common import (
@@ -161,6 +162,7 @@ def _screen(
         "join_url": _join_url(request, table.code),
         "join_qr": qr_svg(_join_url(request, table.code)),
     }
+    template = template_for(table.mode, template)
     if _is_htmx(request):
         template += "#screen"
     return _private(render(request, template, context))
