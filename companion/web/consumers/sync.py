@@ -48,15 +48,10 @@ class SyncMixin:
         again). Read after joining the groups: a change committed after this read reaches the
         socket as a frame. Otherwise, the whole state."""
         shown, lang = self.page_shows
-        if shown > 0 and lang == self.lang:
-            try:
-                current = await dbthread.read(self._read_version)
-            except DatabaseError:
-                current = None
-            if current == shown:
-                self.sent_version = max(self.sent_version, shown)
-                await self.send(text_data=json.dumps({"type": "current", "version": shown}))
-                return
+        if shown > 0 and lang == self.lang and await self._still_at(shown):
+            self.sent_version = max(self.sent_version, shown)
+            await self.send(text_data=json.dumps({"type": "current", "version": shown}))
+            return
         await self._send_snapshot()
 
     async def _send_snapshot(self) -> None:
@@ -80,15 +75,23 @@ class SyncMixin:
         """The whole state again; or, when the screen names the version it has, this socket was
         sent it and the table is still there, just that version (no rendering)."""
         wanted = message.get("version")
-        if isinstance(wanted, int) and wanted > 0 and wanted == self.sent_version:
-            try:
-                current = await dbthread.read(self._read_version)
-            except DatabaseError:
-                current = None
-            if current == wanted:
-                await self.send(text_data=json.dumps({"type": "version", "version": current}))
-                return
+        if (
+            isinstance(wanted, int)
+            and wanted > 0
+            and wanted == self.sent_version
+            and await self._still_at(wanted)
+        ):
+            await self.send(text_data=json.dumps({"type": "version", "version": wanted}))
+            return
         await self._send_snapshot()
+
+    async def _still_at(self, version: int) -> bool:
+        """Whether the table is still at `version` (read on the reading thread, never behind
+        taps; False when the database cannot say)."""
+        try:
+            return await dbthread.read(self._read_version) == version
+        except DatabaseError:
+            return False
 
     async def _pong(self) -> None:
         """The heartbeat's answer, at once, whatever this socket is waiting for; then the
