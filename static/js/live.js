@@ -4,7 +4,8 @@
  *   socket ({"type": "act"}) and is answered by the change's own frame (its data-action is the
  *   tap's id), or by "done" (nothing new to send) or "error"; otherwise, or when no answer comes
  *   within a few seconds, it is posted over HTTP with the same action id (a tap is applied once,
- *   whichever way it arrives).
+ *   whichever way it arrives). One tap travels at a time, the others wait in this script's
+ *   queue, never in htmx's (which drops a request whose form was re-rendered meanwhile).
  * - Every fragment root carries data-version; an older fragment never replaces a newer one.
  * - A change of HP, dying, a 桃, equipment, a delayed trick or the turn comes as a delta: a
  *   <template id="table-delta"> with just what it touched, that applies only on top of the
@@ -640,7 +641,10 @@
       closeDialogOf(d.elt);
       return;
     }
-    if (startTap(tap)) ev.preventDefault();
+    // Never the element's own request: htmx holds a second request of an element behind its
+    // first and drops it if the element is re-rendered meanwhile (the host panel after a tick).
+    ev.preventDefault();
+    if (!startTap(tap)) post(tap);
   });
 
   function startTap(tap) {
