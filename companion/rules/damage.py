@@ -298,8 +298,9 @@ def _check_request(request: DamageRequest, by_id: dict[int, SeatState]) -> SeatS
     """Check the request against the table; return the source's seat (None: no source)."""
     _live_seat(by_id, request.target, "target")
     source = None if request.source is None else _live_seat(by_id, request.source, "source")
-    if request.current is not None:
-        _live_seat(by_id, request.current, "current")
+    if request.current is not None and request.current not in by_id:
+        # The current player may have died in his own turn: the order still starts at his seat.
+        raise DamageError("unknown_current", f"seat {request.current} is not at the table")
     if request.amount is not None and (isinstance(request.amount, bool) or request.amount < 1):
         raise DamageError("bad_amount", f"damage must be at least 1, not {request.amount!r}")
     if request.card is DamageCard.LIGHTNING and source is not None:

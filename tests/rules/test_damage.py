@@ -497,6 +497,13 @@ CASES = [
         {"s2": CH, "s3": {"armor": "仁王盾", **CH}},
     ),
     Case(
+        "a dead current player: the order starts at his seat",
+        "RULES §3 (dead players are skipped), §9 from the current player",
+        R(FIRE_SLASH, 2, 1, current=4),
+        ((2, 1, F, (), True), (5, 1, F, (CHAIN,), True), (1, 1, F, (CHAIN,), True)),
+        {"s1": CH, "s2": CH, "s4": {"alive": False, "hp": 0}, "s5": CH},
+    ),
+    Case(
         "a dead seat is not in the chain",
         "RULES §3 (dead players are skipped), §9",
         R(THUNDER_SLASH),
