@@ -379,7 +379,14 @@ def start_damage(request: DamageRequest, seats: Sequence[SeatState]) -> DamageSt
     cannot happen; nothing is changed either way.
     """
     by_id = _index(seats)
-    request = replace(request, card=DamageCard(request.card))
+    try:
+        request = replace(
+            request,
+            card=DamageCard(request.card),
+            damage_type=None if request.damage_type is None else DamageType(request.damage_type),
+        )
+    except ValueError as error:
+        raise DamageError("unknown_damage", str(error)) from None
     source = _check_request(request, by_id)
     target = by_id[request.target]
     slash = request.card.is_slash

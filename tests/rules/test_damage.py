@@ -684,3 +684,15 @@ def test_duplicate_seats_are_refused() -> None:
     with pytest.raises(DamageError) as refused:
         start_damage(R(SLASH), (*table(), SeatState(seat=1, hp=4)))
     assert refused.value.code == "duplicate_seat"
+
+
+def test_codes_as_strings_are_read_and_unknown_ones_refused() -> None:
+    request = DamageRequest(target=2, card="火杀", source=1, damage_type="fire")  # type: ignore[arg-type]
+    assert start_damage(request, table()).damage_type is DamageType.FIRE
+    for bad in (
+        DamageRequest(target=2, card="fireball", source=1),  # type: ignore[arg-type]
+        DamageRequest(target=2, card="杀", source=1, damage_type="acid"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(DamageError) as refused:
+            start_damage(bad, table())
+        assert refused.value.code == "unknown_damage"
