@@ -14,6 +14,7 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
+from companion.actions.damage import damage_resolve, seat_drink_wine, seat_set_chained
 from companion.actions.death import seat_die
 from companion.actions.equipment import equipment_remove, equipment_set
 
@@ -50,6 +51,9 @@ __all__ = [
     "clean_code",
     "clean_name",
     "event_undo",
+    "damage_resolve",
+    "seat_drink_wine",
+    "seat_set_chained",
     "hero_pick",
     "heroes_redeal",
     "seat_change_hp",

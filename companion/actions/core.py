@@ -222,6 +222,10 @@ UNDOABLE_KINDS = frozenset(
         "phase",
         "turn",
         "turn_ended",
+        # 军争 (companion.actions.damage): a chain, a 酒, a whole resolved damage.
+        "chained",
+        "wine",
+        "damage_resolved",
     }
 )
 

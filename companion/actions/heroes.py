@@ -39,6 +39,8 @@ def reset_for_game(seat: Seat) -> None:
     seat.final_duel = False
     seat.equipment = {}
     seat.judgement_zone = []
+    seat.chained = False
+    seat.wine = ""
 
 
 def _start_hp(table: Table, seats: list[Seat]) -> None:

@@ -23,6 +23,7 @@ from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route
+from companion.rules.maneuvering import at_turn_end
 from companion.rules.turns import PHASE_ORDER, Phase, next_phase
 
 TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
@@ -131,6 +132,9 @@ def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) ->
     """The turn passes from `current` to the next living seat's start phase; a round begins
     when it comes back to the lord (rules.flow.pass_turn, RULES §3). Returns the new holder."""
     index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
+    if current.wine:  # 酒 lasts one turn (rules.maneuvering.at_turn_end)
+        current.wine = at_turn_end(current.wine).value
+        current.save(update_fields=["wine"])
     passed = mode_of(table).next_turn(statuses(seats), index)
     holder = seats[passed.seat]
     table.round += 1 if passed.new_round else 0

@@ -18,6 +18,7 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
+from companion.actions.damage import RESOLVED, SEAT_STATE_KINDS, undo_resolved, undo_seat_state
 from companion.actions.inputs import _int
 from companion.actions.turns import _turn_now
 from companion.models import Event, Seat, Table
@@ -111,6 +112,9 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
         return
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
+    if target.kind in SEAT_STATE_KINDS:
+        undo_seat_state(seat, target)
+        return
     public = target.public
     if target.kind in ("equipped", "unequipped"):
         if target.kind == "equipped":
@@ -169,10 +173,16 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         "dying": seat.dying,
         "alive": seat.alive,
     }
+    private = {seat.pk} if target.kind in PRIVATE_UNDO_KINDS else set()
     if target.kind in TURN_KINDS:
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
+    elif target.kind == RESOLVED:
+        # A whole resolved damage: every seat it changed comes back at once.
+        restored = undo_resolved(table, target)
+        private = {s.pk for s in restored}
+        seat = next((s for s in restored if s.pk == seat.pk), seat)
     else:
         _undo_on_seat(table, target, seat)
         seat.save()
@@ -194,11 +204,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         # Only HP and life show on the seat's own page; undoing a phase, a turn, equipment or a
         # delayed trick changes public things only, so the seat's phone gets no private frame
         # (issue 19: which phones get one is visible on the network).
-        change=Change(
-            table.pk,
-            table.version,
-            private_seats={seat.pk} if target.kind in PRIVATE_UNDO_KINDS else set(),
-        ),
+        change=Change(table.pk, table.version, private_seats=private),
     )
     Event.objects.filter(pk=target.pk).update(undone_by=table.version)
     return change

@@ -1,0 +1,309 @@
+"""军争 at the table (issue 14): a seat's chain (铁索连环), its 酒 marker, and a whole resolved
+damage (companion.rules.damage) applied as one change with one event, so one undo restores it.
+
+The damage is applied in full: every step of a chain at once. A seat it leaves dying is settled
+afterwards with the usual rescue or death, in the order of the steps (`public["dying"]`): each
+seat's damage does not depend on whether an earlier one was saved (RULES §9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion import fastsql
+from companion.actions.core import (
+    ActionError,
+    Actor,
+    Change,
+    _already,
+    _record,
+    _seat_of,
+    _seat_public,
+    action,
+    may_act_on,
+)
+from companion.actions.inputs import _int, _ordered
+from companion.actions.play import _delta, _in_play, _living
+from companion.models import Event, Seat, Table
+from companion.rules.damage import (
+    DamageCard,
+    DamageError,
+    DamageRequest,
+    DamageStep,
+    DamageType,
+    SeatState,
+    resolve_damage,
+)
+from companion.rules.maneuvering import WineMarker, after_damage, drink
+from companion.rules.turns import Phase
+
+# 军争 cards and damage types: only with the expansion on.
+_MANEUVERING_CARDS = frozenset(
+    {DamageCard.FIRE_SLASH, DamageCard.THUNDER_SLASH, DamageCard.FIRE_ATTACK}
+)
+# The seat columns a resolved damage writes (and its undo restores).
+_DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine"]
+RESOLVED = "damage_resolved"
+SEAT_STATE_KINDS = ("chained", "wine")
+
+
+def _maneuvering(table: Table) -> None:
+    if not table.opts.maneuvering:
+        raise ActionError(
+            _("That is a Maneuvering (军争) rule; that expansion is off."), code="no_maneuvering"
+        )
+
+
+def _may_act_on(actor: Actor, seat: Seat) -> None:
+    if not may_act_on(actor, seat.pk):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+
+
+@action
+def seat_set_chained(
+    actor: Actor, *, seat_id: Any, chained: Any, action_id: str | None = None
+) -> Change:
+    """铁索连环: chain a seat or set it free (the card's user taps it for each target)."""
+    table = actor.table
+    _in_play(table)
+    _maneuvering(table)
+    seat = _living(table, seat_id)
+    # The seat itself, the host, referee mode, or the player whose turn it is (who uses the card).
+    user = actor.seat is not None and actor.seat.pk == table.turn_seat_id
+    if not (may_act_on(actor, seat.pk) or user):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    value = chained in (True, 1, "1", "true", "on", "yes")
+    if seat.chained == value:
+        return _already(table, action_id)
+    seat.chained = value
+    fastsql.update(seat, ["chained"])
+    return _record(
+        actor,
+        table,
+        kind="chained",
+        public={**_seat_public(seat), "chained": value},
+        before={"chained": not value},
+        after={"chained": value},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat], "hp"),
+    )
+
+
+@action
+def seat_drink_wine(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
+    """酒 in one's own play phase: the next 杀 this turn deals +1; once a turn (001:431-433).
+    A dying player's 酒 is a rescue (actions.hp.seat_rescue, kind "wine")."""
+    table = actor.table
+    _in_play(table)
+    _maneuvering(table)
+    seat = _living(table, seat_id)
+    _may_act_on(actor, seat)
+    if seat.dying:
+        raise ActionError(
+            _("A dying player drinks Wine as a rescue."), status=409, code="dying_rescue"
+        )
+    own_play = table.turn_seat_id == seat.pk and table.phase == Phase.PLAY.value
+    result = drink(WineMarker(seat.wine), dying=False, own_play_phase=own_play)
+    if result.refusal is not None:
+        message = (
+            _("Wine only once a turn.")
+            if result.refusal.value == "once_per_turn"
+            else _("Wine is drunk in one's own play phase.")
+        )
+        raise ActionError(message, status=409, code=result.refusal.value)
+    before = seat.wine
+    seat.wine = result.marker.value
+    fastsql.update(seat, ["wine"])
+    return _record(
+        actor,
+        table,
+        kind="wine",
+        public={**_seat_public(seat), "wine": seat.wine},
+        before={"wine": before},
+        after={"wine": seat.wine},
+        subject=seat,
+        action_id=action_id,
+        change=_delta(table, [seat], "hp"),
+    )
+
+
+def _state(seat: Seat, *, hand_empty: bool) -> SeatState:
+    """What the resolver needs of a seat row (a dead seat is never chained)."""
+    equipment = seat.equipment or {}
+    return SeatState(
+        seat=seat.pk,
+        hp=seat.hp,
+        alive=seat.alive,
+        hero=seat.hero,
+        weapon=equipment.get("weapon", ""),
+        armor=equipment.get("armor", ""),
+        chained=seat.chained and seat.alive,
+        hand_empty=hand_empty,
+    )
+
+
+def _row(seat: Seat) -> dict[str, Any]:
+    return {
+        "hp": seat.hp,
+        "dying": seat.dying,
+        "damage_source": seat.damage_source_id,
+        "chained": seat.chained,
+        "wine": seat.wine,
+    }
+
+
+def _step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "seat": step.seat,
+        "name": names[step.seat],
+        "amount": step.amount,
+        "type": step.damage_type.value,
+        "modifiers": [m.value for m in step.modifiers],
+        "chain_removed": step.chain_removed,
+        "hp_before": step.hp_before,
+        "hp": step.hp_after,
+        "dying": step.dying,
+        "skills": [r.name_zh for r in step.reminders],
+    }
+
+
+def _flag(value: Any) -> bool:
+    return value in (True, 1, "1", "true", "on", "yes")
+
+
+@action
+def damage_resolve(
+    actor: Actor,
+    *,
+    target: Any,
+    card: Any,
+    source: Any = "",
+    amount: Any = None,
+    damage_type: Any = "",
+    weapon_skill: Any = False,
+    black: Any = False,
+    target_hand_empty: Any = False,
+    action_id: str | None = None,
+) -> Change:
+    """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
+    it reaches: HP, dying (with its source), chains removed, the source's 酒 used; one event."""
+    table = actor.table
+    _in_play(table)
+    target_seat = _living(table, target)
+    source_seat = None if source in ("", None, "none") else _seat_of(table, source)
+    if not (
+        may_act_on(actor, target_seat.pk)
+        or (source_seat is not None and may_act_on(actor, source_seat.pk))
+    ):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    try:
+        damage_card = DamageCard(card)
+        kind = DamageType(damage_type) if damage_type not in ("", None) else None
+    except ValueError:
+        raise ActionError(_("Unknown damage."), code="unknown_damage") from None
+    if damage_card in _MANEUVERING_CARDS or (kind not in (None, DamageType.NORMAL)):
+        _maneuvering(table)
+    if _flag(weapon_skill) and source_seat is not None:
+        if source_seat.equipment.get("weapon") == "朱雀羽扇":
+            _maneuvering(table)
+    seats = _ordered(table)
+    request = DamageRequest(
+        target=target_seat.pk,
+        card=damage_card,
+        source=source_seat.pk if source_seat is not None else None,
+        amount=None if amount in ("", None) else _int(amount, _("Damage is a whole number.")),
+        damage_type=kind,
+        drank=source_seat is not None and source_seat.wine == WineMarker.ACTIVE.value,
+        weapon_skill=_flag(weapon_skill),
+        black=_flag(black),
+        current=table.turn_seat_id if table.turn_seat_id in {s.pk for s in seats} else None,
+    )
+    states = [
+        _state(s, hand_empty=s.pk == target_seat.pk and _flag(target_hand_empty)) for s in seats
+    ]
+    try:
+        steps = resolve_damage(request, states)
+    except DamageError as error:
+        raise ActionError(
+            _("That damage cannot happen: %(reason)s") % {"reason": str(error)},
+            status=409,
+            code=error.code,
+        ) from None
+    by_pk = {s.pk: s for s in seats}
+    before = {str(pk): _row(s) for pk, s in by_pk.items()}
+    touched: list[Seat] = []
+    for step in steps:
+        seat = by_pk[step.seat]
+        seat.hp = step.hp_after
+        if step.chain_removed:
+            seat.chained = False
+        if step.dying and not seat.dying:
+            seat.dying = True
+            seat.damage_source_id = step.source
+        touched.append(seat)
+    if source_seat is not None:
+        spender = by_pk[source_seat.pk]
+        spender.wine = after_damage(WineMarker(spender.wine), steps[0]).value
+        if spender.wine != before[str(spender.pk)]["wine"]:
+            touched.append(spender)
+    changed = {s.pk: s for s in touched}
+    for seat in changed.values():
+        fastsql.update(seat, _DAMAGE_FIELDS)
+    names = {s.pk: s.name for s in seats}
+    newly_dying = {pk for pk, s in changed.items() if s.dying and not before[str(pk)]["dying"]}
+    first = steps[0]
+    return _record(
+        actor,
+        table,
+        kind=RESOLVED,
+        public={
+            **_seat_public(target_seat),
+            "card": damage_card.value,
+            "source": request.source,
+            "source_name": source_seat.name if source_seat is not None else "",
+            "type": first.damage_type.value,
+            "steps": [_step_public(step, names) for step in steps],
+            "dying": [step.seat for step in steps if step.seat in newly_dying],
+            "wine_spent": first.wine_spent,
+            "discards": first.discards,
+        },
+        before={"seats": {str(pk): before[str(pk)] for pk in changed}},
+        after={"seats": {str(pk): _row(s) for pk, s in changed.items()}},
+        subject=target_seat,
+        action_id=action_id,
+        change=_delta(table, list(changed.values()), "hp", "strip", private_seats=set(newly_dying)),
+    )
+
+
+def undo_resolved(table: Table, target: Event) -> list[Seat]:
+    """Put back every seat a resolved damage changed, while each is still as it left it."""
+    after: dict[str, dict[str, Any]] = target.after.get("seats", {})
+    seats = {s.pk: s for s in table.seats.filter(pk__in=[int(pk) for pk in after])}
+    for pk, row in after.items():
+        seat = seats.get(int(pk))
+        if seat is None or not seat.alive or _row(seat) != row:
+            raise ActionError(
+                _("That change cannot be undone: the table has changed since."), 409, "changed"
+            )
+    for pk, row in target.before.get("seats", {}).items():
+        seat = seats[int(pk)]
+        seat.hp = row["hp"]
+        seat.dying = row["dying"]
+        seat.damage_source_id = row["damage_source"]
+        seat.chained = row["chained"]
+        seat.wine = row["wine"]
+        fastsql.update(seat, _DAMAGE_FIELDS)
+    return list(seats.values())
+
+
+def undo_seat_state(seat: Seat, target: Event) -> None:
+    """Undo a chain or 酒 change on its seat, while the seat is still as it left it."""
+    field = target.kind
+    if getattr(seat, field) != target.after[field]:
+        raise ActionError(
+            _("That change cannot be undone: the table has changed since."), 409, "changed"
+        )
+    setattr(seat, field, target.before[field])
