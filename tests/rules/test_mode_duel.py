@@ -316,6 +316,13 @@ def test_a_fallen_hero_brings_the_next_in_order(fallen: int) -> None:
     both = Placement.after(draft).place(LORD_SIDE, lord).place(RENEGADE_SIDE, ren)
     assert fall.next_index is not None
     assert hero_in_play(both, LORD_SIDE, fall.next_index) == lord[fallen]
+    for lord_at in (0, 1):
+        heroes = MODE.seat_heroes(_seats(lord_at), both, {LORD_SIDE: fallen})
+        assert heroes[lord_at] == lord[fallen] and heroes[1 - lord_at] == ren[0]
+        assert MODE.seat_heroes(_seats(lord_at), both) == (
+            [lord[0], ren[0]] if lord_at == 0 else [ren[0], lord[0]]
+        )
+    assert _refused(lambda: hero_in_play(both, LORD_SIDE, 3)) == "no_hero_left"
     # Revealed to all; the heroes after it stay secret.
     seen = both.view(None, {LORD_SIDE: fallen})
     assert seen[LORD_SIDE] == tuple(h if i <= fallen else None for i, h in enumerate(lord))

@@ -103,6 +103,11 @@ def test_identity_plays_every_card_and_sends_area_tricks_in_turn_order() -> None
 def test_identity_has_no_draft_and_one_hero_a_seat() -> None:
     assert IDENTITY.draft_plan() is None
     assert all(IDENTITY.draft_side(i) is None and not IDENTITY.drafts_for_side(i) for i in Identity)
+    assert IDENTITY.team_size == 0
+    assert all(IDENTITY.seat_place(FIVE, i) is None for i in range(5))
+    with pytest.raises(Refused) as refused:
+        IDENTITY.seat_heroes(FIVE, None)  # type: ignore[arg-type]
+    assert refused.value.code == "no_draft"
     assert IDENTITY.heroes_per_seat == 1
     assert IDENTITY.hero_falls(1) == HeroFall(out=True)
     with pytest.raises(Refused):
@@ -120,9 +125,19 @@ def test_identity_flow_follows_its_turns() -> None:
     dead = _seats(*[s.identity for s in FIVE], dead=2)
     assert IDENTITY.flow_after_death(dead, {}, 2, 2).turn == TurnPass(3, new_round=False)
     assert IDENTITY.flow_after_death(dead, {}, 1, 2) == FlowStep({})
+    assert IDENTITY.flow_pending(FIVE, {}) is None and IDENTITY.acted_seats({}) == frozenset()
     with pytest.raises(Refused) as refused:
         IDENTITY.flow_answer(FIVE, {}, 1, "anything")
     assert refused.value.code == "no_question"
+
+
+def test_identity_deals_anew_for_the_next_game() -> None:
+    """The identity game's next game is a new random deal of the same size and distribution."""
+    options = IDENTITY.options(None)
+    previous = IDENTITY.deal(7, options, rng=random.Random(1))
+    nexts = {tuple(IDENTITY.redeal(previous, options, rng=random.Random(s))) for s in range(20)}
+    assert len(nexts) > 1
+    assert all(sorted(n) == sorted(previous) for n in nexts)
 
 
 # The draft's plan.

@@ -34,17 +34,15 @@ from companion.rules.modes.threes import (
     WIN,
     Colour,
     Role,
-    Teams,
     ThreesMode,
     colour,
-    colour_wins,
     heroes_for_seats,
     layout,
     place_of,
     swap_colours,
-    team_standings,
 )
 from companion.rules.scoring import PlayerResult, standings
+from companion.rules.teams import TeamError, Teams, side_wins, team_standings
 from companion.rules.turns import LIGHTNING
 from companion.rules.victory import DRAW_THREE, SeatStatus, Side
 
@@ -83,7 +81,7 @@ def test_a_seventh_player_is_refused() -> None:
     """Issue 15: "a seventh player joining a 3 vs 3 table" gets an error. The actions refuse a
     join once the table holds `max_players`; the teams refuse a fourth member."""
     assert not MODE.seats_allowed(7) and 6 >= MODE.max_players
-    teams: Teams[str] = Teams()
+    teams: Teams[str] = Teams(MODE.team_size)
     for name in "abc":
         teams = teams.join(name, 0)
     for name in "def":
@@ -111,8 +109,9 @@ def test_the_deal_is_a_commander_and_two_vanguards_each_side() -> None:
 def test_players_pick_their_team_and_each_team_its_commander() -> None:
     """Issue 15 item 1: "Players pick their team and each team its commander"; the seating puts
     each commander between his vanguards, at indexes 1 and 4."""
-    teams: Teams[str] = Teams()
-    with pytest.raises(Refused) as refused:
+    assert MODE.team_size == 3
+    teams: Teams[str] = Teams(MODE.team_size)
+    with pytest.raises(TeamError) as refused:
         teams.make_commander("a")
     assert refused.value.code == "not_in_team"
     for name, team in zip("abcdef", (0, 0, 1, 0, 1, 1), strict=True):
@@ -134,10 +133,12 @@ def test_players_pick_their_team_and_each_team_its_commander() -> None:
 
 
 def test_changing_team_leaves_the_old_command() -> None:
-    teams: Teams[int] = Teams().join(1, 0).join(2, 0).make_commander(1)
+    teams: Teams[int] = Teams(3).join(1, 0).join(2, 0).make_commander(1)
     moved = teams.join(1, 1)
     assert moved.members == ((2,), (1,)) and moved.commanders == (None, None)
     assert moved.join(1, 1) == moved  # joining one's own team changes nothing
+    assert Teams.from_data(moved.as_data()) == moved
+    assert teams.leave(2).members == ((1,), ()) and teams.leave(2).commanders == (1, None)
 
 
 # "Identity cards are face up: the lord card marks the warm side's commander, loyalists its
@@ -206,6 +207,9 @@ def test_the_next_game_swaps_colours(warm: int) -> None:
     assert rotation == [warm, sum(COMMANDER_SEATS) - warm]
     assert MODE.deal(6, OPTIONS, fixed_leader=rotation[1]) == second
     assert swap_colours(second) == first
+    assert MODE.redeal(first, OPTIONS) == second and MODE.redeal(second, OPTIONS) == first
+    with pytest.raises(Refused):
+        MODE.redeal([LORD, REBEL, REBEL, LOYALIST, RENEGADE, LOYALIST], OPTIONS)
 
 
 @pytest.mark.parametrize("seat", [0, 2, 3, 5, 6, -1])
@@ -237,6 +241,15 @@ def test_the_seats_follow_the_rules_ring(warm: int) -> None:
     identities = layout(warm)
     start = next(s for s in range(6) if place_of(identities, s) == RING[0])
     assert [place_of(identities, (start + k) % 6) for k in range(6)] == RING
+    names = [MODE.seat_place(_seats(identities), (start + k) % 6) for k in range(6)]
+    assert names == [
+        "cold_vanguard_a",
+        "cold_commander",
+        "cold_vanguard_b",
+        "warm_vanguard_b",
+        "warm_commander",
+        "warm_vanguard_a",
+    ]
 
 
 def test_distance_follows_the_ring() -> None:
@@ -419,6 +432,7 @@ def test_each_commander_places_three_of_his_eight_and_both_reveal_together() -> 
     # The places go to the seats: each side's commander place to its commander.
     for identities in (COLD_FIRST, WARM_FIRST):
         heroes = heroes_for_seats(identities, both)
+        assert MODE.seat_heroes(_seats(identities), both) == heroes
         for seat, hero in enumerate(heroes):
             side, role = place_of(identities, seat)
             lineup = warm if side is Colour.WARM else cold
@@ -513,7 +527,16 @@ class Table:
         self.dead: set[int] = set()
         begin = MODE.flow_begin(self.seats)
         assert begin.choice is not None
+        assert MODE.flow_pending(self.seats, begin.state) == begin.choice
         self.step = MODE.flow_answer(self.seats, begin.state, begin.choice.chooser, first)
+        self._consistent()
+
+    def _consistent(self) -> None:
+        """What the screens read of the stored state: the question waiting, the sideways cards."""
+        assert MODE.flow_pending(self.seats, self.state) == self.step.choice
+        assert MODE.acted_seats(self.state) == frozenset(self.state["sideways"])
+        if self.step.turn is not None:
+            assert self.step.turn.seat in MODE.acted_seats(self.state)
 
     @property
     def seats(self) -> list[SeatStatus]:
@@ -530,11 +553,13 @@ class Table:
 
     def end_turn(self) -> FlowStep:
         self.step = MODE.flow_after_turn(self.seats, self.state, self.turn)
+        self._consistent()
         return self.step
 
     def answer(self, answer: str) -> FlowStep:
         assert self.step.choice is not None
         self.step = MODE.flow_answer(self.seats, self.state, self.step.choice.chooser, answer)
+        self._consistent()
         return self.step
 
     def kill(self, seat: int) -> FlowStep:
@@ -545,6 +570,7 @@ class Table:
             self.step = FlowStep(step.state, turn=self.step.turn)
         else:
             self.step = step
+        self._consistent()
         return self.step
 
 
@@ -849,14 +875,20 @@ def test_a_session_counts_wins_per_team_and_per_player_with_the_colour() -> None
         _game(first, players, Side.RENEGADE),  # cold (team one) wins
     ]
     assert all(set(g["a"].breakdown.lines[0].code for _ in [0]) == {WIN} for g in games)
-    teams = {s.team: s for s in team_standings(games, team_of)}
+
+    def side_of(identity: Identity) -> str:
+        return MODE.draft_side(identity) or ""
+
+    ordered = team_standings(games, team_of, side_of)
+    assert [s.team for s in ordered] == ["one", "two"]
+    teams = {s.team: s for s in ordered}
     assert (teams["one"].wins, teams["one"].games) == (2, 3)
-    assert teams["one"].wins_by_colour == {Colour.WARM: 1, Colour.COLD: 1}
+    assert teams["one"].wins_by_side == {WARM: 1, COLD: 1}
     assert (teams["two"].wins, teams["two"].games) == (1, 3)
-    assert teams["two"].wins_by_colour == {Colour.WARM: 1, Colour.COLD: 0}
-    by_colour = colour_wins(games)
-    assert by_colour["a"] == {Colour.WARM: 1, Colour.COLD: 1}
-    assert by_colour["e"] == {Colour.WARM: 1, Colour.COLD: 0}
+    assert teams["two"].wins_by_side == {WARM: 1}
+    by_colour = side_wins(games, side_of)
+    assert by_colour["a"] == {WARM: 1, COLD: 1}
+    assert by_colour["e"] == {WARM: 1}
     ranked = {s.player: s for s in standings(games)}
     assert ranked["b"].wins == ranked["b"].total == 2 and ranked["d"].wins == 1
     assert ranked["b"].rank == 1 and ranked["d"].rank == 4

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from companion.rules.directions import AREA_TRICKS, TURN_ORDER, Direction
-from companion.rules.draft import DraftPlan
+from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity
@@ -248,6 +248,20 @@ class Mode:
         one); empty for a card that is not an area trick. The identity game: turn order only."""
         return (TURN_ORDER,) if name in AREA_TRICKS else ()
 
+    def redeal(
+        self,
+        previous: Sequence[Identity],
+        options: TableOptions,
+        rng: random.Random | None = None,
+    ) -> list[Identity]:
+        """The identities of the next game at the same table (`previous`: the last game's, in
+        seat order): a new deal."""
+        return self.deal(len(previous), options, rng=rng)
+
+    def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
+        """A name for the seat's place at the table (a code the screens word), or None."""
+        return None
+
     def first_draw_change(self, seats: Sequence[SeatStatus], index: int) -> int:
         """Cards this seat draws more (or fewer) than usual in its first draw phase: none."""
         return 0
@@ -265,6 +279,20 @@ class Mode:
     def drafts_for_side(self, identity: Identity) -> bool:
         """Whether a seat of this identity picks and places heroes for its side."""
         return False
+
+    def seat_heroes(
+        self,
+        seats: Sequence[SeatStatus],
+        placement: Placement,
+        fallen: Mapping[str, int] | None = None,
+    ) -> list[str]:
+        """Each seat's hero in play from a revealed placement (`fallen`: each side's heroes
+        dead so far, for a mode that plays several)."""
+        raise Refused("no_draft", "this mode offers its heroes")
+
+    # Teams picked in the lobby (rules.teams): their size, 0 for none.
+
+    team_size: ClassVar[int] = 0
 
     # A seat's heroes: the identity game plays one, and its death puts the player out.
 
@@ -296,6 +324,14 @@ class Mode:
         """When `dead` has just died during `current`'s turn: the turn passes at once if it was
         theirs (turn or choice set), else it stays (neither set)."""
         return FlowStep(dict(state), turn=self.turn_after_death(seats, current, dead))
+
+    def flow_pending(self, seats: Sequence[SeatStatus], state: Mapping[str, Any]) -> Choice | None:
+        """The question the flow waits on in this state, if any (the identity game: none)."""
+        return None
+
+    def acted_seats(self, state: Mapping[str, Any]) -> frozenset[int]:
+        """Seats marked as having acted (3 vs 3: the identity card turned sideways): none."""
+        return frozenset()
 
     def flow_answer(
         self, seats: Sequence[SeatStatus], state: Mapping[str, Any], chooser: int, answer: str

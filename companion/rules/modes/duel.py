@@ -239,6 +239,20 @@ class DuelMode(Mode):
         """No lord in 1 vs 1: the lord card only decides the sides."""
         return False
 
+    def seat_heroes(
+        self,
+        seats: Sequence[SeatStatus],
+        placement: Placement,
+        fallen: Mapping[str, int] | None = None,
+    ) -> list[str]:
+        """Each player's hero in play: the first of his order, or the next after each fall."""
+        _check_seats(seats)
+        fallen = fallen or {}
+        return [
+            hero_in_play(placement, draft_side(s.identity), fallen.get(draft_side(s.identity), 0))
+            for s in seats
+        ]
+
     def draft_plan(self) -> DraftPlan | None:
         return PLAN
 

@@ -6,15 +6,15 @@ loyalists its vanguards; the renegade is the cold side's commander, the rebels i
 The game's sides are the victory module's: the warm side wins as `Side.LORD`, the cold side
 as `Side.RENEGADE` (the cards each side holds).
 
-Seats. The lobby forms the teams (`Teams`); the table is seated team one (vanguard, commander,
-vanguard) then team two, so the commanders sit at indexes 1 and 4 and, whichever team draws
-which colour, the ring reads cold vanguard A, cold commander, cold vanguard B, warm vanguard
-B, warm commander, warm vanguard A (`place_of`). The deal is the commanders' draw of the lord
-and renegade cards; a next game swaps the colours (`swap_colours`, or `deal` with the other
-commander as `fixed_leader`).
+Seats. The lobby forms the teams (rules.teams, `team_size`); the table is seated team one
+(vanguard, commander, vanguard) then team two, so the commanders sit at indexes 1 and 4 and,
+whichever team draws which colour, the ring reads cold vanguard A, cold commander, cold
+vanguard B, warm vanguard B, warm commander, warm vanguard A (`place_of`, `seat_place`). The
+deal is the commanders' draw of the lord and renegade cards; a next game swaps the colours
+(`redeal`, or `deal` with the other commander as `fixed_leader`).
 
 Heroes: a draft (`PLAN`, rules.draft), then each commander places 3 of his side's 8 on his
-side's places, revealed together (`heroes_for_seats`).
+side's places, revealed together (`seat_heroes`).
 
 Turns (the go, `flow_*`): the cold commander chooses the side that acts first, and the first
 turn is that side's commander's. A side with the go acts: its commander chooses "commander
@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar
 
 from companion.rules.directions import AREA_TRICKS, Direction
 from companion.rules.draft import DraftPlan, Placement
@@ -113,71 +113,6 @@ def colour(identity: Identity) -> Colour:
 
 def is_commander(identity: Identity) -> bool:
     return Identity(identity) in (Identity.LORD, Identity.RENEGADE)
-
-
-# The lobby: teams and their commanders ------------------------------------------------------
-
-P = TypeVar("P", bound=Hashable)
-
-
-@dataclass(frozen=True)
-class Teams(Generic[P]):
-    """The two teams forming in the lobby (`members[0]`, `members[1]`, in joining order) and
-    each team's commander. Refused, changing nothing: a fourth member of a team, a commander
-    from outside the team, seating before both teams are full with a commander."""
-
-    members: tuple[tuple[P, ...], tuple[P, ...]] = ((), ())
-    commanders: tuple[P | None, P | None] = (None, None)
-
-    def team_of(self, player: P) -> int | None:
-        for team, members in enumerate(self.members):
-            if player in members:
-                return team
-        return None
-
-    def join(self, player: P, team: int) -> Teams[P]:
-        """`player` joins `team` (0 or 1), leaving the other team (and its command) if in it."""
-        if team not in (0, 1):
-            raise Refused("bad_team", f"team {team!r}")
-        if self.team_of(player) == team:
-            return self
-        if len(self.members[team]) >= TEAM_SIZE:
-            raise Refused("team_full", f"team {team} has {TEAM_SIZE} players")
-        left = self.leave(player)
-        members = list(left.members)
-        members[team] = (*members[team], player)
-        return replace(left, members=(members[0], members[1]))
-
-    def leave(self, player: P) -> Teams[P]:
-        """`player` leaves his team (and its command)."""
-        members = tuple(tuple(p for p in team if p != player) for team in self.members)
-        commanders = tuple(None if c == player else c for c in self.commanders)
-        return Teams(members=(members[0], members[1]), commanders=(commanders[0], commanders[1]))
-
-    def make_commander(self, player: P) -> Teams[P]:
-        """`player` becomes his team's commander."""
-        team = self.team_of(player)
-        if team is None:
-            raise Refused("not_in_team", f"{player!r} is in no team")
-        commanders = list(self.commanders)
-        commanders[team] = player
-        return replace(self, commanders=(commanders[0], commanders[1]))
-
-    @property
-    def ready(self) -> bool:
-        return all(len(m) == TEAM_SIZE for m in self.members) and None not in self.commanders
-
-    def seating(self) -> list[P]:
-        """The six players in seat order: team one (vanguard, commander, vanguard), then team
-        two; the commanders at indexes 1 and 4."""
-        if not self.ready:
-            raise Refused("teams_not_ready", "two full teams, each with a commander, first")
-        seats: list[P] = []
-        for members, commander in zip(self.members, self.commanders, strict=True):
-            vanguards = [p for p in members if p != commander]
-            assert commander is not None
-            seats.extend((vanguards[0], commander, vanguards[1]))
-        return seats
 
 
 # Seats and colours -----------------------------------------------------------------------
@@ -372,6 +307,18 @@ def go_answer(
     return _act(seats, go, go.side, Act(answer))
 
 
+def go_pending(seats: Sequence[SeatStatus], state: Mapping[str, Any]) -> Choice | None:
+    """The question the go waits on, if any (as `go_begin` and `_give_go` asked it)."""
+    go = Go.from_data(state)
+    if go.asking == FIRST_SIDE:
+        answers = (Colour.WARM.value, Colour.COLD.value)
+        return Choice(_seat_of(seats, Identity.RENEGADE), FIRST_SIDE, answers)
+    if go.asking == WHO_ACTS and go.side is not None:
+        options = tuple(a.value for a in acts_open(seats, go, go.side))
+        return Choice(_seat_of(seats, COMMANDER_OF[go.side]), WHO_ACTS, options)
+    return None
+
+
 def go_after_turn(seats: Sequence[SeatStatus], state: Mapping[str, Any], current: int) -> FlowStep:
     """The end of `current`'s turn: every living card sideways sets all upright; then the next
     vanguard of this go, or the go passes (back to this side when every living card of the
@@ -404,48 +351,6 @@ def go_after_death(
     if _over(seats) or dead != current:
         return FlowStep(go.as_data())
     return go_after_turn(seats, go.as_data(), current)
-
-
-# Scoring a session: wins per team and per player, with the colour each played ---------------
-
-
-@dataclass
-class TeamStanding(Generic[P]):
-    """A team's games and wins over a session, and its wins by colour."""
-
-    team: P
-    games: int = 0
-    wins: int = 0
-    wins_by_colour: dict[Colour, int] = field(default_factory=lambda: dict.fromkeys(Colour, 0))
-
-
-def team_standings(
-    games: Sequence[Mapping[K, GameRecord]], team_of: Mapping[K, P]
-) -> list[TeamStanding[P]]:
-    """Each team's wins (a team wins a game when its players do), most wins first."""
-    table: dict[P, TeamStanding[P]] = {}
-    for game in games:
-        teams: dict[P, GameRecord] = {}
-        for player, record in game.items():
-            teams.setdefault(team_of[player], record)
-        for team, record in teams.items():
-            standing = table.setdefault(team, TeamStanding(team=team))
-            standing.games += 1
-            if record.won:
-                standing.wins += 1
-                standing.wins_by_colour[colour(record.identity)] += 1
-    return sorted(table.values(), key=lambda s: -s.wins)
-
-
-def colour_wins(games: Sequence[Mapping[K, GameRecord]]) -> dict[K, dict[Colour, int]]:
-    """Each player's wins by the colour he played."""
-    wins: dict[K, dict[Colour, int]] = {}
-    for game in games:
-        for player, record in game.items():
-            mine = wins.setdefault(player, dict.fromkeys(Colour, 0))
-            if record.won:
-                mine[colour(record.identity)] += 1
-    return wins
 
 
 # The mode ----------------------------------------------------------------------------------
@@ -482,6 +387,15 @@ class ThreesMode(Mode):
         if fixed_leader is None:
             fixed_leader = (rng or secrets.SystemRandom()).choice(COMMANDER_SEATS)
         return layout(fixed_leader)
+
+    def redeal(
+        self,
+        previous: Sequence[Identity],
+        options: TableOptions,
+        rng: random.Random | None = None,
+    ) -> list[Identity]:
+        """The next game at the same table swaps the colours."""
+        return swap_colours(previous)
 
     def is_leader(self, identity: Identity) -> bool:
         return Identity(identity) == Identity.LORD
@@ -547,6 +461,13 @@ class ThreesMode(Mode):
     ) -> FlowStep:
         return go_answer(seats, state, chooser, answer)
 
+    def flow_pending(self, seats: Sequence[SeatStatus], state: Mapping[str, Any]) -> Choice | None:
+        return go_pending(seats, state)
+
+    def acted_seats(self, state: Mapping[str, Any]) -> frozenset[int]:
+        """The seats whose identity card is sideways: they have acted since the last reset."""
+        return Go.from_data(state).sideways
+
     def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
         """A side wins when the other commander dies."""
         _check_layout([s.identity for s in seats])
@@ -608,6 +529,22 @@ class ThreesMode(Mode):
         if name not in AREA_TRICKS:
             return ()
         return (Direction.COUNTERCLOCKWISE, Direction.CLOCKWISE)
+
+    team_size: ClassVar[int] = TEAM_SIZE
+
+    def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
+        """The seat's colour and place, e.g. "cold_vanguard_a"."""
+        side, role = place_of([s.identity for s in seats], index)
+        return f"{side.value}_{role.value}"
+
+    def seat_heroes(
+        self,
+        seats: Sequence[SeatStatus],
+        placement: Placement,
+        fallen: Mapping[str, int] | None = None,
+    ) -> list[str]:
+        """Each seat's hero: its side's commander place to its commander, and so on."""
+        return heroes_for_seats([s.identity for s in seats], placement)
 
     def draft_plan(self) -> DraftPlan | None:
         return PLAN
