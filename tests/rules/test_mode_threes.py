@@ -4,6 +4,7 @@ issue 15's "Both modes" list."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from companion.rules.modes.threes import (
     WHO_ACTS,
     WIN,
     Colour,
+    Go,
     Role,
     ThreesMode,
     colour,
@@ -535,6 +537,8 @@ class Table:
         """What the screens read of the stored state: the question waiting, the sideways cards."""
         assert MODE.flow_pending(self.seats, self.state) == self.step.choice
         assert MODE.acted_seats(self.state) == frozenset(self.state["sideways"])
+        # The state is plain JSON and reads back as it was.
+        assert Go.from_data(json.loads(json.dumps(self.state))).as_data() == self.state
         if self.step.turn is not None:
             assert self.step.turn.seat in MODE.acted_seats(self.state)
 
