@@ -14,6 +14,9 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from companion.rules.directions import AREA_TRICKS, TURN_ORDER, Direction
+from companion.rules.draft import DraftPlan, Placement
+from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, PlayerResult
@@ -65,6 +68,39 @@ class TableOptions:
     def with_changes(self: O, changes: Mapping[str, Any]) -> O:
         """These options with some changed, validated as `parse` does."""
         return type(self).parse({**self.stored(), **changes})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A question the game waits on before the next turn: the seat (index) that answers, what
+    it is asked (a code the screens word), and the answers it may give."""
+
+    chooser: int
+    question: str
+    answers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FlowStep:
+    """Where the game's flow goes next, and the mode's flow state after it (plain data the table
+    keeps, `{}` for a mode that needs none): a turn starts (`turn`), or the game waits for an
+    answer (`choice`), or neither (the turn stays where it is)."""
+
+    state: dict[str, Any]
+    turn: TurnPass | None = None
+    choice: Choice | None = None
+
+
+@dataclass(frozen=True)
+class HeroFall:
+    """What a hero's death does to its seat: the player is out (`out`), or the next hero of the
+    seat's order comes in (`next_index` into that order) at full HP, with a reminder for the
+    table (`reminder`, a code); `turn_passes`: a turn the fallen hero was playing ends at once."""
+
+    out: bool
+    next_index: int | None = None
+    reminder: str | None = None
+    turn_passes: bool = False
 
 
 class Mode:
@@ -194,3 +230,111 @@ class Mode:
         """In a tournament: the leader's seat index for each game, the first at `first_index`;
         the tournament ends after the last."""
         raise NotImplementedError
+
+    # Added for modes beyond the identity game (3 vs 3, 1 vs 1). Each default is the identity
+    # game's behaviour, so the identity mode needs no change.
+
+    def lord_skills(self, identity: Identity) -> bool:
+        """Whether lord skills (主公技, e.g. 救援) work for a seat of this identity: the
+        leader's."""
+        return self.is_leader(identity)
+
+    def card_refused(self, name: str) -> str | None:
+        """Why this mode plays without this card (a code), or None: every card is in play."""
+        return None
+
+    def trick_directions(self, name: str) -> tuple[Direction, ...]:
+        """The directions the user of this area trick may send it round (the first is the usual
+        one); empty for a card that is not an area trick. The identity game: turn order only."""
+        return (TURN_ORDER,) if name in AREA_TRICKS else ()
+
+    def redeal(
+        self,
+        previous: Sequence[Identity],
+        options: TableOptions,
+        rng: random.Random | None = None,
+    ) -> list[Identity]:
+        """The identities of the next game at the same table (`previous`: the last game's, in
+        seat order): a new deal."""
+        return self.deal(len(previous), options, rng=rng)
+
+    def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
+        """A name for the seat's place at the table (a code the screens word), or None."""
+        return None
+
+    def first_draw_change(self, seats: Sequence[SeatStatus], index: int) -> int:
+        """Cards this seat draws more (or fewer) than usual in its first draw phase: none."""
+        return 0
+
+    # Heroes drafted by two sides instead of offered (see rules.draft); None: offers.
+
+    def draft_plan(self) -> DraftPlan | None:
+        """The hero draft this mode plays, or None: the leader's offer, then the others'."""
+        return None
+
+    def draft_side(self, identity: Identity) -> str | None:
+        """The draft side a seat of this identity belongs to (None: no draft)."""
+        return None
+
+    def drafts_for_side(self, identity: Identity) -> bool:
+        """Whether a seat of this identity picks and places heroes for its side."""
+        return False
+
+    def seat_heroes(
+        self,
+        seats: Sequence[SeatStatus],
+        placement: Placement,
+        fallen: Mapping[str, int] | None = None,
+    ) -> list[str]:
+        """Each seat's hero in play from a revealed placement (`fallen`: each side's heroes
+        dead so far, for a mode that plays several)."""
+        raise Refused("no_draft", "this mode offers its heroes")
+
+    # Teams picked in the lobby (rules.teams): their size, 0 for none.
+
+    team_size: ClassVar[int] = 0
+
+    # A seat's heroes: the identity game plays one, and its death puts the player out.
+
+    heroes_per_seat: ClassVar[int] = 1
+
+    def hero_falls(self, fallen: int) -> HeroFall:
+        """What the death of a seat's `fallen`-th hero (counting this one) does."""
+        if not 1 <= fallen <= self.heroes_per_seat:
+            raise Refused("bad_fall", f"hero {fallen} of {self.heroes_per_seat}")
+        return HeroFall(out=True)
+
+    # The game's flow with state: the turn may wait for a choice (3 vs 3's go). The identity
+    # game's flow needs no state and never asks, so these follow first_turn, next_turn and
+    # turn_after_death.
+
+    def flow_begin(self, seats: Sequence[SeatStatus]) -> FlowStep:
+        """The start of play: the first turn (round 1), or the first question."""
+        return FlowStep({}, turn=TurnPass(self.first_turn(seats), new_round=True))
+
+    def flow_after_turn(
+        self, seats: Sequence[SeatStatus], state: Mapping[str, Any], current: int
+    ) -> FlowStep:
+        """The end of `current`'s turn (alive, or just dead): the next turn or question."""
+        return FlowStep(dict(state), turn=self.next_turn(seats, current))
+
+    def flow_after_death(
+        self, seats: Sequence[SeatStatus], state: Mapping[str, Any], current: int, dead: int
+    ) -> FlowStep:
+        """When `dead` has just died during `current`'s turn: the turn passes at once if it was
+        theirs (turn or choice set), else it stays (neither set)."""
+        return FlowStep(dict(state), turn=self.turn_after_death(seats, current, dead))
+
+    def flow_pending(self, seats: Sequence[SeatStatus], state: Mapping[str, Any]) -> Choice | None:
+        """The question the flow waits on in this state, if any (the identity game: none)."""
+        return None
+
+    def acted_seats(self, state: Mapping[str, Any]) -> frozenset[int]:
+        """Seats marked as having acted (3 vs 3: the identity card turned sideways): none."""
+        return frozenset()
+
+    def flow_answer(
+        self, seats: Sequence[SeatStatus], state: Mapping[str, Any], chooser: int, answer: str
+    ) -> FlowStep:
+        """A seat answers the question the flow waits on. The identity game never asks."""
+        raise Refused("no_question", "nothing is being asked")
