@@ -51,8 +51,9 @@ def watch(state: LastThree, *, alive: int, round_number: int) -> LastThree:
 
 
 def rounds_left(state: LastThree, round_number: int) -> int | None:
-    """During `round_number`: the countdown's rounds still to play, this one included (3, 2,
-    1), 0 once every round ends with the loss; None before the rule starts."""
+    """During `round_number`: the rounds still to play with no loss at their end, this one
+    included: 4 in the round the rule starts (it is not counted), then the countdown's 3, 2,
+    1; 0 in every round that ends with the loss. None before the rule starts."""
     if state.started is None:
         return None
     return max(state.started + COUNTDOWN_ROUNDS - round_number + 1, 0)
