@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.rules import flow, heroes, identities, scoring, victory
+from companion.rules import box, flow, heroes, identities, scoring, victory
 from companion.rules.flow import TurnPass
 from companion.rules.identities import (
     MAX_PLAYERS,
@@ -22,7 +22,7 @@ from companion.rules.identities import (
 )
 from companion.rules.modes.base import K, Mode, O, OptionRefusal, OptionsRefused, TableOptions
 from companion.rules.scoring import GameRecord, PlayerResult
-from companion.rules.variants import rebirth
+from companion.rules.variants import house, rebirth
 from companion.rules.victory import SeatStatus, Side
 
 
@@ -202,6 +202,21 @@ class IdentityMode(Mode):
     def leader_offer(self, rng: random.Random | None = None) -> list[str]:
         """The lord's five: 曹操, 刘备, 孙权 and two others (RULES.md §2)."""
         return heroes.lord_candidates(rng)
+
+    def leader_offer_from(
+        self, options: TableOptions, hero_box: box.Box, rng: random.Random | None = None
+    ) -> list[str]:
+        """The lord's offer from a table's box: with the lord pack (RULES §9, 004) 3 random
+        non-lord heroes and one of the box's lord heroes, else RULES §2's five."""
+        if isinstance(options, IdentityGameOptions) and options.lord_pack:
+            return box.lord_pack_offer(hero_box, rng)
+        return box.lord_offer(hero_box, rng)
+
+    def starting_cards(self, identity: Identity, options: TableOptions) -> int:
+        """The cards a player draws at the start (the app reminds): 4, and 5 for the lord
+        with 003's house rule on (RULES §9)."""
+        five = isinstance(options, IdentityGameOptions) and options.lord_five_cards
+        return house.starting_cards(identity, lord_five_cards=five)
 
     def offers(
         self,
