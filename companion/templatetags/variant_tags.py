@@ -20,17 +20,17 @@ register = template.Library()
 # name: (label, one line on what it changes), in the form's order.
 VARIANTS: dict[str, tuple[Promise, Promise]] = {
     "rebirth": (
-        _("Rebirth (转世)"),
+        _("Rebirth"),
         _(
             "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
             "players) they come back with a new hero at 1 HP, still dead for victory."
         ),
     ),
     "dark_souls": (
-        _("Dark souls (暗魂)"),
+        _("Dark souls"),
         _(
-            "A dead loyalist, rebel or renegade haunts a living player with a one-off effect "
-            "(罗汉, 玄武, 祝由)."
+            "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
+            "with a one-off effect."
         ),
     ),
     "first_out_protection": (
