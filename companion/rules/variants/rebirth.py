@@ -35,6 +35,12 @@ def threshold(player_count: int) -> int:
     return THRESHOLD_SMALL_GAME if player_count <= 5 else THRESHOLD
 
 
+def reborn_hp(hero_hp: int) -> tuple[int, int]:
+    """A reborn player's (HP, max HP): HP 1 (RULES §9), his new hero's max HP (he is never the
+    lord, so no lord bonus)."""
+    return REBORN_HP, hero_hp
+
+
 class GiftRefusal(StrEnum):
     """Why a gift of a card to a dead player is refused (codes for the screens)."""
 
