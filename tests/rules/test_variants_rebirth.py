@@ -13,6 +13,8 @@ import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.rules import box as hero_box
 from companion.rules import modes, scoring, victory
@@ -177,6 +179,11 @@ def test_he_can_be_reborn_again_and_004s_limit_is_not_followed() -> None:
         rebirth.reborn(state, 2)  # not waiting
 
 
+def test_each_turn_of_a_game_has_its_own_key() -> None:
+    keys = [rebirth.turn_key(r, seat) for r in range(1, 30) for seat in range(10)]
+    assert len(set(keys)) == len(keys) and keys == sorted(keys)
+
+
 def test_the_state_round_trips_through_json() -> None:
     seats = table("L+ O+ R- N+ O-")
     state = give(rebirth.died(rebirth.died(RebirthState(), 2), 4), seats, 0, 2, turn=3)
@@ -274,3 +281,32 @@ def test_with_reborn_sets_the_flag_from_the_state() -> None:
     flagged = rebirth.with_reborn(seats, state)
     assert [s.reborn for s in flagged] == [False, False, True, False]  # N is dead again
     assert isinstance(MODE, IdentityMode)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> list[SeatStatus]:
+    """A dealt table of 4–10 seats, each alive, dead or reborn (never the lord)."""
+    count = draw(st.integers(min_value=4, max_value=10))
+    dealt = MODE.deal(count, MODE.options({}), rng=random.Random(draw(st.integers(0, 10**6))))
+    states = st.sampled_from(["alive", "dead", "reborn"])
+    seats = []
+    for identity in dealt:
+        state = (
+            draw(states) if identity != Identity.LORD else draw(st.sampled_from(["alive", "dead"]))
+        )
+        seats.append(SeatStatus(identity, alive=state != "dead", reborn=state == "reborn"))
+    return seats
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_a_reborn_player_weighs_exactly_as_a_dead_one_at_the_end(seats: list[SeatStatus]) -> None:
+    """Whatever the table, the end of the game and its winners are those of the same table
+    with every reborn player dead; with nobody reborn, those of RULES §7 as before."""
+    as_dead = [SeatStatus(s.identity, alive=s.alive and not s.reborn) for s in seats]
+    side = MODE.victory(seats)
+    assert side == victory.winning_side(as_dead)
+    if side is not None:
+        assert MODE.winners(seats, side) == victory.winners(as_dead, side)
+    plain = [replace(s, reborn=False) for s in seats]
+    assert MODE.victory(plain) == victory.winning_side(plain)

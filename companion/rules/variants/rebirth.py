@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.rules import scoring, victory
-from companion.rules.identities import Identity
+from companion.rules.identities import MAX_PLAYERS, Identity
 from companion.rules.victory import SeatStatus
 
 THRESHOLD = 4
@@ -33,6 +33,12 @@ REBORN_HP = 1
 def threshold(player_count: int) -> int:
     """The cards a dead player needs to be reborn: 4, or 3 in games of 4–5 (RULES §9)."""
     return THRESHOLD_SMALL_GAME if player_count <= 5 else THRESHOLD
+
+
+def turn_key(round_number: int, turn_seat: int) -> int:
+    """One number per turn of a game, for the gifts' `turn`: the table's round (RULES §3: a
+    round begins with the lord) and the seat index whose turn it is."""
+    return round_number * MAX_PLAYERS + turn_seat
 
 
 def reborn_hp(hero_hp: int) -> tuple[int, int]:
