@@ -221,7 +221,7 @@ class Box:
             raise BoxError("too_many", f"a box holds at most {MAX_ADDED} added heroes")
         used = {int(h.id[3:]) for h in self.added}
         hero = check_hero({**raw, "id": None}, hero_id=f"ADD{max(used, default=0) + 1:03d}")
-        _check_unique([*self.heroes(), hero], STANDARD)
+        _check_unique([*self.heroes(), hero])
         return Box(added=(*self.added, hero), standard_off=self.standard_off)
 
     def remove(self, hero_id: str) -> Box:
@@ -249,7 +249,7 @@ class Box:
         }
 
 
-def _check_unique(box_heroes: Sequence[BoxHero], standard: Sequence[BoxHero]) -> None:
+def _check_unique(box_heroes: Sequence[BoxHero]) -> None:
     names: set[str] = set()
     ids: set[str] = set()
     for hero in box_heroes:
@@ -315,7 +315,7 @@ def import_box(text: str | bytes) -> Box:
         except BoxError as error:
             raise BoxError(error.code, str(error), field=error.field, index=index) from None
     box = Box(added=tuple(added), standard_off=frozenset(off))
-    _check_unique(box.heroes(), STANDARD)
+    _check_unique(box.heroes())
     return box
 
 

@@ -133,3 +133,11 @@ def test_the_option_reaches_the_deal_options() -> None:
 
 def test_the_variants_are_fixed_once_dealt() -> None:
     assert identity({}).LIVE == frozenset({"referee_mode"})
+
+
+@pytest.mark.parametrize("count", [0, 3, 11])
+def test_a_count_no_deal_allows_refuses_nothing_about_rebels(count: int) -> None:
+    options = identity({"rebels_know_each_other": True, "last_three": True})
+    codes = [r.code for r in options.refusals(count)]
+    assert "rebels_know_one_rebel" not in codes
+    assert ("last_three_players" in codes) == (count < LAST_THREE_MIN_PLAYERS)

@@ -91,7 +91,6 @@ class IdentityGameOptions(TableOptions):
             if getattr(self, option) and getattr(self, clash):
                 found.append(OptionRefusal(option, code, reason))
         if seat_count is not None:
-            counts = identities.distribution(seat_count, self.identities())
             if self.last_three and seat_count < LAST_THREE_MIN_PLAYERS:
                 found.append(
                     OptionRefusal(
@@ -100,7 +99,13 @@ class IdentityGameOptions(TableOptions):
                         f"The last-three rule needs at least {LAST_THREE_MIN_PLAYERS} players.",
                     )
                 )
-            if self.rebels_know_each_other and counts[Identity.REBEL] < 2:
+            # A count outside 4–10 deals nothing (the deal says so itself): no rebels to count.
+            dealt = MIN_PLAYERS <= seat_count <= MAX_PLAYERS
+            if (
+                self.rebels_know_each_other
+                and dealt
+                and identities.distribution(seat_count, self.identities())[Identity.REBEL] < 2
+            ):
                 found.append(
                     OptionRefusal(
                         "rebels_know_each_other",
