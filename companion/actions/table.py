@@ -24,8 +24,9 @@ from companion.actions.core import (
 )
 from companion.actions.heroes import reset_for_game, start_heroes
 from companion.actions.inputs import mode_of, statuses
+from companion.actions.variants import refusal_message
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
-from companion.rules.modes import OptionsError
+from companion.rules.modes import OptionsError, OptionsRefused
 
 # ---------------------------------------------------------------------------------------------
 # Table life cycle
@@ -209,6 +210,8 @@ def table_set_options(
     current = table.opts
     try:
         wanted = current.with_changes({name: bool(value) for name, value in options.items()})
+    except OptionsRefused as refused:
+        raise ActionError(refusal_message(refused.refusal), code=refused.refusal.code) from None
     except OptionsError:
         raise ActionError(_("Unknown option.")) from None
     before, after = current.stored(), wanted.stored()
@@ -290,6 +293,10 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
             status=409,
             code="player_count",
         )
+    refused = table.opts.refusals(len(seats))
+    if refused:
+        # An option that does not fit this many players (RULES §9, docs/variants.md).
+        raise ActionError(refusal_message(refused[0]), status=409, code=refused[0].code)
     redeal = table.status == Table.Status.DEALT
     if table.status == Table.Status.FINISHED:
         # "New game": same seats and players, fresh identities, the finished game kept.

@@ -22,10 +22,12 @@ class Side(StrEnum):
 
 @dataclass(frozen=True)
 class SeatStatus:
-    """One seat's identity and whether its player is alive."""
+    """One seat's identity and whether its player is alive; `reborn`: alive again after a
+    rebirth (转世, RULES §9), who still counts as dead for the end of the game."""
 
     identity: Identity
     alive: bool
+    reborn: bool = False
 
 
 def _lord_index(seats: Sequence[SeatStatus]) -> int:

@@ -18,6 +18,13 @@ IDENTITY_OPTIONS = (
     "six_two_renegades",
     "eight_two_renegades",
     "first_game_mode",
+    "rebirth",
+    "dark_souls",
+    "first_out_protection",
+    "last_three",
+    "lord_pack",
+    "rebels_know_each_other",
+    "lord_five_cards",
     "maneuvering",
     "referee_mode",
 )

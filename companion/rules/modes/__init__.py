@@ -8,7 +8,13 @@ Adding a mode: its module here, its templates, and one line in `_MODES`.
 
 from __future__ import annotations
 
-from companion.rules.modes.base import Mode, OptionsError, TableOptions
+from companion.rules.modes.base import (
+    Mode,
+    OptionRefusal,
+    OptionsError,
+    OptionsRefused,
+    TableOptions,
+)
 from companion.rules.modes.identity import IdentityMode
 
 DEFAULT = "identity"
@@ -45,7 +51,9 @@ def score_codes() -> tuple[str, ...]:
 __all__ = [
     "DEFAULT",
     "Mode",
+    "OptionRefusal",
     "OptionsError",
+    "OptionsRefused",
     "TableOptions",
     "get",
     "keys",

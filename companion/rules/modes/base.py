@@ -31,6 +31,24 @@ class OptionsError(ValueError):
 
 
 @dataclass(frozen=True)
+class OptionRefusal:
+    """Why an option does not fit (two options that exclude each other, or the number of
+    players): `code` is stable, for the screens to translate; `reason` is the English text."""
+
+    option: str
+    code: str
+    reason: str
+
+
+class OptionsRefused(OptionsError):
+    """Flags that parse but do not fit together; `refusal` says which option and why."""
+
+    def __init__(self, refusal: OptionRefusal) -> None:
+        super().__init__(refusal.reason)
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
 class TableOptions:
     """Options of every table, whatever its mode: 军争 is an expansion of the deck (RULES.md
     §9), not a mode; referee mode is a rule about who may act (anyone seated may adjust anyone)."""
@@ -64,6 +82,11 @@ class TableOptions:
     def stored(self) -> dict[str, bool]:
         """The mapping kept in the table's one options field."""
         return dataclasses.asdict(self)
+
+    def refusals(self, seat_count: int | None = None) -> tuple[OptionRefusal, ...]:
+        """What does not fit in these options (none for a plain table); with `seat_count`, also
+        what does not fit a game of that many players (checked when the game is dealt)."""
+        return ()
 
     def with_changes(self: O, changes: Mapping[str, Any]) -> O:
         """These options with some changed, validated as `parse` does."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from companion.rules import flow, heroes, identities, scoring, victory
+from companion.rules import box, flow, heroes, identities, scoring, victory
 from companion.rules.flow import TurnPass
 from companion.rules.identities import (
     MAX_PLAYERS,
@@ -20,34 +20,141 @@ from companion.rules.identities import (
     IdentityOptions,
     can_see_identity,
 )
-from companion.rules.modes.base import K, Mode, TableOptions
+from companion.rules.modes.base import K, Mode, O, OptionRefusal, OptionsRefused, TableOptions
 from companion.rules.scoring import GameRecord, PlayerResult
+from companion.rules.variants import house, rebirth
 from companion.rules.victory import SeatStatus, Side
 
 
 @dataclass(frozen=True)
 class IdentityGameOptions(TableOptions):
+    """The identity game's options: the distributions and first-game mode (RULES §1, §2), and
+    the variants and house rules of RULES §9, all off by default (`docs/variants.md`)."""
+
     six_two_renegades: bool = False
     eight_two_renegades: bool = False
     first_game_mode: bool = False
+    # RULES §9, the variants in the seeds.
+    rebirth: bool = False  # 转世: the dead take gifts of cards and come back with a new hero
+    dark_souls: bool = False  # 暗魂: the dead haunt a living player with a one-off effect
+    first_out_protection: bool = False  # without dark souls: last session game's first out
+    last_three: bool = False  # three alive: three rounds, then everybody loses 1 HP a round
+    lord_pack: bool = False  # the lord: 3 non-lord heroes and 1 of the box's lord heroes
+    rebels_know_each_other: bool = False  # 003: each rebel sees the other rebels
+    lord_five_cards: bool = False  # 003: the lord starts with 5 cards
+
+    VARIANTS: ClassVar[tuple[str, ...]] = (
+        "rebirth",
+        "dark_souls",
+        "first_out_protection",
+        "last_three",
+        "lord_pack",
+        "rebels_know_each_other",
+        "lord_five_cards",
+    )
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
-        # The host's form: the identity options first, then every table's.
+        # The host's form: the identity options first, then the variants, then every table's.
         return (
             "six_two_renegades",
             "eight_two_renegades",
             "first_game_mode",
+            *cls.VARIANTS,
             "maneuvering",
             "referee_mode",
         )
+
+    @classmethod
+    def parse(cls: type[O], raw: Mapping[str, Any]) -> O:
+        """As every table's, and two options that exclude each other are refused
+        (OptionsRefused, naming the option and why)."""
+        options = super().parse(raw)
+        refused = options.refusals()
+        if refused:
+            raise OptionsRefused(refused[0])
+        return options
+
+    def variants_on(self) -> tuple[str, ...]:
+        """The names of the variants switched on, in the form's order (the header's list)."""
+        return tuple(name for name in self.VARIANTS if getattr(self, name))
+
+    def refusals(self, seat_count: int | None = None) -> tuple[OptionRefusal, ...]:
+        """What does not fit (RULES §9, decided in docs/variants.md): rebirth and dark souls
+        both say what becomes of the dead, so a table has one or the other; the protection of
+        the first out is the rule for tables without dark souls; rebirth and the lord pack draw
+        heroes, which first-game mode has none of. With `seat_count`: the last-three rule needs
+        5 players or more (at 4, the first death leaves three and the countdown would start
+        at once), and rebels who know each other need two rebels (4 players deal one)."""
+        found: list[OptionRefusal] = []
+        for option, code, clash, reason in _CLASHES:
+            if getattr(self, option) and getattr(self, clash):
+                found.append(OptionRefusal(option, code, reason))
+        if seat_count is not None:
+            if self.last_three and seat_count < LAST_THREE_MIN_PLAYERS:
+                found.append(
+                    OptionRefusal(
+                        "last_three",
+                        "last_three_players",
+                        f"The last-three rule needs at least {LAST_THREE_MIN_PLAYERS} players.",
+                    )
+                )
+            # A count outside 4–10 deals nothing (the deal says so itself): no rebels to count.
+            dealt = MIN_PLAYERS <= seat_count <= MAX_PLAYERS
+            if (
+                self.rebels_know_each_other
+                and dealt
+                and identities.distribution(seat_count, self.identities())[Identity.REBEL] < 2
+            ):
+                found.append(
+                    OptionRefusal(
+                        "rebels_know_each_other",
+                        "rebels_know_one_rebel",
+                        "Rebels who know each other need two rebels or more; this deal has one.",
+                    )
+                )
+        return tuple(found)
 
     def identities(self) -> IdentityOptions:
         """What the dealing of identities needs of these options."""
         return IdentityOptions(
             six_two_renegades=self.six_two_renegades,
             eight_two_renegades=self.eight_two_renegades,
+            rebels_know_each_other=self.rebels_know_each_other,
         )
+
+
+# The last-three rule needs this many players at the deal (RULES §9; docs/variants.md).
+LAST_THREE_MIN_PLAYERS = 5
+
+# (option, refusal code, the option it excludes, the reason): the first of the two in the
+# form's order is the one named.
+_CLASHES: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "rebirth",
+        "rebirth_dark_souls",
+        "dark_souls",
+        "Rebirth and dark souls both decide what becomes of the dead: choose one.",
+    ),
+    (
+        "rebirth",
+        "rebirth_first_game",
+        "first_game_mode",
+        "Rebirth draws a new hero, and first-game mode plays without heroes.",
+    ),
+    (
+        "dark_souls",
+        "protection_dark_souls",
+        "first_out_protection",
+        "The protection of the first player out is the rule for tables without dark souls.",
+    ),
+    (
+        "lord_pack",
+        "lord_pack_first_game",
+        "first_game_mode",
+        "The lord pack offers heroes, and first-game mode plays without heroes.",
+    ),
+)
 
 
 def _identity_options(options: TableOptions) -> IdentityOptions:
@@ -101,6 +208,21 @@ class IdentityMode(Mode):
         """The lord's five: 曹操, 刘备, 孙权 and two others (RULES.md §2)."""
         return heroes.lord_candidates(rng)
 
+    def leader_offer_from(
+        self, options: TableOptions, hero_box: box.Box, rng: random.Random | None = None
+    ) -> list[str]:
+        """The lord's offer from a table's box: with the lord pack (RULES §9, 004) 3 random
+        non-lord heroes and one of the box's lord heroes, else RULES §2's five."""
+        if isinstance(options, IdentityGameOptions) and options.lord_pack:
+            return box.lord_pack_offer(hero_box, rng)
+        return box.lord_offer(hero_box, rng)
+
+    def starting_cards(self, identity: Identity, options: TableOptions) -> int:
+        """The cards a player draws at the start (the app reminds): 4, and 5 for the lord
+        with 003's house rule on (RULES §9)."""
+        five = isinstance(options, IdentityGameOptions) and options.lord_five_cards
+        return house.starting_cards(identity, lord_five_cards=five)
+
     def offers(
         self,
         *,
@@ -153,16 +275,16 @@ class IdentityMode(Mode):
         return flow.turn_after_death([s.alive for s in seats], current, dead, self._lord(seats))
 
     def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
-        return victory.winning_side(seats)
+        """RULES §7; a reborn player (转世) still counts as dead (RULES §9)."""
+        return victory.winning_side(rebirth.for_victory(seats))
 
     def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
-        return victory.winners(seats, side)
+        return victory.winners(rebirth.for_victory(seats), side)
 
     def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
-        """A rebel's killer draws three; a lord who kills a loyalist discards everything."""
-        return victory.death_consequence(
-            victim=victim.identity, killer=killer.identity if killer else None
-        )
+        """A rebel's killer draws three; a lord who kills a loyalist discards everything;
+        neither for a reborn victim (RULES §9)."""
+        return rebirth.death_consequence(victim, killer)
 
     def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
         """A lord who kills a loyalist discards their equipment (RULES.md §6)."""

@@ -1,0 +1,51 @@
+"""Seed 003's house rules (RULES.md §1, §2, §9), table options, off by default.
+
+- Rebels know each other: from the deal, each rebel's phone shows the other rebels. Nobody else
+  learns anything (the public screens, the lord, loyalists and renegades see what they would).
+- The lord starts with five cards, one more than everybody's four.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.rules.identities import Identity, can_see_identity
+
+START_CARDS = 4
+LORD_START_CARDS = 5
+
+
+def known_identities(
+    identities: Sequence[Identity],
+    *,
+    alive: Sequence[bool] | None = None,
+    game_over: bool = False,
+    rebels_know_each_other: bool,
+) -> list[dict[int, Identity]]:
+    """For each seat (index i is the i-th seat round the table), the identities its phone may
+    show, by seat index: its own, the lord's, the dead's (all once the game is over), and with
+    the option on, to a rebel, the other rebels."""
+    living = [True] * len(identities) if alive is None else list(alive)
+    if len(living) != len(identities):
+        raise ValueError("one alive flag per seat")
+    return [
+        {
+            target: identity
+            for target, identity in enumerate(identities)
+            if can_see_identity(
+                viewer_is_target=viewer == target,
+                viewer_identity=identities[viewer],
+                target_identity=identity,
+                target_alive=living[target],
+                game_over=game_over,
+                rebels_know_each_other=rebels_know_each_other,
+            )
+        }
+        for viewer in range(len(identities))
+    ]
+
+
+def starting_cards(identity: Identity, *, lord_five_cards: bool) -> int:
+    """The cards a player draws from the real deck at the start (the app only reminds): four;
+    the lord five with the option on."""
+    return LORD_START_CARDS if lord_five_cards and identity == Identity.LORD else START_CARDS

@@ -1,0 +1,74 @@
+"""Seed 003's house rules (RULES §1, §2, §9), one test per sentence.
+
+RULES §9: "`003`'s house rules, as table options: rebels know each other (each rebel sees the
+other rebels from the deal); the lord starts with one card more (5)." RULES §1: "Default: they
+don't." RULES §2: "`003`'s "lord draws one more" is not official: at most an option."
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.rules import modes
+from companion.rules.identities import Identity
+from companion.rules.variants import house
+
+LORD, LOYALIST, REBEL, RENEGADE = (
+    Identity.LORD,
+    Identity.LOYALIST,
+    Identity.REBEL,
+    Identity.RENEGADE,
+)
+
+
+@pytest.mark.parametrize("count", range(5, 11))
+@pytest.mark.parametrize("seed", range(5))
+def test_each_rebel_sees_the_other_rebels_from_the_deal(count: int, seed: int) -> None:
+    """ "rebels know each other (each rebel sees the other rebels from the deal)"; nobody else
+    learns anything."""
+    mode = modes.get("identity")
+    options = mode.options({"rebels_know_each_other": True})
+    dealt = mode.deal(count, options, rng=random.Random(seed))
+    known = house.known_identities(dealt, rebels_know_each_other=True)
+    plain = house.known_identities(dealt, rebels_know_each_other=False)
+    rebels = {i for i, identity in enumerate(dealt) if identity == REBEL}
+    lord = dealt.index(LORD)
+    for viewer, seen in enumerate(known):
+        if dealt[viewer] == REBEL:
+            assert set(seen) == rebels | {lord}
+            assert all(seen[i] == REBEL for i in rebels)
+        else:
+            assert seen == plain[viewer] == {viewer: dealt[viewer], lord: LORD}
+
+
+def test_by_default_they_dont() -> None:
+    """RULES §1: "Default: they don't"."""
+    dealt = [LORD, REBEL, REBEL, LOYALIST, RENEGADE]
+    known = house.known_identities(dealt, rebels_know_each_other=False)
+    assert known[1] == {0: LORD, 1: REBEL}
+    assert not modes.get("identity").options({}).identities().rebels_know_each_other
+
+
+def test_the_dead_and_the_end_of_the_game_show_as_always() -> None:
+    dealt = [LORD, REBEL, REBEL, LOYALIST, RENEGADE]
+    known = house.known_identities(
+        dealt, alive=[True, True, True, False, True], rebels_know_each_other=True
+    )
+    assert known[4] == {0: LORD, 3: LOYALIST, 4: RENEGADE}
+    assert known[2] == {0: LORD, 1: REBEL, 2: REBEL, 3: LOYALIST}
+    over = house.known_identities(dealt, game_over=True, rebels_know_each_other=False)
+    assert all(seen == dict(enumerate(dealt)) for seen in over)
+    with pytest.raises(ValueError):
+        house.known_identities(dealt, alive=[True], rebels_know_each_other=True)
+
+
+def test_the_lord_starts_with_one_card_more() -> None:
+    """ "the lord starts with one card more (5)"; off by default (RULES §2)."""
+    mode = modes.get("identity")
+    on, off = mode.options({"lord_five_cards": True}), mode.options({})
+    for identity in Identity:
+        expected = 5 if identity == LORD else 4
+        assert mode.starting_cards(identity, on) == expected  # type: ignore[attr-defined]
+        assert mode.starting_cards(identity, off) == 4  # type: ignore[attr-defined]
