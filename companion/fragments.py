@@ -106,13 +106,17 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         )
     if seat.equipment:
         chips = "".join(
-            f'<span class="chip eq eq-{escape(e.slot)}">{card_name(e.name_zh)}'
+            f'<span class="chip eq eq-{escape(e.slot)}" data-help="card:{escape(e.name_zh)}">'
+            f"{card_name(e.name_zh)}"
             f"{f'<small>{e.range}</small>' if e.range else ''}</span>"
             for e in seat.equipment
         )
         parts.append(f'<span class="equip">{chips}</span>')
     if seat.zone:
-        chips = "".join(f'<span class="chip trick">{card_name(c)}</span>' for c in seat.zone)
+        chips = "".join(
+            f'<span class="chip trick" data-help="card:{escape(c)}">{card_name(c)}</span>'
+            for c in seat.zone
+        )
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.is_host:
         host = escape(gettext("Host"))

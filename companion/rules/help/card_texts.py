@@ -108,8 +108,8 @@ CARD_TEXTS: dict[str, CardText] = {
         ),
         facts=(
             "濒死时每张桃回复1点，直到体力为1。救援（孙权主公技）：吴势力角色的桃令主公孙权回复2点。",
-            "When dying, each Peach gives 1 HP until HP is 1. Rescue 救援 (lord 孙权): a Wu "
-            "hero's Peach heals the lord Sun Quan 2.",
+            "When dying, each Peach gives 1 HP until HP is 1. Rescue 救援 (the lord Sun Quan "
+            "孙权): a Wu hero's Peach heals him 2.",
         ),
     ),
     "雷杀": CardText(
