@@ -46,7 +46,12 @@ def test_the_english_help_page_has_no_chinese_without_its_english_name() -> None
 
 @pytest.mark.parametrize(
     ("query", "first"),
-    [("sha", "card:杀"), ("bagua", "card:八卦阵"), ("Demonic", "skill:guicai"), ("闪电", "card:闪电")],
+    [
+        ("sha", "card:杀"),
+        ("bagua", "card:八卦阵"),
+        ("Demonic", "skill:guicai"),
+        ("闪电", "card:闪电"),
+    ],
 )
 def test_the_search_finds_by_pinyin_name_and_words(query: str, first: str) -> None:
     html = client("en").get("/help/", {"q": query}).content.decode()
