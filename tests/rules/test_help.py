@@ -181,12 +181,14 @@ def test_first_game_takes_the_right_cards_out_of_the_box(players: int) -> None:
     steps = first_game.steps(players)
     assert len(steps) == 4
     box = steps[0]
-    identities = box.pictures[0].cards
+    identities = [zh for _corner, zh, _en in box.pictures[0].cards]
     counts = distribution(players)
     assert len(identities) == players
     assert identities.count("反贼") == counts[next(i for i in counts if i.value == "rebel")]
-    aside = box.pictures[1].cards
-    assert len(aside) == 26 and all(c[1] in "JQK" for c in aside)
+    heroes = box.pictures[1].cards
+    assert len(heroes) == 14 and ("", "关羽", "Guan Yu") in heroes
+    aside = box.pictures[2].cards
+    assert len(aside) == 26 and all(corner[1] in "JQK" and en for corner, _zh, en in aside)
     assert first_game.kept_count() == 108 - 26
     for step in steps:
         assert all(step.title) and all(step.sentence)

@@ -97,5 +97,12 @@ def test_the_first_game_path_for_five_players() -> None:
     assert "2 Rebels" in titles[0] and "set all J, Q and K aside (26 cards)" in titles[0]
     assert "the lord 5" in titles[2]
     assert "End turn" in titles[3]
+    assert "Nullification 无懈可击" in titles[0]
+    # The identity cards are printed in Chinese: their names stand beside the English ones.
+    identity_cards = ("Lord 主公", "Loyalist 忠臣", "Rebel 反贼", "Renegade 内奸")
+    for text in titles:
+        for pair in identity_cards:
+            text = text.replace(pair, pair.split()[0])
+        assert stray_cjk(text) == []
     zh = client("zh-hans").get("/first-game/", {"n": 5, "step": 0}).content.decode()
     assert "反贼2张" in zh

@@ -224,8 +224,10 @@ def _faq_entries() -> dict[str, Entry]:
 
 
 def card_entries() -> tuple[Entry, ...]:
-    """Every card name of the standard deck, EX and 军争, in deck order."""
-    return tuple(_card_entries().values())
+    """Every card name of the standard deck, EX and 军争: basic cards, tricks, delayed tricks,
+    weapons, armour, horses; in deck order within each."""
+    order = {pair: i for i, pair in enumerate(_TYPE_NAMES.values())}
+    return tuple(sorted(_card_entries().values(), key=lambda e: order[e.kind_label]))
 
 
 def hero_entries() -> tuple[Entry, ...]:

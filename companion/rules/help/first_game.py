@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.rules.cards import Card, load_deck
-from companion.rules.heroes import max_hp
+from companion.rules.heroes import STANDARD_HEROES, max_hp
 from companion.rules.identities import Identity, distribution
 
 Pair = tuple[str, str]
@@ -20,10 +20,11 @@ ASIDE_RANKS = (11, 12, 13)
 
 @dataclass(frozen=True)
 class Picture:
-    """A row of cards the app draws: a label and the cards as text (suit, rank, name)."""
+    """A row of cards the app draws: a label and each card as text: its corner (suit and rank,
+    or "" for an identity card) and its name in both languages."""
 
     label: Pair
-    cards: tuple[str, ...]
+    cards: tuple[tuple[str, str, str], ...]
     red: tuple[bool, ...]
 
 
@@ -58,19 +59,29 @@ def kept_count() -> int:
 def _picture(label: Pair, cards: tuple[Card, ...]) -> Picture:
     return Picture(
         label=label,
-        cards=tuple(f"{c.label} {c.name_zh}" for c in cards),
+        cards=tuple((c.label, c.name_zh, c.name_en) for c in cards),
         red=tuple(c.is_red for c in cards),
     )
 
 
 def _identity_picture(players: int) -> Picture:
     counts = distribution(players)
-    cards: list[str] = []
+    cards: list[tuple[str, str, str]] = []
     red: list[bool] = []
     for identity, count in counts.items():
-        cards.extend([_IDENTITY_NAMES[identity][0]] * count)
+        cards.extend([("", *_IDENTITY_NAMES[identity])] * count)
         red.extend([identity is Identity.LORD] * count)
     return Picture(("身份牌", "Identity cards"), tuple(cards), tuple(red))
+
+
+def _hero_picture() -> Picture:
+    """The heroes of 4 HP: a first game plays without skills, so these are the ones to use."""
+    heroes = tuple(h for h in STANDARD_HEROES if h.hp == 4)
+    return Picture(
+        ("4体力的武将（任选）", "Heroes with 4 HP (any of them)"),
+        tuple(("", h.name_zh, h.name_en) for h in heroes),
+        tuple(False for _h in heroes),
+    )
 
 
 def _basic_picture() -> Picture:
@@ -113,6 +124,7 @@ def steps(players: int) -> tuple[Step, ...]:
         ),
         pictures=(
             _identity_picture(players),
+            _hero_picture(),
             _picture(("放在一边的J、Q、K", "Set aside: the J, Q and K"), aside),
         ),
     )

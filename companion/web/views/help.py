@@ -112,6 +112,7 @@ def first_game(request: HttpRequest) -> HttpResponse:
     except ValueError:
         step = 0
     current = steps[step]
+    english = names.english_ui()
     return render(
         request,
         "companion/first_game.html",
@@ -125,7 +126,10 @@ def first_game(request: HttpRequest) -> HttpResponse:
             "pictures": [
                 {
                     "label": _pick(p.label),
-                    "cards": [{"text": c, "red": r} for c, r in zip(p.cards, p.red, strict=True)],
+                    "cards": [
+                        {"corner": corner, "zh": zh, "en": en if english else "", "red": r}
+                        for (corner, zh, en), r in zip(p.cards, p.red, strict=True)
+                    ],
                 }
                 for p in current.pictures
             ],
