@@ -126,9 +126,12 @@
     try { return window.localStorage.getItem(HINTS_KEY) === '0'; } catch (e) { return false; }
   }
   document.addEventListener('click', function (ev) {
-    if (!ev.target.closest || !ev.target.closest('[data-phase-hint-off]')) return;
-    try { window.localStorage.setItem(HINTS_KEY, '0'); } catch (e) { /* private mode */ }
-    document.documentElement.classList.add('no-phase-hints');
+    if (!ev.target.closest) return;
+    var off = ev.target.closest('[data-phase-hint-off]');
+    var on = ev.target.closest('[data-phase-hint-on]');
+    if (!off && !on) return;
+    try { window.localStorage.setItem(HINTS_KEY, off ? '0' : '1'); } catch (e) { /* private mode */ }
+    document.documentElement.classList.toggle('no-phase-hints', !!off);
   });
 
   function start() {

@@ -111,6 +111,13 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     expect(hint).to_be_hidden()
     page.reload()
     expect(page.locator("#now-strip .phase-hint")).to_be_hidden()
+    # And on again from the help page.
+    help_page = page.context.new_page()
+    help_page.goto("/help/")
+    help_page.locator("[data-phase-hint-on]").click()
+    help_page.close()
+    page.reload()
+    expect(page.locator("#now-strip .phase-hint")).to_be_visible()
 
 
 def _lord(table) -> str:
