@@ -97,7 +97,8 @@ def percent(value: float) -> str:
     return f"{round(float(value) * 100)}%"
 
 
-# Issue 17: the rules help a tap opens in place (static/js/help.js reads `data-help`).
+# Issue 17: the rules help a tap opens in place (the rules-help block at the end of
+# static/js/live.js reads `data-help`).
 @register.filter
 def check_help(check: str) -> str:
     """The help entry of a judgement ("card:八卦阵", "skill:luoshen"), or the FAQ's summary."""
