@@ -895,6 +895,14 @@
     for (var i = 0; i < empty.length; i++) fill(empty[i]);
   }
 
+  // The lord's identity is public: a tap on it shows or hides his goal and tips.
+  document.addEventListener('click', function (ev) {
+    var card = ev.target.closest && ev.target.closest('[data-role-toggle]');
+    if (!card) return;
+    var box = card.parentNode && card.parentNode.querySelector('[data-role-tips]');
+    if (box) box.classList.toggle('open');
+  });
+
   // The phase hints of a first game, off on this phone once switched off.
   var HINTS_KEY = 'sgs-phase-hints';
   function hintsOff() {

@@ -111,6 +111,14 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     expect(hint).to_be_hidden()
     page.reload()
     expect(page.locator("#now-strip .phase-hint")).to_be_hidden()
+    # The lord's identity is public: a tap on it shows his goal and tips, another hides them.
+    lord = next(p for p in table.phones if p.seat == _lord(table)).open()
+    lord_tips = lord.locator("#my-seat .role-tips")
+    expect(lord_tips).to_be_hidden()
+    lord.locator("#my-seat [data-role-toggle]").click()
+    expect(lord_tips.locator(".role-goal")).to_be_visible()
+    lord.locator("#my-seat [data-role-toggle]").click()
+    expect(lord_tips).to_be_hidden()
     # And on again from the help page.
     help_page = page.context.new_page()
     help_page.goto("/help/")

@@ -87,8 +87,9 @@ def test_the_role_tips_sizes_hold_in_play() -> None:
     assert_same_sizes(seat)
 
 
-def test_the_lord_sees_his_tips_openly() -> None:
+def test_the_lord_sees_his_tips_on_a_tap() -> None:
     table, _seats = make_table(5, deal=True)
     lord = Seat.objects.get(table=table, identity="lord")
     html = Client().get(f"/p/{lord.token}/").content.decode()
-    assert '<div class="role-tips open" data-role-tips="lord"></div>' in html
+    assert '<div class="role-tips" data-role-tips="lord"></div>' in html
+    assert "data-role-toggle" in html
