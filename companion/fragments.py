@@ -13,7 +13,8 @@ does; translated words come from the same catalogue entries the templates used.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.template.loader import get_template
@@ -23,6 +24,7 @@ from django.utils.translation import get_language, gettext, override
 
 from companion.labels import identity_label
 from companion.names import card_english, english_ui
+from companion.rules import help as rules_help
 
 if TYPE_CHECKING:
     from companion.names import HeroCard
@@ -106,13 +108,17 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         )
     if seat.equipment:
         chips = "".join(
-            f'<span class="chip eq eq-{escape(e.slot)}">{card_name(e.name_zh)}'
+            f'<span class="chip eq eq-{escape(e.slot)}" data-help="card:{escape(e.name_zh)}">'
+            f"{card_name(e.name_zh)}"
             f"{f'<small>{e.range}</small>' if e.range else ''}</span>"
             for e in seat.equipment
         )
         parts.append(f'<span class="equip">{chips}</span>')
     if seat.zone:
-        chips = "".join(f'<span class="chip trick">{card_name(c)}</span>' for c in seat.zone)
+        chips = "".join(
+            f'<span class="chip trick" data-help="card:{escape(c)}">{card_name(c)}</span>'
+            for c in seat.zone
+        )
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.is_host:
         host = escape(gettext("Host"))
@@ -173,9 +179,29 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
         classes += " undone"
         label = escape(gettext("undone"))
         undone = f' <span class="undone-mark">{label}</span>'
+    text = _help_names().sub(_help_span, str(escape(e.text)))
     return mark_safe(  # noqa: S308 - every value escaped
-        f'<li{mark} class="{classes}">{escape(e.text)}{undone}</li>'
+        f'<li{mark} class="{classes}">{text}{undone}</li>'
     )
+
+
+@cache
+def _help_names() -> re.Pattern[str]:
+    """The card and hero names a history line may name, longest first:
+    each becomes a tap that opens its help entry (issue 17). One-character names (杀, 闪, 桃,
+    酒) are left out: they are also parts of ordinary words (击杀)."""
+    keys = {e.name_zh: e.key for e in rules_help.card_entries() + rules_help.hero_entries()}
+    _HELP_KEYS.update({name: key for name, key in keys.items() if len(name) > 1})
+    names = sorted(_HELP_KEYS, key=len, reverse=True)
+    return re.compile("|".join(re.escape(n) for n in names))
+
+
+_HELP_KEYS: dict[str, str] = {}
+
+
+def _help_span(match: re.Match[str]) -> str:
+    name = match.group()
+    return f'<span data-help="{_HELP_KEYS[name]}">{name}</span>'
 
 
 def distances(state: PublicState) -> SafeString:

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from companion.web.views import acts, dialogs, errors, handover, session, table
+from companion.web.views import help as help_views
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -10,6 +11,11 @@ urlpatterns = [
     path("new/", table.table_new, name="table-new"),
     path("join/", table.join_lookup, name="join-lookup"),
     path("lang/", table.set_language, name="set-language"),
+    # Issue 17: the rules help, the identity tips every phone loads, the guided first game.
+    path("help/", help_views.help_index, name="help"),
+    path("help/roles.json", help_views.role_tips, name="help-roles"),
+    path("help/<str:kind>/<str:name>/", help_views.help_entry, name="help-entry"),
+    path("first-game/", help_views.first_game, name="first-game"),
     re_path(rf"^j/{CODE}/$", table.join, name="join"),
     re_path(rf"^t/{CODE}/$", table.display, name="display"),
     re_path(rf"^p/{TOKEN}/$", table.phone, name="phone"),

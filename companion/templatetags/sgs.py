@@ -7,6 +7,8 @@ from django import template
 from django.utils.safestring import SafeString
 
 from companion import fragments, labels, names, state
+from companion.rules.help import CHECK_KEYS
+from companion.rules.help.first_game import PHASE_HINTS
 from companion.rules.skills import Skill
 
 register = template.Library()
@@ -93,3 +95,18 @@ def skill_label(skill: Skill) -> str:
 def percent(value: float) -> str:
     """A probability as a whole percentage."""
     return f"{round(float(value) * 100)}%"
+
+
+# Issue 17: the rules help a tap opens in place (the rules-help block at the end of
+# static/js/live.js reads `data-help`).
+@register.filter
+def check_help(check: str) -> str:
+    """The help entry of a judgement ("card:八卦阵", "skill:luoshen"), or the FAQ's summary."""
+    return CHECK_KEYS.get(check, "faq:judge-summary")
+
+
+@register.filter
+def phase_hint(phase: str) -> str:
+    """A phase's one-line explanation for a first game, in the active language."""
+    zh, en = PHASE_HINTS.get(phase, ("", ""))
+    return en if names.english_ui() else zh

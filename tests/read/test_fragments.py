@@ -87,8 +87,11 @@ def test_seat_item_shows_what_the_seat_has() -> None:
     )
     assert 'class="seat has-turn"' in full
     assert '<span class="seat-hero"><span class="hero-name kingdom-wei">' in full
-    assert '<span class="chip eq eq-weapon">诸葛连弩<small>1</small></span>' in full
-    assert '<span class="chip trick">乐不思蜀</span>' in full
+    assert (
+        '<span class="chip eq eq-weapon" data-help="card:诸葛连弩">诸葛连弩<small>1</small></span>'
+        in full
+    )
+    assert '<span class="chip trick" data-help="card:乐不思蜀">乐不思蜀</span>' in full
     dead = fragments.seat_item(_seat(alive=False, identity="rebel", hp=0), 0, None)
     assert 'class="seat dead"' in dead and "idn-rebel" in dead and "阵亡" in dead
 

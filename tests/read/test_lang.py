@@ -225,7 +225,7 @@ def test_chinese_pages_keep_the_chinese_names_alone() -> None:
     table, seats, _who = played_table()
     display = chinese().get(f"/t/{table.code}/").content.decode()
     assert "青釭剑<small>2</small>" in display and "Qinggang" not in display
-    assert '<span class="chip trick">乐不思蜀</span>' in display
+    assert '<span class="chip trick" data-help="card:乐不思蜀">乐不思蜀</span>' in display
     assert "Demonic Talent" not in display and "鬼才" in display
 
 

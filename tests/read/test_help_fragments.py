@@ -1,0 +1,44 @@
+"""Issue 17, item 3: the names a screen shows open their help entry with one tap. The markup
+carries `data-help` (the rules-help block at the end of static/js/live.js opens the entry): the
+ring's equipment and judgement zone, the history lines, the judgement helper."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from companion import fragments
+from companion.read.history import HistoryLine
+from companion.rules import help as rules_help
+from companion.templatetags.sgs import check_help, phase_hint
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_history_lines_link_the_cards_and_heroes_they_name(lang: str) -> None:
+    with translation.override(lang):
+        equipped = fragments.event_line(
+            HistoryLine("equipped", {"name": "阿明", "card": "八卦阵", "seat": 1}, 3, 1)
+        )
+        placed = fragments.event_line(
+            HistoryLine("trick_placed", {"name": "<i>", "card": "乐不思蜀", "seat": 1}, 4, 1)
+        )
+    assert '<span data-help="card:八卦阵">八卦阵</span>' in equipped
+    assert '<span data-help="card:乐不思蜀">乐不思蜀</span>' in placed
+    assert "&lt;i&gt;" in placed and "<i>" not in placed
+    # A one-character card name is part of ordinary words: never linked.
+    assert fragments._help_names().search("被阿明击杀") is None
+    assert fragments._help_names().search("借刀杀人").group() == "借刀杀人"
+
+
+def test_every_judgement_of_the_helper_has_an_entry() -> None:
+    for check in ("indulgence", "supply_shortage", "lightning", "eight_trigrams",
+                  "iron_cavalry", "ganglie", "luoshen", "free"):  # fmt: skip
+        assert rules_help.entry(check_help(check)) is not None, check
+
+
+def test_phase_hints_in_the_active_language() -> None:
+    with translation.override("en"):
+        assert phase_hint("draw").startswith("Draw")
+    with translation.override("zh-hans"):
+        assert phase_hint("draw").startswith("摸牌阶段")
+    assert phase_hint("nonsense") == ""
