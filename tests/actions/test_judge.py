@@ -273,10 +273,7 @@ def test_the_turn_bar_button_follows_a_waiting_judgement() -> None:
     bar = html.split('class="turn-bar"')[1].split("</div>\n  </div>")[0]
     # Issue 18, item 8: while 鬼才 may act the bar waits for 司马懿; nobody else confirms.
     assert 'hx-post="act/confirm"' not in bar and "Let the judgement take effect" not in bar
-    assert (
-        f"Waiting for {sima.name}: Demonic Talent 鬼才 may replace the card; only they can let it take effect"
-        in bar
-    )
+    assert f"Waiting for {sima.name}: only they let it take effect (鬼才)" in bar
     assert "disabled" in bar and "btn-primary" not in bar
     assert "Next phase" not in bar and "judge/" not in bar
     # 司马懿 is asked on his phone (the public banner carries the question for his seat).
@@ -302,7 +299,7 @@ def test_a_waiting_judgement_of_another_seat_leaves_the_turn_holder_waiting() ->
     table.refresh_from_db()
     bar = render_public(public_state(table), "en").split('class="turn-bar"')[1]
     # 司马懿 may still replace the card: the bar waits for him, whoever is judged.
-    assert f"Waiting for {sima.name}: Demonic Talent" in bar and "disabled" in bar
+    assert f"Waiting for {sima.name}: only they" in bar and "disabled" in bar
 
 
 # Pages --------------------------------------------------------------------------------------
