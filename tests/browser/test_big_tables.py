@@ -257,6 +257,8 @@ def test_the_host_consoles_next_action_is_on_the_first_screen(
         expect(page.locator("#table-state")).to_have_attribute("data-status", "playing")
         page.wait_for_function("() => window.scrollY === 0")
         width, height = size
+        sideways = page.evaluate("() => document.documentElement.scrollWidth")
+        assert sideways <= width, f"{where}: the console scrolls sideways ({sideways} px)"
         seats = page.locator("#table-state .ring > .seat")
         expect(seats).to_have_count(10)
         if width > height:
