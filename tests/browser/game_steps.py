@@ -125,7 +125,9 @@ class Table:
 
 
 def hero_names(page: Page, scope: str) -> list[str]:
-    return page.locator(f"{scope} .hero-card header .hero-name [lang='zh-CN']").all_inner_texts()
+    # The text, not what is painted: a hero candidate's card is folded in its list line (issue
+    # 18, item 11) until tapped.
+    return page.locator(f"{scope} .hero-card header .hero-name [lang='zh-CN']").all_text_contents()
 
 
 def candidate_ids(page: Page) -> list[str]:
