@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.template.loader import get_template
 from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, override
+from django.utils.translation import get_language, gettext, ngettext, override
 
 from companion.labels import identity_label
 from companion.names import card_english, english_ui
@@ -71,6 +71,11 @@ def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 - our own template's output
 
 
+def peach_need(n: int) -> str:
+    """How many 桃 a dying hero still needs (issue 18, item 13), in words."""
+    return ngettext("needs %(n)s Peach", "needs %(n)s Peaches", n) % {"n": n}
+
+
 def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     """One seat's place in the ring (`<li class="seat" data-seat=…>`), as every screen shows it."""
     classes = "seat"
@@ -101,10 +106,11 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     ]
     if seat.hero:
         parts.append(f'<span class="seat-hero">{hero_name(seat.hero)}</span>')
-    if seat.max_hp:
+    if seat.max_hp and seat.alive:
+        # A dead seat shows no HP, and HP below 0 shows as 0 (the 桃 needed say the rest).
         parts.append(
-            f'<span class="seat-hp">{jades(seat.hp, seat.max_hp)}'
-            f'<span class="hp-num">{seat.hp}/{seat.max_hp}</span></span>'
+            f'<span class="seat-hp">{jades(seat.shown_hp, seat.max_hp)}'
+            f'<span class="hp-num">{seat.shown_hp}/{seat.max_hp}</span></span>'
         )
     if seat.equipment:
         chips = "".join(
@@ -126,6 +132,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     if seat.dying:
         dying = escape(gettext("Dying"))
         parts.append(f'<span class="dying-mark">{dying}</span>')
+        need = escape(peach_need(seat.peaches))
+        parts.append(f'<span class="peach-need" data-peaches="{seat.peaches}">{need}</span>')
     if not seat.alive:
         if seat.killer_name:
             fate = gettext("Killed by %(k)s") % {"k": escape(seat.killer_name)}
@@ -152,10 +160,18 @@ def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
             f'<button type="button" class="btn hp-btn hp-minus" hx-get="seat/{me.seat_id}"'
             f' hx-target="#dialog" aria-label="{damage}">−</button>'
         )
-    parts.append(
-        f'<div class="hp-center">{jades(me.hp, me.max_hp)}\n'
-        f'<span class="hp-big">{me.hp}<small>/{me.max_hp}</small></span></div>'
-    )
+    if not me.alive:
+        dead = escape(gettext("Dead"))
+        parts.append(f'<div class="hp-center"><span class="hp-dead">{dead}</span></div>')
+    else:
+        need = ""
+        if me.dying:
+            words = escape(peach_need(me.peaches))
+            need = f'\n<span class="peach-need" data-peaches="{me.peaches}">{words}</span>'
+        parts.append(
+            f'<div class="hp-center">{jades(me.shown_hp, me.max_hp)}\n'
+            f'<span class="hp-big">{me.shown_hp}<small>/{me.max_hp}</small></span>{need}</div>'
+        )
     if buttons:
         disabled = " disabled" if me.hp >= me.max_hp else ""
         recover = escape(gettext("Recover 1 HP"))

@@ -17,8 +17,9 @@ from companion.read.history import HistoryLine, _events
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
+from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
-from companion.rules.judgement import Check, judge
+from companion.rules.judgement import Check, judge, replacer_may_act
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
@@ -65,6 +66,16 @@ class PublicSeat:
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
 
+    @property
+    def shown_hp(self) -> int:
+        """HP as shown: never below 0 (issue 18, item 13)."""
+        return shown_hp(self.hp)
+
+    @property
+    def peaches(self) -> int:
+        """The 桃 a dying hero needs to get back to 1 HP."""
+        return peaches_needed(self.hp) if self.dying else 0
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -85,6 +96,10 @@ class Turn:
     zone: list[str] = field(default_factory=list)
     # A judgement waiting for 鬼才: whose it is (the turn bar's button follows it).
     pending_seat: int | None = None
+    # Who may still replace it (鬼才): the turn bar waits for them, nobody else confirms.
+    pending_replacer: str = ""
+    # Someone dying holds the turn up (RULES §6): the turn bar waits, naming them (issue 18, 12).
+    dying_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -251,7 +266,9 @@ def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[li
     return rows, matrix
 
 
-def _turn(table: Table, seats: list[Seat]) -> Turn | None:
+def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | None:
+    """The turn bar's state; `dying` names the seat that holds the turn up when `seats` is not
+    every seat (otherwise it is found among them)."""
     holder = next((s for s in seats if s.pk == table.turn_seat_id), None)
     if holder is None or not table.phase:
         return None
@@ -288,7 +305,18 @@ def _turn(table: Table, seats: list[Seat]) -> Turn | None:
         timer_seconds=table.timer_seconds,
         zone=judgement_order(holder.judgement_zone),
         pending_seat=(table.pending_judgement or {}).get("seat"),
+        pending_replacer=_replacer_name(table, seats),
+        dying_name=(
+            dying if dying is not None else next((s.name for s in seats if s.alive and s.dying), "")
+        ),
     )
+
+
+def _replacer_name(table: Table, seats: list[Seat]) -> str:
+    """The name of the seat whose 鬼才 may still replace the waiting judgement card, or ""."""
+    owner = (table.pending_judgement or {}).get("guicai")
+    seat = next((s for s in seats if owner and s.pk == owner), None)
+    return seat.name if seat is not None and replacer_may_act(seat.hero, seat.alive) else ""
 
 
 def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
@@ -300,6 +328,8 @@ def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
     suit = parse_suit(pending["suit"])
     verdict = judge(Check(pending["check"]), suit, pending["rank"])
     guicai = by_id.get(pending.get("guicai") or 0)
+    if guicai is not None and not replacer_may_act(guicai.hero, guicai.alive):
+        guicai = None
     return PendingJudgement(
         seat_id=pending["seat"],
         name=seat.name if seat else "",

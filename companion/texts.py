@@ -10,11 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.labels import identity_label, outcome_label, phase_label, side_label
 from companion.names import card_label, check_label, hero_card, skill_list
 from companion.rules.cards import parse_suit, rank_label
+from companion.rules.flow import peaches_needed, shown_hp
 
 
 def _hero_name(hero_id: str) -> str:
@@ -142,11 +144,11 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
             "name": name,
             "n": public.get("amount"),
             "source": public.get("source_name"),
-            "hp": public.get("hp"),
+            "hp": _hp(public),
         }
     ),
     "recover": lambda public, name: (
-        _("%(name)s recovered to HP %(hp)s") % {"name": name, "hp": public["hp"]}
+        _("%(name)s recovered to HP %(hp)s") % {"name": name, "hp": _hp(public)}
     ),
     "max_hp": lambda public, name: (
         _("%(name)s's max HP is now %(max)s") % {"name": name, "max": public.get("max_hp")}
@@ -157,7 +159,7 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
             if public.get("card") == "peach"
             else _("%(name)s drank Wine (HP %(hp)s)")
         )
-        % {"by": public.get("by_name"), "name": name, "hp": public.get("hp")}
+        % {"by": public.get("by_name"), "name": name, "hp": _hp(public)}
     ),
     "died": lambda public, name: _died_text(public),
     "game_over": lambda public, name: side_label(public.get("winner", "")),
@@ -216,6 +218,21 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
 }
 
 
+def _hp(public: dict[str, Any]) -> Any:
+    """The HP a line shows: never below 0 (issue 18, item 13); the 桃 needed say the rest."""
+    hp = public.get("hp")
+    return shown_hp(hp) if isinstance(hp, int) else hp
+
+
+def _peaches(public: dict[str, Any]) -> list[str]:
+    """The 桃 still needed after a change that leaves the hero at 0 HP or below."""
+    hp = public.get("hp")
+    if not isinstance(hp, int) or hp > 0:
+        return []
+    n = peaches_needed(hp)
+    return [ngettext("needs %(n)s Peach", "needs %(n)s Peaches", n) % {"n": n}]
+
+
 def _undo_text(public: dict[str, Any], name: str) -> str:
     """What was undone, in words: the undone line itself when the event keeps it."""
     undone = public.get("undone_public")
@@ -233,7 +250,7 @@ def _undo_text(public: dict[str, Any], name: str) -> str:
         change = words.get(kind, _("a change to %(name)s")) % {"name": name}
     text = _("Undone: %(change)s") % {"change": change}
     if "hp" in public and kind in ("damage", "lose_hp", "recover", "max_hp", "rescue", "died"):
-        text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": public["hp"]}
+        text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": _hp(public)}
     return text
 
 
@@ -245,7 +262,7 @@ def _extend(kind: str, extra: Callable[[dict[str, Any]], list[str]]) -> None:
 
 _TEXTS["lose_hp"] = lambda public, name: (
     _("%(name)s lost %(n)s HP (HP %(hp)s)")
-    % {"name": name, "n": public.get("amount"), "hp": public.get("hp")}
+    % {"name": name, "n": public.get("amount"), "hp": _hp(public)}
 )
 _TEXTS["turn_ended"] = lambda public, name: (
     _("%(from)s ended the turn · Round %(round)s: %(name)s's turn")
@@ -335,3 +352,7 @@ def _judgement_text(public: dict[str, Any]) -> str:
     if public.get("tiandu"):
         extra.append(_("Envy of Heaven 天妒: Guo Jia takes the judgement card"))
     return " · ".join([text, *extra])
+
+
+for _kind in ("damage", "lose_hp", "rescue"):
+    _extend(_kind, _peaches)

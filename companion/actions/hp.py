@@ -56,9 +56,12 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
 
 
 def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
-    """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8)."""
+    """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8). A seat
+    that stays dying sends the strip and the banners too: they say how many 桃 it needs."""
     if dying_changed:
         return _delta(table, [seat], "hp", "strip", private_seats={seat.pk})
+    if seat.dying:
+        return _delta(table, [seat], "hp", "strip")
     return _delta(table, [seat], "hp")
 
 

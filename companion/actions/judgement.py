@@ -19,7 +19,7 @@ from companion.actions.inputs import _ordered
 from companion.actions.play import _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.cards import parse_rank, parse_suit
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge, replacer_may_act
 from companion.rules.turns import LIGHTNING, judgement_order, lightning_destination
 
 SIMA_YI = "WEI002"  # 鬼才: may replace a judgement card before it takes effect
@@ -54,7 +54,16 @@ def _judged_first(zone: list[str], name: str) -> None:
 
 
 def _guicai_seat(seats: list[Seat]) -> Seat | None:
-    return next((s for s in seats if s.alive and s.hero == SIMA_YI), None)
+    return next((s for s in seats if replacer_may_act(s.hero, s.alive)), None)
+
+
+def _replacer_acting(table: Table, pending: dict[str, Any]) -> Seat | None:
+    """The seat whose replacing skill (鬼才) may still act on the waiting judgement, if any."""
+    owner = pending.get("guicai")
+    if not owner:
+        return None
+    seat = Seat.objects.filter(table=table, pk=owner).first()
+    return seat if seat is not None and replacer_may_act(seat.hero, seat.alive) else None
 
 
 @action
@@ -159,15 +168,23 @@ def judgement_replace(
 
 @action
 def judgement_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
-    """Let the waiting judgement take effect (鬼才 was not used, or was used already)."""
+    """Let the waiting judgement take effect: 鬼才's owner passes (or, once 鬼才 can no longer
+    act, the judged player or the host)."""
     table = actor.table
     pending = dict(table.pending_judgement)
     if not pending:
         raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
-    allowed = actor.is_host or (
-        actor.seat is not None and actor.seat.pk in (pending["seat"], pending.get("guicai"))
-    )
-    if not allowed:
+    replacer = _replacer_acting(table, pending)
+    if replacer is not None:
+        # Issue 18, item 8: nobody takes 鬼才 away; the result waits for its owner to pass.
+        if actor.seat is None or actor.seat.pk != replacer.pk:
+            raise ActionError(
+                _("Waiting for %(name)s: only they can let it take effect (Demonic Talent 鬼才).")
+                % {"name": replacer.name},
+                409,
+                "replacer_deciding",
+            )
+    elif not (actor.is_host or (actor.seat is not None and actor.seat.pk == pending["seat"])):
         raise ActionError(_("Only the judged player, Sima Yi or the host can confirm."), 403)
     return _resolve(actor, table, _ordered(table), pending, action_id)
 

@@ -40,6 +40,17 @@ class TableDelta:
 WHOLE_TABLE_PARTS = frozenset({"strip", "distances", "turn"})
 
 
+def _dying_name(table: Table, touched: list[Seat]) -> str:
+    """Who is dying (the turn bar waits for them), when only some seats were read."""
+    here = next((s.name for s in touched if s.alive and s.dying), None)
+    if here is not None:
+        return here
+    others = Seat.objects.filter(table=table, alive=True, dying=True).exclude(
+        pk__in=[s.pk for s in touched]
+    )
+    return others.values_list("name", flat=True).order_by("position").first() or ""
+
+
 def table_delta(
     table: Table,
     touched: list[Seat],
@@ -63,12 +74,13 @@ def table_delta(
         public = {p.id: p for p in state.seats}
         shown = [(public[s.pk], s.position) for s in touched]
         holds = any(s.pk == table.turn_seat_id for s in touched)
-        turn = state.turn if "turn" in parts or holds else None
+        # Dying begins or ends ("strip"): the turn bar waits for it, or stops waiting.
+        turn = state.turn if "turn" in parts or "strip" in parts or holds else None
     else:
         names = {s.pk: s.name for s in touched}
         shown = [(_public_seat(s, table, names, []), s.position) for s in touched]
         holder = [s for s in touched if s.pk == table.turn_seat_id]
-        turn = _turn(table, holder) if holder else None
+        turn = _turn(table, holder, _dying_name(table, touched)) if holder else None
     me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
     return TableDelta(
         version=table.version,

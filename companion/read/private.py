@@ -9,6 +9,7 @@ from companion.models import Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
 from companion.rules import modes
+from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
 
 
@@ -33,6 +34,16 @@ class PrivateState:
     leader: bool = False
     # The leader has chosen a hero and waits for the others.
     leader_waiting: bool = False
+
+    @property
+    def shown_hp(self) -> int:
+        """HP as shown: never below 0 (issue 18, item 13)."""
+        return shown_hp(self.hp)
+
+    @property
+    def peaches(self) -> int:
+        """The 桃 a dying hero needs to get back to 1 HP."""
+        return peaches_needed(self.hp) if self.dying else 0
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:

@@ -152,6 +152,17 @@ def capped_recovery(hp: int, max_hp: int, amount: int) -> int:
     return min(max_hp, hp + amount)
 
 
+def shown_hp(hp: int) -> int:
+    """HP as screens show it: never below 0. HP may fall below 0 (3 damage at 1 HP leaves -2),
+    which only counts in the 桃 needed; a dead hero shows no HP at all (issue 18, item 13)."""
+    return max(0, hp)
+
+
+def peaches_needed(hp: int) -> int:
+    """How many 桃 (1 HP each) bring a dying hero back to 1 HP (RULES §6): 1 - HP, 0 above 0."""
+    return max(0, 1 - hp)
+
+
 # Death ------------------------------------------------------------------------------------------
 
 

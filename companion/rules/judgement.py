@@ -185,3 +185,13 @@ def odds(
         else:
             counts[judge(check, suit, rank).outcome] += count
     return {outcome: Fraction(counts[outcome], total) for outcome in OUTCOMES[check]}
+
+
+# Skills that replace a judgement card before it takes effect (RULES §5), by hero id: 鬼才 of
+# 司马懿. While one may still act, only its owner lets the result take effect (issue 18, item 8).
+REPLACING_SKILLS: Mapping[str, str] = MappingProxyType({"WEI002": "鬼才"})
+
+
+def replacer_may_act(hero: str, alive: bool) -> bool:
+    """Whether a seat with this hero can still replace the waiting judgement card."""
+    return alive and hero in REPLACING_SKILLS

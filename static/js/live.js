@@ -31,6 +31,7 @@
   // has been current once: after that the page may hold frames of its own.
   var pageVersion = 0;
   var lastAnnounce = null;
+  var lastStage = null;
   var gone = false;
   var wakeLock = null;
   var pending = {};
@@ -114,6 +115,11 @@
     }
     if (announce) lastAnnounce = announce;
     if (lastAnnounce === null) lastAnnounce = '';
+    // bigtable (issue 18, item 10): a host console that moves to the next stage (dealt, heroes,
+    // play) goes back to the top, where the table is: a console used as the TV shows the ring.
+    var stage = state.getAttribute('data-status');
+    if (body.classList.contains('host-console') && lastStage && stage !== lastStage) window.scrollTo(0, 0);
+    lastStage = stage;
     keepAwake();
     phoneNow(state);
   }

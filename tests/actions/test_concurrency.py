@@ -161,4 +161,5 @@ async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() ->
         )
         last_views.add((version, shown))
         await comm.disconnect()
-    assert last_views == {(final_version, str(target.hp - 20))}
+    # HP shows never below 0 (issue 18, item 13).
+    assert last_views == {(final_version, str(max(target.hp - 20, 0)))}

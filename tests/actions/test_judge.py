@@ -270,16 +270,21 @@ def test_the_turn_bar_button_follows_a_waiting_judgement() -> None:
     state = public_state(table)
     assert state.turn is not None and state.turn.pending_seat == holder.pk
     html = render_public(state, "en")
-    bar = html.split('class="turn-bar"')[1]
-    assert 'hx-post="act/confirm"' in bar and "Let the judgement take effect" in bar
+    bar = html.split('class="turn-bar"')[1].split("</div>\n  </div>")[0]
+    # Issue 18, item 8: while 鬼才 may act the bar waits for 司马懿; nobody else confirms.
+    assert 'hx-post="act/confirm"' not in bar and "Let the judgement take effect" not in bar
+    assert f"Waiting for {sima.name}: only they let it take effect (鬼才)" in bar
+    assert "disabled" in bar and "btn-primary" not in bar
     assert "Next phase" not in bar and "judge/" not in bar
     # 司马懿 is asked on his phone (the public banner carries the question for his seat).
     assert f'data-guicai="{sima.pk}"' in html and 'class="guicai-ask' in html
     assert "replace the judgement card with one of your hand cards?" in html
     with translation.override("zh-hans"):
         zh = render_public(state, "zh-hans")
-    assert "要打出一张手牌代替判定牌吗" in zh and "判定生效 ▶" in zh
-    actions.judgement_confirm(token=holder.token)
+    assert "要打出一张手牌代替判定牌吗" in zh and f"等待{sima.name}决定" in zh
+    with pytest.raises(ActionError):
+        actions.judgement_confirm(token=holder.token)
+    actions.judgement_confirm(token=sima.token)
     table.refresh_from_db()
     assert public_state(table).turn.pending_seat is None
 
@@ -293,7 +298,8 @@ def test_a_waiting_judgement_of_another_seat_leaves_the_turn_holder_waiting() ->
     )
     table.refresh_from_db()
     bar = render_public(public_state(table), "en").split('class="turn-bar"')[1]
-    assert "Waiting for the judgement…" in bar and "disabled" in bar
+    # 司马懿 may still replace the card: the bar waits for him, whoever is judged.
+    assert f"Waiting for {sima.name}: only they" in bar and "disabled" in bar
 
 
 # Pages --------------------------------------------------------------------------------------

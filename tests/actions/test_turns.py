@@ -332,7 +332,9 @@ def test_guicai_replaces_before_the_result_takes_effect() -> None:
     with pytest.raises(ActionError):
         actions.turn_advance(token=holder.token)
     actions.judgement_replace(token=sima.token, suit="heart", rank=3)
-    actions.judgement_confirm(token=holder.token)
+    with pytest.raises(ActionError):
+        actions.judgement_confirm(token=holder.token)
+    actions.judgement_confirm(token=sima.token)
     result = Event.objects.filter(table=table, kind="judgement").latest("version").public
     assert result["outcome"] == "escaped" and result["replaced"]
     table.refresh_from_db()

@@ -64,9 +64,10 @@ class Seat:
             "identity": self.identity if public else "",
             "identity_text": ZH[self.identity] if public else "?",
             "hero": HEROES[self.hero].name_zh if self.hero else "",
-            "hp": f"{self.hp}/{self.max_hp}" if self.max_hp else "",
-            "jades": self.max_hp,
-            "lit": max(self.hp, 0),
+            # HP shows never below 0, and a dead seat shows none (issue 18, item 13).
+            "hp": f"{max(self.hp, 0)}/{self.max_hp}" if self.max_hp and self.alive else "",
+            "jades": self.max_hp if self.alive else 0,
+            "lit": max(self.hp, 0) if self.alive else 0,
             "dying": self.dying,
             "dead": not self.alive,
             "fate": "" if self.alive else self.killer,  # named in the seat's dead mark
@@ -115,8 +116,8 @@ class Table:
         # Private fragments go only to the seats a change touches: check their content.
         for seat in self.seats:
             mine = seat.phone.page.locator("#my-seat")
-            if heroes and seat.max_hp:
-                expect(mine.locator(".hp-big")).to_have_text(f"{seat.hp}/{seat.max_hp}")
+            if heroes and seat.max_hp and seat.alive:
+                expect(mine.locator(".hp-big")).to_have_text(f"{max(seat.hp, 0)}/{seat.max_hp}")
                 expect(mine.locator(".hp-tracker .jade")).to_have_count(seat.max_hp)
                 expect(mine.locator(".hp-tracker .jade.on")).to_have_count(max(seat.hp, 0))
             expect(mine.locator(".dying-panel")).to_have_count(1 if seat.dying else 0)
@@ -124,7 +125,9 @@ class Table:
 
 
 def hero_names(page: Page, scope: str) -> list[str]:
-    return page.locator(f"{scope} .hero-card header .hero-name [lang='zh-CN']").all_inner_texts()
+    # The text, not what is painted: a hero candidate's card is folded in its list line (issue
+    # 18, item 11) until tapped.
+    return page.locator(f"{scope} .hero-card header .hero-name [lang='zh-CN']").all_text_contents()
 
 
 def candidate_ids(page: Page) -> list[str]:

@@ -287,15 +287,16 @@ def test_judgement_flow_guicai_and_delayed_tricks(
     form.locator("button.btn-primary").click()
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
 
-    # The result waits for 鬼才. The judged phone's pinned button now lets it take effect; the
-    # result is on screen. 司马懿's phone asks, on screen; nobody else is asked.
+    # The result waits for 鬼才. The judged phone's pinned button waits for 司马懿 and says so
+    # (issue 18, item 8: only he lets it take effect); the result is on screen. 司马懿's phone
+    # asks, on screen; nobody else is asked.
     for p in pages:
         expect(p.locator("#table-state .banner-judge")).to_have_count(1)
     expect(sticky(page)).to_have_count(1)
-    expect(sticky(page)).to_have_attribute("class", re.compile("btn-primary"))
-    expect(
-        page.locator("#table-state .turn-bar form[hx-post='act/confirm'] button")
-    ).to_be_in_viewport(ratio=1)
+    expect(sticky(page)).not_to_have_attribute("class", re.compile("btn-primary"))
+    expect(sticky(page)).to_be_disabled()
+    expect(sticky(page)).to_be_in_viewport(ratio=1)
+    expect(page.locator("#table-state .turn-bar form[hx-post='act/confirm']")).to_have_count(0)
     expect(page.locator("#table-state .banner-judge .playing-card")).to_be_in_viewport(ratio=1)
     ask = sima.locator("#table-state .banner-judge .guicai-ask")
     expect(ask).to_be_visible()
@@ -327,7 +328,10 @@ def test_judgement_flow_guicai_and_delayed_tricks(
     replace.locator(".ranks label:has(input[value='3'])").click()
     replace.locator("button.btn-primary").click()
     expect(page.locator("#table-state .banner-judge .playing-card")).to_have_text("♥3")
-    confirm = page.locator("#table-state .turn-bar form[hx-post='act/confirm'] button")
+    expect(sticky(page)).to_be_disabled()
+    confirm = sima.locator(
+        "#table-state .banner-judge .guicai-ask form[hx-post='act/confirm'] button"
+    )
     expect(confirm).to_be_in_viewport(ratio=1)
     confirm.click()
     for p in pages:

@@ -240,12 +240,17 @@ def test_a_game_in_english_and_chinese(
     form.locator("button.btn-primary").click()
     closed(lord_page)
     if lord_page.locator("#table-state .banner-judge").count():
-        # 司马懿 is at the table: 鬼才 may replace the card first; the judged player lets it
-        # take effect from the turn bar.
+        # 司马懿 is at the table: 鬼才 may replace the card first; only 司马懿 lets it take
+        # effect (issue 18, item 8), and the judged player's turn bar waits for him.
         no_stray_chinese(display, "display, 鬼才 banner")
         for page in english:
             no_stray_chinese(page, "phone, 鬼才 banner")
-        confirm = lord_page.locator("#table-state .turn-bar form.judge-confirm button")
+        expect(lord_page.locator("#table-state .turn-bar .judge-wait")).to_be_disabled()
+        sima_seat = lord_page.locator("#table-state .banner-judge").get_attribute("data-guicai")
+        sima_page = next(p for n, p in pages.items() if seats[n] == sima_seat)
+        confirm = sima_page.locator(
+            "#table-state .banner-judge .guicai-ask form[hx-post='act/confirm'] button"
+        )
         expect(confirm).to_be_visible()
         confirm.click()
     line = display.locator("#table-state > .history .events li").first

@@ -106,8 +106,10 @@ def test_dying_and_the_peach_that_saves_come_as_deltas() -> None:
     table, seats, lord = _playing()
     me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))
     box = frames_of(lambda: actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-me.hp))
-    delta = check_delta(table, box, "seat", "strip", "banner")
+    # The turn bar too: it waits while someone is dying (issue 18, item 12).
+    delta = check_delta(table, box, "seat", "strip", "banner", "turn")
     assert "banner-dying" in delta and f'data-dying="{me.pk}"' in delta
+    assert "dying-wait" in delta
     # The dying phone's own page changes (its dying panel): a private frame, to it alone.
     private = {g for g, _m in box if g.startswith("seat.")}
     assert private == {broadcast.seat_group(me.pk, lang) for lang in broadcast.LANGS}
@@ -116,9 +118,44 @@ def test_dying_and_the_peach_that_saves_come_as_deltas() -> None:
     box = frames_of(
         lambda: actions.seat_rescue(token=giver.token, seat_id=me.pk, by=giver.pk, kind="peach")
     )
-    delta = check_delta(table, box, "seat", "strip", "banner")
-    assert "banner-dying" not in delta
+    delta = check_delta(table, box, "seat", "strip", "banner", "turn")
+    assert "banner-dying" not in delta and "dying-wait" not in delta
     assert "dying-panel" not in next(m["html"] for g, m in box if g.startswith("seat."))
+
+
+def test_a_dying_seats_hp_sends_the_peaches_it_needs() -> None:
+    """Issue 18, item 13: more damage, or a 桃 that does not save, changes the 桃 still needed,
+    which the strip and the banners say: they come with the seat."""
+    table, seats, lord = _playing()
+    me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))
+    actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-me.hp)
+    box = frames_of(
+        lambda: actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-2, source=lord.pk)
+    )
+    delta = check_delta(table, box, "seat", "strip", "banner", "turn")
+    assert 'class="peach-need" data-peaches="3"' in delta
+    giver = fresh(lord)
+    box = frames_of(
+        lambda: actions.seat_rescue(token=giver.token, seat_id=me.pk, by=giver.pk, kind="peach")
+    )
+    delta = check_delta(table, box, "seat", "strip", "banner", "turn")
+    assert 'data-peaches="2"' in delta and 'data-peaches="3"' not in delta
+
+
+def test_the_turn_holders_hp_while_another_is_dying_keeps_the_bar_waiting() -> None:
+    """Issue 18, item 12: a delta that re-renders the turn bar (the holder's HP, its hand limit)
+    without the strip still finds who is dying among the seats it did not touch."""
+    table, seats, lord = _playing()
+    me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))
+    actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-me.hp)
+    holder = fresh(next(s for s in seats if s.pk == table.turn_seat_id))
+    box = frames_of(
+        lambda: actions.seat_change_hp(
+            token=table.host_token, seat_id=holder.pk, delta=-1, source=lord.pk
+        )
+    )
+    delta = check_delta(table, box, "seat", "turn")
+    assert "dying-wait" in delta and 'hx-post="act/endturn"' not in delta
 
 
 @pytest.mark.parametrize(

@@ -98,16 +98,16 @@ def played_table() -> tuple[Table, list[Seat], dict[str, Any]]:
     actions.judgement_flip(
         token=lord.token, seat_id=lord.pk, check="eight_trigrams", suit="heart", rank=3
     )
-    actions.judgement_confirm(token=lord.token)
+    actions.judgement_confirm(token=sima.token)
     actions.judgement_flip(
         token=lord.token, seat_id=lord.pk, check="lightning", suit="spade", rank=5, trick="闪电"
     )
     actions.judgement_replace(token=sima.token, suit="heart", rank=7)
-    actions.judgement_confirm(token=lord.token)
+    actions.judgement_confirm(token=sima.token)
     actions.judgement_flip(
         token=target.token, seat_id=target.pk, check="indulgence", suit="heart", rank=9
     )
-    actions.judgement_confirm(token=target.token)
+    actions.judgement_confirm(token=sima.token)
     victim = order[2]
     actions.seat_change_hp(token=victim.token, seat_id=victim.pk, delta=-1, source=lord.pk)
     actions.event_undo(token=victim.token)
@@ -123,9 +123,9 @@ def played_table() -> tuple[Table, list[Seat], dict[str, Any]]:
 
 def finished_table() -> tuple[Table, list[Seat]]:
     """`played_table` played to the end: the Lord's side kills every rebel and the renegade."""
-    table, seats, _who = played_table()
+    table, seats, who = played_table()
     lord = next(s for s in seats if s.identity == "lord")
-    actions.judgement_confirm(token=lord.token)
+    actions.judgement_confirm(token=who["sima"].token)
     for seat in seats:
         if seat.identity in ("rebel", "renegade"):
             kill(table, seat, lord)

@@ -262,7 +262,7 @@ def play(players: int, *, until_death: bool = True, finish: bool = False) -> Ite
         "guicai",
         lambda: actions.judgement_replace(token=_token(table, first), suit="heart", rank="3"),
     )
-    yield step("confirm", lambda: actions.judgement_confirm(token=nt()))
+    yield step("confirm", lambda: actions.judgement_confirm(token=_token(table, first)))
     yield step("next ends", lambda: actions.turn_end(token=nt()))
     # The others' turns, one tap each, back to the lord.
     p = (nxt + 1) % players
@@ -288,7 +288,7 @@ def play(players: int, *, until_death: bool = True, finish: bool = False) -> Ite
         "replaced again",
         lambda: actions.judgement_replace(token=_token(table, first), suit="spade", rank="7"),
     )
-    yield step("struck confirmed", lambda: actions.judgement_confirm(token=host))
+    yield step("struck confirmed", lambda: actions.judgement_confirm(token=_token(table, first)))
     nxt_seat = _seat(table, nxt)
     while nxt_seat.dying:
         yield step(
