@@ -80,6 +80,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " is-lord"
     if seat.dying:
         classes += " dying"
+    if seat.chained:
+        classes += " chained"
     if seat.id == turn_seat_id:
         classes += " has-turn"
     name = escape(seat.name)
@@ -114,6 +116,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     if seat.zone:
         chips = "".join(f'<span class="chip trick">{card_name(c)}</span>' for c in seat.zone)
         parts.append(f'<span class="zone">{chips}</span>')
+    if seat.chained or seat.wine:
+        parts.append(maneuver_marks(seat))
     if seat.is_host:
         host = escape(gettext("Host"))
         parts.append(f'<span class="host-mark" title="{host}">★</span>')
@@ -130,6 +134,18 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped
 
 
+def maneuver_marks(seat: PublicSeat) -> str:
+    """军争 (issue 14): a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
+    marks = []
+    if seat.chained:
+        label = escape(gettext("Chained"))
+        marks.append(f'<span class="chain-mark" title="{label}">⛓ {label}</span>')
+    if seat.wine:
+        word = gettext("drank 酒") if seat.wine == "active" else gettext("酒 used")
+        marks.append(f'<span class="wine-mark wine-{escape(seat.wine)}">{escape(word)}</span>')
+    return f'<span class="maneuver-marks">{"".join(marks)}</span>'
+
+
 def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
     """A seat's own HP tracker (`#my-hp`): the jades, the number, − and + while in play."""
     classes = "hp-tracker"
@@ -139,7 +155,10 @@ def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and me.status == "playing"
-    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}>']
+    parts = [
+        f'<div id="my-hp" class="{classes}" data-version="{me.version}"'
+        f' data-seat="{me.seat_id}"{action}>'
+    ]
     if buttons:
         damage = escape(gettext("Take damage"))
         parts.append(
@@ -253,6 +272,7 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
         parts.append(distances(state))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))
+    parts.extend(hp_tracker(m, action_id) for m in d.mine)
     parts.append(event_line(d.line, data_line=True))
     parts.append("</template>")
     return "".join(parts)

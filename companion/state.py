@@ -64,6 +64,9 @@ class PublicSeat:
     equipment: list[EquipmentView] = field(default_factory=list)
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
+    # 军争 (issue 14): chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
+    chained: bool = False
+    wine: str = ""
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,8 @@ def _public_seat(
         equipment=_equipment(s),
         zone=list(s.judgement_zone),
         distances=distances,
+        chained=s.chained and s.alive,
+        wine=s.wine if s.alive else "",
     )
 
 

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from companion.web.views import acts, dialogs, errors, handover, session, table
+from companion.web.views import acts, dialogs, errors, handover, maneuver, session, table
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -28,6 +28,12 @@ urlpatterns = [
         rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", dialogs.judge_dialog, name="judge"
     ),
     re_path(rf"^[ph]/{TOKEN}/replace$", dialogs.replace_dialog, name="replace"),
+    # 军争 (issue 14): the damage dialog, card first, then source, then the resolved result.
+    re_path(
+        rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
+        maneuver.damage_dialog,
+        name="damage",
+    ),
     re_path(
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
         dialogs.display_seat_dialog,

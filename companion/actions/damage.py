@@ -44,7 +44,7 @@ _MANEUVERING_CARDS = frozenset(
     {DamageCard.FIRE_SLASH, DamageCard.THUNDER_SLASH, DamageCard.FIRE_ATTACK}
 )
 # The seat columns a resolved damage writes (and its undo restores).
-_DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine"]
+_DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine", "equipment"]
 RESOLVED = "damage_resolved"
 SEAT_STATE_KINDS = ("chained", "wine")
 
@@ -88,7 +88,7 @@ def seat_set_chained(
         after={"chained": value},
         subject=seat,
         action_id=action_id,
-        change=_delta(table, [seat], "hp"),
+        change=_delta(table, [seat], "hp", "strip"),
     )
 
 
@@ -152,10 +152,11 @@ def _row(seat: Seat) -> dict[str, Any]:
         "damage_source": seat.damage_source_id,
         "chained": seat.chained,
         "wine": seat.wine,
+        "equipment": dict(seat.equipment or {}),
     }
 
 
-def _step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
+def step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
     return {
         "seat": step.seat,
         "name": names[step.seat],
@@ -167,6 +168,10 @@ def _step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
         "hp": step.hp_after,
         "dying": step.dying,
         "skills": [r.name_zh for r in step.reminders],
+        "times": [r.times for r in step.reminders],
+        "changes": [[c.modifier.value, c.before, c.after] for c in step.changes],
+        "index": step.index,
+        "chain_amount": step.chain_amount,
     }
 
 
@@ -174,31 +179,26 @@ def _flag(value: Any) -> bool:
     return value in (True, 1, "1", "true", "on", "yes")
 
 
-@action
-def damage_resolve(
-    actor: Actor,
+# 麒麟弓: after its 杀 deals damage, the holder may discard one of the target's horses.
+QILIN = "麒麟弓"
+HORSE_SLOTS = ("plus_horse", "minus_horse")
+
+
+def _work_out(
+    table: Table,
     *,
     target: Any,
     card: Any,
-    source: Any = "",
-    amount: Any = None,
-    damage_type: Any = "",
-    weapon_skill: Any = False,
-    black: Any = False,
-    target_hand_empty: Any = False,
-    action_id: str | None = None,
-) -> Change:
-    """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
-    it reaches: HP, dying (with its source), chains removed, the source's 酒 used; one event."""
-    table = actor.table
-    _in_play(table)
+    source: Any,
+    amount: Any,
+    damage_type: Any,
+    weapon_skill: Any,
+    black: Any,
+    target_hand_empty: Any,
+) -> tuple[DamageRequest, tuple[DamageStep, ...], list[Seat], Seat, Seat | None]:
+    """The request and every step of a damage as the table stands (nothing written)."""
     target_seat = _living(table, target)
     source_seat = None if source in ("", None, "none") else _seat_of(table, source)
-    if not (
-        may_act_on(actor, target_seat.pk)
-        or (source_seat is not None and may_act_on(actor, source_seat.pk))
-    ):
-        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
     try:
         damage_card = DamageCard(card)
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
@@ -232,7 +232,89 @@ def damage_resolve(
             status=409,
             code=error.code,
         ) from None
+    return request, steps, seats, target_seat, source_seat
+
+
+def damage_preview(table: Table, **fields: Any) -> tuple[DamageStep, ...]:
+    """What `damage_resolve` with these fields would do, step by step; nothing is written.
+    ActionError (as damage_resolve) when it cannot happen."""
+    _in_play(table)
+    fields.pop("qilin", None)
+    fields.pop("axe", None)
+    return _work_out(table, **fields)[1]
+
+
+def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: DamageStep) -> str:
+    """The horse slot 麒麟弓 discards from the target ("": none)."""
+    if value in ("", None):
+        return ""
+    if (
+        source_seat is None
+        or source_seat.equipment.get("weapon") != QILIN
+        or not first.request.card.is_slash
+        or first.amount <= 0
+    ):
+        raise ActionError(
+            _("Only the holder of 麒麟弓 discards a horse, after his Slash dealt damage."),
+            status=409,
+            code="qilin_not_held",
+        )
+    if value not in HORSE_SLOTS or not target_seat.equipment.get(value):
+        raise ActionError(_("The target has no such horse."), status=409, code="no_horse")
+    return str(value)
+
+
+@action
+def damage_resolve(
+    actor: Actor,
+    *,
+    target: Any,
+    card: Any,
+    source: Any = "",
+    amount: Any = None,
+    damage_type: Any = "",
+    weapon_skill: Any = False,
+    black: Any = False,
+    target_hand_empty: Any = False,
+    qilin: Any = "",
+    axe: Any = False,
+    action_id: str | None = None,
+) -> Change:
+    """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
+    it reaches: HP, dying (with its source), chains removed, the source's 酒 used, the horse
+    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else)."""
+    table = actor.table
+    _in_play(table)
+    target_seat = _living(table, target)
+    source_seat = None if source in ("", None, "none") else _seat_of(table, source)
+    if not (
+        may_act_on(actor, target_seat.pk)
+        or (source_seat is not None and may_act_on(actor, source_seat.pk))
+    ):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    request, steps, seats, target_seat, source_seat = _work_out(
+        table,
+        target=target,
+        card=card,
+        source=source,
+        amount=amount,
+        damage_type=damage_type,
+        weapon_skill=weapon_skill,
+        black=black,
+        target_hand_empty=target_hand_empty,
+    )
+    damage_card = request.card
     by_pk = {s.pk: s for s in seats}
+    horse = _qilin_slot(qilin, source_seat, target_seat, steps[0])
+    axe_used = _flag(axe)
+    if axe_used and (
+        source_seat is None
+        or source_seat.equipment.get("weapon") != "贯石斧"
+        or not damage_card.is_slash
+    ):
+        raise ActionError(
+            _("Only the holder of 贯石斧 forces his Slash to hit."), status=409, code="axe_not_held"
+        )
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched: list[Seat] = []
     for step in steps:
@@ -244,6 +326,11 @@ def damage_resolve(
             seat.dying = True
             seat.damage_source_id = step.source
         touched.append(seat)
+    discarded = ""
+    if horse:
+        victim = by_pk[target_seat.pk]
+        discarded = victim.equipment.get(horse, "")
+        victim.equipment = {k: v for k, v in victim.equipment.items() if k != horse}
     if source_seat is not None:
         spender = by_pk[source_seat.pk]
         spender.wine = after_damage(WineMarker(spender.wine), steps[0]).value
@@ -265,16 +352,23 @@ def damage_resolve(
             "source": request.source,
             "source_name": source_seat.name if source_seat is not None else "",
             "type": first.damage_type.value,
-            "steps": [_step_public(step, names) for step in steps],
+            "steps": [step_public(step, names) for step in steps],
             "dying": [step.seat for step in steps if step.seat in newly_dying],
             "wine_spent": first.wine_spent,
             "discards": first.discards,
+            "qilin": discarded,
+            "axe": axe_used,
         },
         before={"seats": {str(pk): before[str(pk)] for pk in changed}},
         after={"seats": {str(pk): _row(s) for pk, s in changed.items()}},
         subject=target_seat,
         action_id=action_id,
-        change=_delta(table, list(changed.values()), "hp", "strip", private_seats=set(newly_dying)),
+        change=_delta(
+            table,
+            list(changed.values()),
+            *(("hp", "strip", "distances") if horse else ("hp", "strip")),
+            private_seats=set(newly_dying),
+        ),
     )
 
 
@@ -284,7 +378,8 @@ def undo_resolved(table: Table, target: Event) -> list[Seat]:
     seats = {s.pk: s for s in table.seats.filter(pk__in=[int(pk) for pk in after])}
     for pk, row in after.items():
         seat = seats.get(int(pk))
-        if seat is None or not seat.alive or _row(seat) != row:
+        now = _row(seat) if seat is not None else {}
+        if seat is None or not seat.alive or any(now[k] != v for k, v in row.items()):
             raise ActionError(
                 _("That change cannot be undone: the table has changed since."), 409, "changed"
             )
@@ -295,6 +390,8 @@ def undo_resolved(table: Table, target: Event) -> list[Seat]:
         seat.damage_source_id = row["damage_source"]
         seat.chained = row["chained"]
         seat.wine = row["wine"]
+        if "equipment" in row:
+            seat.equipment = row["equipment"]
         fastsql.update(seat, _DAMAGE_FIELDS)
     return list(seats.values())
 

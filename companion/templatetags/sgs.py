@@ -93,3 +93,9 @@ def skill_label(skill: Skill) -> str:
 def percent(value: float) -> str:
     """A probability as a whole percentage."""
     return f"{round(float(value) * 100)}%"
+
+
+@register.filter
+def chained_names(seats: list[state.PublicSeat]) -> list[str]:
+    """军争 (issue 14): the names of the living chained seats, in play order."""
+    return [s.name for s in seats if s.chained and s.alive]

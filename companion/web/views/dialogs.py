@@ -69,8 +69,25 @@ def _seat_dialog(
         "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
         "maneuvering": table.opts.maneuvering,
         "hp_history": history,
+        "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+def _maneuver_controls(
+    table: Table, actor: Actor | None, seat: Any, playing: bool, allowed: bool
+) -> dict[str, bool]:
+    """军争 (issue 14): the damage dialog, the chain and the 酒 a screen may offer on a seat."""
+    if not (playing and table.opts.maneuvering and actor is not None):
+        return {}
+    me = actor.seat
+    seated = me is not None and me.alive
+    user = seated and me is not None and me.pk == table.turn_seat_id
+    return {
+        "damage": allowed or seated,
+        "chain": allowed or user,
+        "wine": allowed and me is not None and me.pk == seat.id and not seat.dying,
+    }
 
 
 def _trick_choices(

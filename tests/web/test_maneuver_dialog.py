@@ -1,0 +1,119 @@
+"""The 军争 damage dialog over HTTP (issue 14 items 4-8): the card first, then the source, the
+resolved result in words before anything is applied, one tap applying it as one change."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from companion import actions
+from companion.models import Event
+from tests.actions.flow_helpers import after, holder_of, to_phase
+from tests.actions.test_turns import first_game
+from tests.support.game import fresh
+from tests.web.test_views import csrf_client, htmx_post
+
+pytestmark = pytest.mark.django_db
+
+
+def dialog(token: str, seat: int, lang: str = "zh-hans", **query: str) -> str:
+    response = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/p/{token}/damage/{seat}", query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def scene():
+    """A (the turn, play phase) holds 古锭刀 and drank 酒; B wears 藤甲, C 白银狮子, both
+    chained."""
+    table, seats = first_game(4, maneuvering=True)
+    a = holder_of(table)
+    b = after(seats, a)
+    c = after(seats, a, 2)
+    to_phase(table, "play")
+    host = table.host_token
+    actions.equipment_set(token=host, seat_id=a.pk, name="古锭刀")
+    actions.equipment_set(token=host, seat_id=b.pk, name="藤甲")
+    actions.equipment_set(token=host, seat_id=c.pk, name="白银狮子")
+    actions.seat_set_chained(token=a.token, seat_id=b.pk, chained=True)
+    actions.seat_set_chained(token=a.token, seat_id=c.pk, chained=True)
+    actions.seat_drink_wine(token=a.token, seat_id=a.pk)
+    return table, seats, fresh(a), fresh(b), fresh(c)
+
+
+def test_the_dialog_asks_card_then_source_then_shows_the_result_in_words() -> None:
+    table, _seats, a, b, c = scene()
+    first = dialog(a.token, b.pk)
+    for card in ("杀", "火杀", "雷杀", "决斗", "南蛮入侵", "万箭齐发", "闪电"):
+        assert f'name="card" value="{card}"' in first
+    assert 'value="other"' in first and "act/resolve" not in first
+    second = dialog(a.token, b.pk, card="火杀")
+    assert f'name="source" value="{a.pk}"' in second
+    assert f'name="source" value="{b.pk}"' not in second  # a 杀 is used on another player
+    assert "act/resolve" not in second
+    # 古锭刀 is offered because A holds it; 寒冰剑, 朱雀羽扇 and 麒麟弓 are not.
+    third = dialog(a.token, b.pk, card="火杀", source=str(a.pk))
+    assert 'name="target_hand_empty"' in third
+    assert 'name="weapon_skill"' not in third and 'name="qilin"' not in third
+    preview = dialog(a.token, b.pk, card="火杀", source=str(a.pk), target_hand_empty="1")
+    assert "酒 +1" in preview and "古锭刀 +1" in preview
+    assert "藤甲: 3 → 4" in preview and "白银狮子: 3 → 1" in preview
+    assert f"{b.name}" in preview and "act/resolve" in preview
+    english = dialog(a.token, b.pk, "en", card="火杀", source=str(a.pk), target_hand_empty="1")
+    assert "Silver Lion 白银狮子: 3 → 1" in english and "takes 1 fire damage" in english
+    # Nothing was applied by looking.
+    assert fresh(b).hp == b.hp and fresh(c).chained
+
+
+def test_applying_is_one_change_and_one_undo_restores_every_seat() -> None:
+    table, _seats, a, b, c = scene()
+    table.refresh_from_db()
+    version = table.version
+    fields = {
+        "target": b.pk,
+        "card": "火杀",
+        "source": a.pk,
+        "target_hand_empty": "1",
+    }
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", fields).status_code == 204
+    table.refresh_from_db()
+    assert table.version == version + 1
+    nb, nc, na = fresh(b), fresh(c), fresh(a)
+    assert (nb.hp, nb.chained) == (b.hp - 4, False)
+    assert (nc.hp, nc.chained) == (c.hp - 1, False)
+    assert na.wine == "spent"
+    event = Event.objects.get(table=table, version=table.version)
+    assert event.kind == "damage_resolved"
+    undo = {"version": event.version}
+    assert htmx_post(csrf_client(), f"/h/{table.host_token}/act/undo", undo).status_code == 204
+    for before in (a, b, c):
+        now = fresh(before)
+        assert (now.hp, now.dying, now.chained, now.wine) == (
+            before.hp,
+            before.dying,
+            before.chained,
+            before.wine,
+        )
+
+
+def test_chains_and_wine_show_on_the_ring_and_the_strip() -> None:
+    table, _seats, a, b, c = scene()
+    page = Client().get(f"/t/{table.code}/").content.decode()
+    assert page.count('class="chain-mark"') >= 2 and "now-chain" in page
+    assert "wine-active" in page
+    phone = Client().get(f"/p/{b.token}/").content.decode()
+    assert b.name in phone and "now-chain" in phone
+    # A second 酒 this turn is refused with its reason.
+    refused = htmx_post(csrf_client(), f"/p/{a.token}/act/wine", {"seat": a.pk})
+    assert refused.status_code == 409
+
+
+def test_fire_attack_goes_through_its_guided_path() -> None:
+    table, _seats, a, b, c = scene()
+    show = dialog(a.token, b.pk, card="火攻", source=str(a.pk))
+    assert 'name="shown"' in show and "act/resolve" not in show
+    discard = dialog(a.token, b.pk, card="火攻", source=str(a.pk), shown="heart")
+    assert 'name="discarded"' in discard and "act/resolve" not in discard
+    nothing = dialog(a.token, b.pk, card="火攻", source=str(a.pk), shown="heart", discarded="no")
+    assert "act/resolve" not in nothing and "damage-nothing" in nothing
+    damage = dialog(a.token, b.pk, card="火攻", source=str(a.pk), shown="heart", discarded="yes")
+    assert "act/resolve" in damage and "藤甲: 1 → 2" in damage
