@@ -483,3 +483,7 @@ def _silver_lion(public: dict[str, Any]) -> list[str]:
 
 _extend("equipped", _silver_lion)
 _extend("unequipped", _silver_lion)
+
+_TEXTS["deck_reshuffled"] = lambda public, name: _(
+    "The deck was reshuffled: the judgement odds start over"
+)

@@ -16,6 +16,7 @@ from companion.actions.core import (
 )
 from companion.actions.damage import damage_resolve, seat_drink_wine, seat_set_chained
 from companion.actions.death import seat_die
+from companion.actions.deck import deck_reshuffle
 from companion.actions.equipment import equipment_remove, equipment_set
 
 # Issue 10: a seat moving to another phone (companion/actions/handover.py).
@@ -52,6 +53,7 @@ __all__ = [
     "clean_name",
     "event_undo",
     "damage_resolve",
+    "deck_reshuffle",
     "seat_drink_wine",
     "seat_set_chained",
     "hero_pick",

@@ -281,6 +281,12 @@ class WineForm(SeatTap):
     action = "seat_drink_wine"
 
 
+class ReshuffleForm(NoFields):
+    """The draw pile was made again from the discard pile: the live odds start over."""
+
+    action = "deck_reshuffle"
+
+
 FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
     "remove": RemoveForm,
@@ -315,6 +321,7 @@ FORMS: dict[str, type[TapForm]] = {
     "resolve": ResolveForm,
     "chain": ChainForm,
     "wine": WineForm,
+    "reshuffle": ReshuffleForm,
 }
 
 

@@ -56,7 +56,7 @@ def test_the_dialog_asks_card_then_source_then_shows_the_result_in_words() -> No
     assert 'name="weapon_skill"' not in third and 'name="qilin"' not in third
     preview = dialog(a.token, b.pk, card="火杀", source=str(a.pk), target_hand_empty="1")
     assert "酒 +1" in preview and "古锭刀 +1" in preview
-    assert "藤甲: 3 → 4" in preview and "白银狮子: 3 → 1" in preview
+    assert "藤甲：3 → 4" in preview and "白银狮子：3 → 1" in preview
     assert f"{b.name}" in preview and "act/resolve" in preview
     english = dialog(a.token, b.pk, "en", card="火杀", source=str(a.pk), target_hand_empty="1")
     assert "Silver Lion 白银狮子: 3 → 1" in english and "takes 1 fire damage" in english
@@ -116,4 +116,13 @@ def test_fire_attack_goes_through_its_guided_path() -> None:
     nothing = dialog(a.token, b.pk, card="火攻", source=str(a.pk), shown="heart", discarded="no")
     assert "act/resolve" not in nothing and "damage-nothing" in nothing
     damage = dialog(a.token, b.pk, card="火攻", source=str(a.pk), shown="heart", discarded="yes")
-    assert "act/resolve" in damage and "藤甲: 1 → 2" in damage
+    assert "act/resolve" in damage and "藤甲：1 → 2" in damage
+
+
+def test_the_judgement_helper_says_what_it_took_out_and_offers_the_reshuffle() -> None:
+    table, _seats, a, b, c = scene()
+    page = Client().get(f"/p/{a.token}/judge/{a.pk}").content.decode()
+    assert "act/reshuffle" in page and "藤甲" in page and "白银狮子" in page
+    assert "odds-out" in page
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/reshuffle", {}).status_code == 204
+    assert Event.objects.filter(table=table).latest("version").kind == "deck_reshuffled"

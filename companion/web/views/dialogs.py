@@ -18,9 +18,10 @@ from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
 from companion.names import hero_card
+from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import public_state
@@ -168,10 +169,9 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         return _not_found(request)
     deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
-    checks = [
-        {"code": c.value, "odds": list(odds(c, deck).items()) if c is not Check.FREE else []}
-        for c in codes
-    ]
+    # 军争 (issue 14 item 12): the odds from the live deck, saying what was taken out.
+    live = deck_odds(table, codes)
+    checks = [{"code": c.value, "odds": live.odds[c.value]} for c in codes]
     trick = request.GET.get("trick", "")
     trick = trick if trick in seat.judgement_zone else ""
     if not trick and table.turn_seat_id == seat.pk and table.phase == "judgement":
@@ -197,6 +197,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "selected": selected,
         "ranks": RANKS,
         "deck_size": len(deck),
+        "live": live,
     }
     return _private(render(request, "companion/live.html#judge_dialog", context))
 
