@@ -487,3 +487,17 @@ _extend("unequipped", _silver_lion)
 _TEXTS["deck_reshuffled"] = lambda public, name: _(
     "The deck was reshuffled: the judgement odds start over"
 )
+
+
+def _paused(public: dict[str, Any]) -> list[str]:
+    """A chain paused on a seat it left dying (RULES §9)."""
+    pause = public.get("paused")
+    if not pause:
+        return []
+    return [_("chain paused: %(name)s is dying") % {"name": pause.get("dying_name", "")}]
+
+
+_extend("damage_resolved", _paused)
+_TEXTS["chain_continued"] = lambda public, name: " · ".join(
+    [_("The chain goes on"), *(step_words(s) for s in public.get("steps", [])), *_paused(public)]
+)

@@ -18,7 +18,13 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
-from companion.actions.damage import RESOLVED, SEAT_STATE_KINDS, undo_resolved, undo_seat_state
+from companion.actions.damage import (
+    CONTINUED,
+    RESOLVED,
+    SEAT_STATE_KINDS,
+    undo_resolved,
+    undo_seat_state,
+)
 from companion.actions.inputs import _int
 from companion.actions.turns import _turn_now
 from companion.models import Event, Seat, Table
@@ -184,7 +190,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
-    elif target.kind == RESOLVED:
+    elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}

@@ -281,6 +281,12 @@ class WineForm(SeatTap):
     action = "seat_drink_wine"
 
 
+class ChainGoForm(NoFields):
+    """The rest of a chain, once the seat it left dying was saved or died."""
+
+    action = "damage_continue"
+
+
 class ReshuffleForm(NoFields):
     """The draw pile was made again from the discard pile: the live odds start over."""
 
@@ -322,6 +328,7 @@ FORMS: dict[str, type[TapForm]] = {
     "chain": ChainForm,
     "wine": WineForm,
     "reshuffle": ReshuffleForm,
+    "chaingo": ChainGoForm,
 }
 
 

@@ -22,9 +22,9 @@ def dialog(token: str, seat: int, lang: str = "zh-hans", **query: str) -> str:
     return response.content.decode()
 
 
-def scene():
-    """A (the turn, play phase) holds 古锭刀 and drank 酒; B wears 藤甲, C 白银狮子, both
-    chained."""
+def scene(b_hp: int = 6):
+    """A (the turn, play phase) holds 古锭刀 and drank 酒; B wears 藤甲 (at `b_hp` HP), C
+    白银狮子, both chained."""
     table, seats = first_game(4, maneuvering=True)
     a = holder_of(table)
     b = after(seats, a)
@@ -37,6 +37,11 @@ def scene():
     actions.seat_set_chained(token=a.token, seat_id=b.pk, chained=True)
     actions.seat_set_chained(token=a.token, seat_id=c.pk, chained=True)
     actions.seat_drink_wine(token=a.token, seat_id=a.pk)
+    actions.seat_set_max_hp(token=host, seat_id=b.pk, max_hp_value=max(b_hp, fresh(b).max_hp))
+    now = fresh(b).hp
+    if now != b_hp:
+        actions.seat_change_hp(token=host, seat_id=b.pk, delta=b_hp - now)
+    assert fresh(b).hp == b_hp
     return table, seats, fresh(a), fresh(b), fresh(c)
 
 
@@ -126,3 +131,19 @@ def test_the_judgement_helper_says_what_it_took_out_and_offers_the_reshuffle() -
     assert "odds-out" in page
     assert htmx_post(csrf_client(), f"/p/{a.token}/act/reshuffle", {}).status_code == 204
     assert Event.objects.filter(table=table).latest("version").kind == "deck_reshuffled"
+
+
+def test_a_target_left_dying_pauses_the_chain_in_the_preview_and_on_the_strip() -> None:
+    table, _seats, a, b, c = scene(b_hp=4)
+    preview = dialog(a.token, b.pk, card="火杀", source=str(a.pk), target_hand_empty="1")
+    assert "damage-pause" in preview and "damage-later" in preview
+    fields = {"target": b.pk, "card": "火杀", "source": a.pk, "target_hand_empty": "1"}
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", fields).status_code == 204
+    assert fresh(b).dying and fresh(c).chained and fresh(c).hp == c.hp
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{table.code}/").content.decode()
+    assert f"Chain paused: {b.name} is dying" in english
+    actions.seat_rescue(token=table.host_token, seat_id=b.pk, by=a.pk, kind="peach")
+    page = Client().get(f"/t/{table.code}/").content.decode()
+    assert "act/chaingo" in page
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/chaingo", {}).status_code == 204
+    assert (fresh(c).hp, fresh(c).chained) == (c.hp - 1, False)  # 白银狮子: 3 → 1

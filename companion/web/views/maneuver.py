@@ -20,7 +20,7 @@ from companion.models import Table
 from companion.rules.cards import Suit
 from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard
 from companion.rules.maneuvering import FireAttackError, FireAttackStage, fire_attack
-from companion.texts import chain_words, change_words, step_words
+from companion.texts import chain_words, step_words
 from companion.web.views.common import _not_found, _private, with_actor
 
 AXE = "贯石斧"
@@ -177,9 +177,12 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
     context["preview"] = {
         "steps": [step_words(s) for s in public],
         "chain": chain_words(public),
-        "first_changes": [change_words(c) for c in public[0]["changes"]],
         "wine": first.wine_spent,
         "dying": [s["name"] for s in public if s["dying"]],
+        # RULES §9: a seat left dying in the middle is saved or dies before the chain goes on.
+        "pause_at": next(
+            (i for i, s in enumerate(public) if s["dying"] and i + 1 < len(public)), None
+        ),
         "discards": first.discards,
     }
     return _private(render(request, "companion/live.html#damage_dialog", context))
