@@ -3,6 +3,8 @@ resolved result in words before anything is applied, one tap applying it as one 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -147,3 +149,26 @@ def test_a_target_left_dying_pauses_the_chain_in_the_preview_and_on_the_strip() 
     assert "act/chaingo" in page
     assert htmx_post(csrf_client(), f"/p/{a.token}/act/chaingo", {}).status_code == 204
     assert (fresh(c).hp, fresh(c).chained) == (c.hp - 1, False)  # 白银狮子: 3 → 1
+
+
+def test_reaction_skills_are_offered_once_for_their_own_step_of_a_chain() -> None:
+    """Issue 14 item 10: a 郭嘉 in a chain of three is reminded for his own step."""
+    from companion.models import Seat
+    from companion.read.history import HistoryLine
+
+    table, seats = first_game(4, maneuvering=True)
+    a = holder_of(table)
+    b, c, d = (after(seats, a, n) for n in (1, 2, 3))
+    Seat.objects.filter(pk=c.pk).update(hero="WEI006")  # 郭嘉: 遗计
+    Seat.objects.filter(pk__in=[b.pk, d.pk]).update(hero="")
+    for seat in (b, c, d):
+        actions.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
+    preview = dialog(a.token, b.pk, card="雷杀", source=str(a.pk))
+    lines = re.findall(r'<li class="damage-step[^"]*">(.*?)</li>', preview, re.S)
+    assert len(lines) == 3
+    assert ["遗计" in line for line in lines] == [False, True, False]
+    actions.damage_resolve(token=a.token, target=b.pk, card="雷杀", source=a.pk)
+    event = Event.objects.filter(table=table).latest("version")
+    assert [s["skills"] for s in event.public["steps"]] == [[], ["遗计"], []]
+    text = HistoryLine(event.kind, event.public, event.version, event.game_number).text
+    assert text.count("遗计") == 1
