@@ -139,7 +139,7 @@ def maneuver_marks(seat: PublicSeat) -> str:
     marks = []
     if seat.chained:
         label = escape(gettext("Chained"))
-        marks.append(f'<span class="chain-mark" title="{label}">⛓ {label}</span>')
+        marks.append(f'<span class="chain-mark" title="{label}">{label}</span>')
     if seat.wine:
         word = gettext("drank 酒") if seat.wine == "active" else gettext("酒 used")
         marks.append(f'<span class="wine-mark wine-{escape(seat.wine)}">{escape(word)}</span>')
