@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override
 
 from companion.labels import identity_label
-from companion.names import card_english, english_ui
+from companion.names import card_english, card_label, english_ui
 
 if TYPE_CHECKING:
     from companion.names import HeroCard
@@ -141,7 +141,10 @@ def maneuver_marks(seat: PublicSeat) -> str:
         label = escape(gettext("Chained"))
         marks.append(f'<span class="chain-mark" title="{label}">{label}</span>')
     if seat.wine:
-        word = gettext("drank 酒") if seat.wine == "active" else gettext("酒 used")
+        wine = {"card": card_label("酒")}
+        word = (
+            gettext("drank %(card)s") if seat.wine == "active" else gettext("%(card)s used")
+        ) % wine
         marks.append(f'<span class="wine-mark wine-{escape(seat.wine)}">{escape(word)}</span>')
     return f'<span class="maneuver-marks">{"".join(marks)}</span>'
 

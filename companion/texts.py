@@ -462,12 +462,13 @@ def _resolved_text(public: dict[str, Any], name: str) -> str:
 
 _TEXTS["damage_resolved"] = _resolved_text
 _TEXTS["chained"] = lambda public, name: (
-    _("%(name)s is chained (铁索连环)") % {"name": name}
+    _("%(name)s is chained (%(card)s)") % {"name": name, "card": card_label("铁索连环")}
     if public.get("chained")
     else _("%(name)s is no longer chained") % {"name": name}
 )
 _TEXTS["wine"] = lambda public, name: (
-    _("%(name)s drank 酒 (the next Slash this turn +1)") % {"name": name}
+    _("%(name)s drank %(card)s (the next Slash this turn +1)")
+    % {"name": name, "card": card_label("酒")}
 )
 
 
