@@ -172,3 +172,53 @@ def test_reaction_skills_are_offered_once_for_their_own_step_of_a_chain() -> Non
     assert [s["skills"] for s in event.public["steps"]] == [[], ["遗计"], []]
     text = HistoryLine(event.kind, event.public, event.version, event.game_number).text
     assert text.count("遗计") == 1
+
+
+def test_each_weapon_choice_is_offered_to_its_holder_only() -> None:
+    table, seats = first_game(4, maneuvering=True)
+    a = holder_of(table)
+    b = after(seats, a)
+    host = table.host_token
+    actions.equipment_set(token=host, seat_id=b.pk, name="赤兔")
+    offered = {
+        "朱雀羽扇": 'name="weapon_skill"',
+        "寒冰剑": 'name="weapon_skill"',
+        "贯石斧": 'name="axe"',
+        "麒麟弓": 'name="qilin"',
+        "古锭刀": 'name="target_hand_empty"',
+    }
+    for weapon, field in offered.items():
+        actions.equipment_set(token=host, seat_id=a.pk, name=weapon, replace=True)
+        page = dialog(a.token, b.pk, card="杀", source=str(a.pk))
+        assert field in page, weapon
+        for other, other_field in offered.items():
+            if other_field != field:
+                assert other_field not in page, (weapon, other)
+        # On a 决斗, no weapon acts.
+        duel = dialog(a.token, b.pk, card="决斗", source=str(a.pk))
+        assert all(f not in duel for f in offered.values())
+    # 麒麟弓's horse goes in the same change as the damage, and comes back with its undo.
+    actions.equipment_set(token=host, seat_id=a.pk, name="麒麟弓", replace=True)
+    preview = dialog(a.token, b.pk, card="杀", source=str(a.pk), qilin="minus_horse")
+    assert 'name="qilin" value="minus_horse"' in preview
+    fields = {"target": b.pk, "card": "杀", "source": a.pk, "qilin": "minus_horse"}
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", fields).status_code == 204
+    assert "minus_horse" not in fresh(b).equipment and fresh(b).hp == b.hp - 1
+    event = Event.objects.filter(table=table).latest("version")
+    assert event.public["qilin"] == "赤兔"
+    actions.event_undo(token=host, version=event.version)
+    assert fresh(b).equipment.get("minus_horse") == "赤兔" and fresh(b).hp == b.hp
+
+
+def test_lightning_has_no_source_and_other_damage_asks_type_and_amount() -> None:
+    table, seats = first_game(4, maneuvering=True)
+    a = holder_of(table)
+    b = after(seats, a)
+    lightning = dialog(a.token, b.pk, card="闪电")
+    assert 'name="source"' not in lightning and "act/resolve" in lightning
+    assert "3" in re.findall(r'<li class="damage-step[^"]*">(.*?)</li>', lightning, re.S)[0]
+    other = dialog(a.token, b.pk, card="other")
+    assert 'name="source" value="none"' in other and f'name="source" value="{b.pk}"' in other
+    page = dialog(a.token, b.pk, card="other", source="none", damage_type="fire", amount="2")
+    assert 'name="damage_type" value="fire" checked' in page
+    assert '<input type="hidden" name="amount" value="2">' in page
