@@ -149,7 +149,7 @@ def maneuver_marks(seat: PublicSeat) -> str:
     return f'<span class="maneuver-marks">{"".join(marks)}</span>'
 
 
-def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
+def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = False) -> SafeString:
     """A seat's own HP tracker (`#my-hp`): the jades, the number, − and + while in play."""
     classes = "hp-tracker"
     if me.dying:
@@ -158,10 +158,9 @@ def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and me.status == "playing"
-    parts = [
-        f'<div id="my-hp" class="{classes}" data-version="{me.version}"'
-        f' data-seat="{me.seat_id}"{action}>'
-    ]
+    # 军争 (issue 14): a delta of several seats' HP marks each tracker with its seat.
+    mark = f' data-seat="{me.seat_id}"' if seat_mark else ""
+    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}{mark}>']
     if buttons:
         damage = escape(gettext("Take damage"))
         parts.append(
@@ -275,7 +274,7 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
         parts.append(distances(state))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))
-    parts.extend(hp_tracker(m, action_id) for m in d.mine)
+    parts.extend(hp_tracker(m, action_id, seat_mark=True) for m in d.mine)
     parts.append(event_line(d.line, data_line=True))
     parts.append("</template>")
     return "".join(parts)
