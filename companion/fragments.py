@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override
 
 from companion.labels import identity_label
-from companion.names import card_english, card_label, english_ui
+from companion.names import card_english, english_ui
 
 if TYPE_CHECKING:
     from companion.names import HeroCard
@@ -136,6 +136,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
 
 def maneuver_marks(seat: PublicSeat) -> str:
     """军争 (issue 14): a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
+    from companion.names import card_label  # noqa: PLC0415 - kept off the shared import line
+
     marks = []
     if seat.chained:
         label = escape(gettext("Chained"))

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from companion.web.views import acts, dialogs, errors, handover, maneuver, session, table
+from companion.web.views import acts, dialogs, errors, handover, session, table
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
 CODE = r"(?P<code>[A-Z0-9]{1,8})"
@@ -31,7 +31,7 @@ urlpatterns = [
     # 军争 (issue 14): the damage dialog, card first, then source, then the resolved result.
     re_path(
         rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
-        maneuver.damage_dialog,
+        dialogs.damage_dialog,
         name="damage",
     ),
     re_path(

@@ -26,6 +26,9 @@ from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import public_state
 from companion.web.views.common import _not_found, _private, with_actor, with_table
+from companion.web.views.maneuver import damage_dialog
+
+__all__ = ["damage_dialog"]  # 军争's damage dialog (issue 14), routed with the other dialogs
 
 HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
