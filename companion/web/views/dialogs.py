@@ -31,6 +31,8 @@ from companion.web.views.maneuver import damage_dialog
 __all__ = ["damage_dialog"]  # 军争's damage dialog (issue 14), routed with the other dialogs
 
 HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
+# 军争 (issue 14): a resolved damage and the rest of a chain, on the seat they name.
+HP_KINDS += ("damage_resolved", "chain_continued")
 
 
 def _seat_dialog(
