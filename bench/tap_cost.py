@@ -29,6 +29,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve()
 KINDS = ("hp", "equip_horse", "equip_armour", "dying", "peach", "trick", "next_phase")
+# 军争 (issue 14): a 雷杀 along a chain of four seats, one change and one broadcast; measured
+# when the tree has the resolver (an older tree is compared on the kinds it has).
+CHAIN_KIND = "chain4"
 
 
 def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
@@ -49,7 +52,9 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
 
     call_command("migrate", verbosity=0)
     table = actions.table_create()
-    actions.table_set_options(token=table.host_token, options={"first_game_mode": True})
+    chains = hasattr(actions, "damage_resolve")
+    options = {"first_game_mode": True, **({"maneuvering": True} if chains else {})}
+    actions.table_set_options(token=table.host_token, options=options)
     for i in range(players):
         actions.seat_join(code=table.code, name=f"玩家{i + 1}", device=f"d{i}")
     actions.identities_deal(token=table.host_token)
@@ -108,6 +113,21 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
             actions.seat_change_hp(token=host, seat_id=target.pk, delta=full - hp_now())
             state["hp"] = -1
 
+    chained = [s for s in seats if s.pk != holder.pk][:4]
+
+    def chain4() -> None:
+        version = Table.objects.get(pk=table.pk).version
+        actions.damage_resolve(token=host, target=chained[0].pk, card="雷杀", source=holder.pk)
+        assert Table.objects.get(pk=table.pk).version == version + 1, "one change"
+
+    def rechain() -> None:
+        """Untimed: the four seats at full HP and chained again."""
+        for seat in Seat.objects.filter(pk__in=[c.pk for c in chained]):
+            if seat.hp != seat.max_hp:
+                actions.seat_change_hp(token=host, seat_id=seat.pk, delta=seat.max_hp - seat.hp)
+            if not seat.chained:
+                actions.seat_set_chained(token=host, seat_id=seat.pk, chained=True)
+
     taps: dict[str, Callable[[], None]] = {
         "hp": hp,
         "equip_horse": equip("赤兔", "minus_horse", "horse"),
@@ -117,26 +137,34 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
         "trick": trick,
         "next_phase": next_phase,
     }
-    times: dict[str, list[float]] = {k: [] for k in KINDS}
+    kinds = (*KINDS, CHAIN_KIND) if chains else KINDS
+    if chains:
+        taps[CHAIN_KIND] = chain4
+    times: dict[str, list[float]] = {k: [] for k in kinds}
 
     def one(kind: str) -> None:
         before(kind)
+        if kind == CHAIN_KIND:
+            rechain()
         with broadcast.collecting() as box:
             start = time.process_time()
             taps[kind]()
             mid = time.process_time()
+        if kind == CHAIN_KIND:
+            public = [g for g, _m in box if g == broadcast.table_group(table.code, "zh-hans")]
+            assert len(public) == 1, "a chain of four is one broadcast"
         async_to_sync(broadcast.send_all)(box)
         times[kind].append((mid - start + time.process_time() - mid) * 1000)
 
     for _ in range(3):  # warm up: templates, caches, the ORM's statements
-        for kind in KINDS:
+        for kind in kinds:
             one(kind)
-    for kind in KINDS:
+    for kind in kinds:
         times[kind].clear()
     for _ in range(rounds):
-        for kind in KINDS:
+        for kind in kinds:
             one(kind)
-            if kind in ("dying", "peach"):
+            if kind in ("dying", "peach", CHAIN_KIND):
                 continue
             one(kind)  # the other half of the pair (-1/+1, on/off)
     return {k: statistics.median(v) for k, v in times.items()}

@@ -87,6 +87,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " is-lord"
     if seat.dying:
         classes += " dying"
+    if seat.chained:
+        classes += " chained"
     if seat.id == turn_seat_id:
         classes += " has-turn"
     name = escape(seat.name)
@@ -126,6 +128,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
             for c in seat.zone
         )
         parts.append(f'<span class="zone">{chips}</span>')
+    if seat.chained or seat.wine:
+        parts.append(maneuver_marks(seat))
     if seat.is_host:
         host = escape(gettext("Host"))
         parts.append(f'<span class="host-mark" title="{host}">★</span>')
@@ -144,7 +148,24 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped
 
 
-def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
+def maneuver_marks(seat: PublicSeat) -> str:
+    """军争 (issue 14): a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
+    from companion.names import card_label  # noqa: PLC0415 - kept off the shared import line
+
+    marks = []
+    if seat.chained:
+        label = escape(gettext("Chained"))
+        marks.append(f'<span class="chain-mark" title="{label}">{label}</span>')
+    if seat.wine:
+        wine = {"card": card_label("酒")}
+        word = (
+            gettext("drank %(card)s") if seat.wine == "active" else gettext("%(card)s used")
+        ) % wine
+        marks.append(f'<span class="wine-mark wine-{escape(seat.wine)}">{escape(word)}</span>')
+    return f'<span class="maneuver-marks">{"".join(marks)}</span>'
+
+
+def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = False) -> SafeString:
     """A seat's own HP tracker (`#my-hp`): the jades, the number, − and + while in play."""
     classes = "hp-tracker"
     if me.dying:
@@ -153,7 +174,9 @@ def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and me.status == "playing"
-    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}>']
+    # 军争 (issue 14): a delta of several seats' HP marks each tracker with its seat.
+    mark = f' data-seat="{me.seat_id}"' if seat_mark else ""
+    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}{mark}>']
     if buttons:
         damage = escape(gettext("Take damage"))
         parts.append(
@@ -295,6 +318,7 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
         parts.append(distances(state))
     if d.me:
         parts.append(hp_tracker(d.me, action_id))
+    parts.extend(hp_tracker(m, action_id, seat_mark=True) for m in d.mine)
     parts.append(event_line(d.line, data_line=True))
     parts.append("</template>")
     return "".join(parts)

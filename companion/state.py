@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
@@ -65,6 +66,9 @@ class PublicSeat:
     equipment: list[EquipmentView] = field(default_factory=list)
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
+    # 军争 (issue 14): chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
+    chained: bool = False
+    wine: str = ""
 
     @property
     def shown_hp(self) -> int:
@@ -127,6 +131,15 @@ class HandoverNotice:
 
 
 @dataclass(frozen=True)
+class ChainPause:
+    """A chain paused (RULES §9): who it left dying, whether he still is, who is next."""
+
+    dying_name: str
+    waiting: bool
+    rest_names: list[str]
+
+
+@dataclass(frozen=True)
 class PublicState:
     code: str
     status: str
@@ -147,6 +160,8 @@ class PublicState:
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
+    # 军争 (issue 14): a chain waiting for a seat it left dying to be saved or die.
+    chain_pause: ChainPause | None = None
 
     @property
     def seat_count(self) -> int:
@@ -364,6 +379,8 @@ def _public_seat(
         equipment=_equipment(s),
         zone=list(s.judgement_zone),
         distances=distances,
+        chained=s.chained and s.alive,
+        wine=s.wine if s.alive else "",
     )
 
 
@@ -417,6 +434,19 @@ def public_state(
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
+        chain_pause=_chain_pause(table, seats) if playing else None,
+    )
+
+
+def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:
+    """军争 (issue 14): the chain waiting for the seat it left dying, if any."""
+    pause = paused_chain(table)
+    if pause is None:
+        return None
+    return ChainPause(
+        dying_name=pause.get("dying_name", ""),
+        waiting=any(s.alive and s.dying for s in seats),
+        rest_names=list(pause.get("rest_names", [])),
     )
 
 

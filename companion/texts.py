@@ -356,3 +356,170 @@ def _judgement_text(public: dict[str, Any]) -> str:
 
 for _kind in ("damage", "lose_hp", "rescue"):
     _extend(_kind, _peaches)
+
+
+# 军争 (issue 14): a resolved damage, step by step, in words -------------------------------------
+
+
+def _type_word(kind: str) -> str:
+    if kind == "fire":
+        return _("fire")
+    if kind == "thunder":
+        return _("thunder")
+    return ""
+
+
+def change_words(change: list[Any]) -> str:
+    """One modifier of a damage step ([modifier, before, after]) in words: "白银狮子: 3 → 1"."""
+    modifier, before, after = change
+    arrow = {"before": before, "after": after}
+    if modifier == "feather_fan_fire":
+        return _("%(card)s: fire damage") % {"card": card_label("朱雀羽扇")}
+    if modifier == "wine":
+        return _("%(card)s +1") % {"card": card_label("酒")}
+    if modifier == "guding_blade":
+        return _("%(card)s +1 (no hand card)") % {"card": card_label("古锭刀")}
+    if modifier == "chain_passed":
+        return _("chain: %(n)s passed on") % {"n": before}
+    if modifier == "qinggang_ignores_armor":
+        return _("%(card)s: the armour counts for nothing") % {"card": card_label("青釭剑")}
+    if modifier == "vine_immune":
+        return _("%(card)s: no damage") % {"card": card_label("藤甲")}
+    if modifier == "renwang_shield":
+        return _("%(card)s: a black Slash has no effect") % {"card": card_label("仁王盾")}
+    if modifier == "ice_sword_prevented":
+        return _("%(card)s: no damage, 2 of the target's cards discarded instead") % {
+            "card": card_label("寒冰剑")
+        }
+    if modifier == "vine_fire":
+        return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("藤甲")}
+    if modifier == "silver_lion_cap":
+        return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("白银狮子")}
+    return str(modifier)
+
+
+def step_words(step: dict[str, Any]) -> str:
+    """What one seat takes, in words: "甘宁 takes 2 fire damage (HP 4 → 2)"."""
+    kind = _type_word(step.get("type", ""))
+    words = {
+        "name": step.get("name", ""),
+        "n": step.get("amount"),
+        "type": kind,
+        "before": step.get("hp_before"),
+        "hp": step.get("hp"),
+    }
+    if not step.get("amount"):
+        text = _("%(name)s takes no damage") % words
+    elif kind:
+        text = _("%(name)s takes %(n)s %(type)s damage (HP %(before)s → %(hp)s)") % words
+    else:
+        text = _("%(name)s takes %(n)s damage (HP %(before)s → %(hp)s)") % words
+    clauses = [change_words(c) for c in step.get("changes", []) if c[0] != "chain_passed"]
+    if step.get("dying"):
+        clauses.append(_("%(name)s is dying") % words)
+    skills = step.get("skills", [])
+    if skills:
+        times = step.get("times", [1] * len(skills))
+        listed = [
+            skill_list([s]) + (f" ×{t}" if t and t > 1 else "")
+            for s, t in zip(skills, times, strict=False)
+        ]
+        clauses.append(_("may use %(skills)s") % {"skills": "、".join(listed)})
+    return " · ".join([text, *clauses])
+
+
+def chain_words(steps: list[dict[str, Any]]) -> str:
+    """The chain's summary: "chain: 甘宁 and 黄盖 each take 1 fire damage next" ("" for none)."""
+    chained = [s for s in steps if s.get("index", 0) > 0]
+    if not chained:
+        return ""
+    names = [s.get("name", "") for s in chained]
+    joined = (
+        names[0]
+        if len(names) == 1
+        else _("%(some)s and %(last)s")
+        % {
+            "some": "、".join(names[:-1]),
+            "last": names[-1],
+        }
+    )
+    words = {
+        "names": joined,
+        "n": chained[0].get("chain_amount"),
+        "type": _type_word(chained[0].get("type", "")),
+    }
+    if len(names) == 1:
+        return _("chain: %(names)s takes %(n)s %(type)s damage next") % words
+    return _("chain: %(names)s each take %(n)s %(type)s damage next") % words
+
+
+def _resolved_text(public: dict[str, Any], name: str) -> str:
+    steps = public.get("steps", [])
+    head = (
+        (
+            _("%(card)s from %(source)s")
+            % {"card": card_label(public.get("card", "")), "source": public.get("source_name")}
+            if public.get("source_name")
+            else card_label(public.get("card", ""))
+        )
+        if public.get("card") not in ("skill", "other")
+        else (
+            _("Damage from %(source)s") % {"source": public.get("source_name")}
+            if public.get("source_name")
+            else _("Damage")
+        )
+    )
+    parts = [head]
+    if public.get("axe"):
+        parts.append(_("%(card)s: forced hit") % {"card": card_label("贯石斧")})
+    parts.extend(step_words(s) for s in steps)
+    if public.get("qilin"):
+        parts.append(
+            _("%(card)s discarded %(horse)s")
+            % {"card": card_label("麒麟弓"), "horse": card_label(public["qilin"])}
+        )
+    return " · ".join(parts)
+
+
+_TEXTS["damage_resolved"] = _resolved_text
+_TEXTS["chained"] = lambda public, name: (
+    _("%(name)s is chained (%(card)s)") % {"name": name, "card": card_label("铁索连环")}
+    if public.get("chained")
+    else _("%(name)s is no longer chained") % {"name": name}
+)
+_TEXTS["wine"] = lambda public, name: (
+    _("%(name)s drank %(card)s (the next Slash this turn +1)")
+    % {"name": name, "card": card_label("酒")}
+)
+
+
+def _silver_lion(public: dict[str, Any]) -> list[str]:
+    """白银狮子 left the seat: its holder recovered (issue 14 item 7)."""
+    if not public.get("recovered"):
+        return []
+    return [
+        _("%(card)s: recovered %(n)s HP (HP %(hp)s)")
+        % {"card": card_label("白银狮子"), "n": public["recovered"], "hp": public.get("hp")}
+    ]
+
+
+_extend("equipped", _silver_lion)
+_extend("unequipped", _silver_lion)
+
+_TEXTS["deck_reshuffled"] = lambda public, name: _(
+    "The deck was reshuffled: the judgement odds start over"
+)
+
+
+def _paused(public: dict[str, Any]) -> list[str]:
+    """A chain paused on a seat it left dying (RULES §9)."""
+    pause = public.get("paused")
+    if not pause:
+        return []
+    return [_("chain paused: %(name)s is dying") % {"name": pause.get("dying_name", "")}]
+
+
+_extend("damage_resolved", _paused)
+_TEXTS["chain_continued"] = lambda public, name: " · ".join(
+    [_("The chain goes on"), *(step_words(s) for s in public.get("steps", [])), *_paused(public)]
+)

@@ -34,6 +34,12 @@ urlpatterns = [
         rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", dialogs.judge_dialog, name="judge"
     ),
     re_path(rf"^[ph]/{TOKEN}/replace$", dialogs.replace_dialog, name="replace"),
+    # 军争 (issue 14): the damage dialog, card first, then source, then the resolved result.
+    re_path(
+        rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
+        dialogs.damage_dialog,
+        name="damage",
+    ),
     re_path(
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
         dialogs.display_seat_dialog,

@@ -226,6 +226,7 @@ UNDOABLE_KINDS = frozenset(
         "chained",
         "wine",
         "damage_resolved",
+        "chain_continued",
     }
 )
 

@@ -34,6 +34,8 @@ from companion.rules.damage import (
     DamageStep,
     DamageType,
     SeatState,
+    apply_step,
+    continue_damage,
     resolve_damage,
 )
 from companion.rules.maneuvering import WineMarker, after_damage, drink
@@ -44,8 +46,10 @@ _MANEUVERING_CARDS = frozenset(
     {DamageCard.FIRE_SLASH, DamageCard.THUNDER_SLASH, DamageCard.FIRE_ATTACK}
 )
 # The seat columns a resolved damage writes (and its undo restores).
-_DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine"]
+_DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine", "equipment"]
 RESOLVED = "damage_resolved"
+# The rest of a chain, after a seat it left dying was saved or died (RULES §9).
+CONTINUED = "chain_continued"
 SEAT_STATE_KINDS = ("chained", "wine")
 
 
@@ -88,7 +92,7 @@ def seat_set_chained(
         after={"chained": value},
         subject=seat,
         action_id=action_id,
-        change=_delta(table, [seat], "hp"),
+        change=_delta(table, [seat], "hp", "strip"),
     )
 
 
@@ -152,10 +156,11 @@ def _row(seat: Seat) -> dict[str, Any]:
         "damage_source": seat.damage_source_id,
         "chained": seat.chained,
         "wine": seat.wine,
+        "equipment": dict(seat.equipment or {}),
     }
 
 
-def _step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
+def step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
     return {
         "seat": step.seat,
         "name": names[step.seat],
@@ -167,6 +172,10 @@ def _step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
         "hp": step.hp_after,
         "dying": step.dying,
         "skills": [r.name_zh for r in step.reminders],
+        "times": [r.times for r in step.reminders],
+        "changes": [[c.modifier.value, c.before, c.after] for c in step.changes],
+        "index": step.index,
+        "chain_amount": step.chain_amount,
     }
 
 
@@ -174,31 +183,26 @@ def _flag(value: Any) -> bool:
     return value in (True, 1, "1", "true", "on", "yes")
 
 
-@action
-def damage_resolve(
-    actor: Actor,
+# 麒麟弓: after its 杀 deals damage, the holder may discard one of the target's horses.
+QILIN = "麒麟弓"
+HORSE_SLOTS = ("plus_horse", "minus_horse")
+
+
+def _work_out(
+    table: Table,
     *,
     target: Any,
     card: Any,
-    source: Any = "",
-    amount: Any = None,
-    damage_type: Any = "",
-    weapon_skill: Any = False,
-    black: Any = False,
-    target_hand_empty: Any = False,
-    action_id: str | None = None,
-) -> Change:
-    """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
-    it reaches: HP, dying (with its source), chains removed, the source's 酒 used; one event."""
-    table = actor.table
-    _in_play(table)
+    source: Any,
+    amount: Any,
+    damage_type: Any,
+    weapon_skill: Any,
+    black: Any,
+    target_hand_empty: Any,
+) -> tuple[DamageRequest, tuple[DamageStep, ...], list[Seat], Seat, Seat | None]:
+    """The request and every step of a damage as the table stands (nothing written)."""
     target_seat = _living(table, target)
     source_seat = None if source in ("", None, "none") else _seat_of(table, source)
-    if not (
-        may_act_on(actor, target_seat.pk)
-        or (source_seat is not None and may_act_on(actor, source_seat.pk))
-    ):
-        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
     try:
         damage_card = DamageCard(card)
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
@@ -232,8 +236,140 @@ def damage_resolve(
             status=409,
             code=error.code,
         ) from None
+    return request, steps, seats, target_seat, source_seat
+
+
+def damage_preview(table: Table, **fields: Any) -> tuple[DamageStep, ...]:
+    """What `damage_resolve` with these fields would do, step by step; nothing is written.
+    ActionError (as damage_resolve) when it cannot happen."""
+    _in_play(table)
+    fields.pop("qilin", None)
+    fields.pop("axe", None)
+    return _work_out(table, **fields)[1]
+
+
+def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: DamageStep) -> str:
+    """The horse slot 麒麟弓 discards from the target ("": none)."""
+    if value in ("", None):
+        return ""
+    if (
+        source_seat is None
+        or source_seat.equipment.get("weapon") != QILIN
+        or not first.request.card.is_slash
+        or first.amount <= 0
+    ):
+        raise ActionError(
+            _("Only the holder of 麒麟弓 discards a horse, after his Slash dealt damage."),
+            status=409,
+            code="qilin_not_held",
+        )
+    if value not in HORSE_SLOTS or not target_seat.equipment.get(value):
+        raise ActionError(_("The target has no such horse."), status=409, code="no_horse")
+    return str(value)
+
+
+@action
+def damage_resolve(
+    actor: Actor,
+    *,
+    target: Any,
+    card: Any,
+    source: Any = "",
+    amount: Any = None,
+    damage_type: Any = "",
+    weapon_skill: Any = False,
+    black: Any = False,
+    target_hand_empty: Any = False,
+    qilin: Any = "",
+    axe: Any = False,
+    action_id: str | None = None,
+) -> Change:
+    """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
+    it reaches: HP, dying (with its source), chains removed, the source's 酒 used, the horse
+    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else)."""
+    table = actor.table
+    _in_play(table)
+    target_seat = _living(table, target)
+    source_seat = None if source in ("", None, "none") else _seat_of(table, source)
+    if not (
+        may_act_on(actor, target_seat.pk)
+        or (source_seat is not None and may_act_on(actor, source_seat.pk))
+    ):
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    request, steps, seats, target_seat, source_seat = _work_out(
+        table,
+        target=target,
+        card=card,
+        source=source,
+        amount=amount,
+        damage_type=damage_type,
+        weapon_skill=weapon_skill,
+        black=black,
+        target_hand_empty=target_hand_empty,
+    )
+    damage_card = request.card
     by_pk = {s.pk: s for s in seats}
+    horse = _qilin_slot(qilin, source_seat, target_seat, steps[0])
+    axe_used = _flag(axe)
+    if axe_used and (
+        source_seat is None
+        or source_seat.equipment.get("weapon") != "贯石斧"
+        or not damage_card.is_slash
+    ):
+        raise ActionError(
+            _("Only the holder of 贯石斧 forces his Slash to hit."), status=409, code="axe_not_held"
+        )
+    steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
+    touched = _apply_steps(steps, by_pk)
+    discarded = ""
+    if horse:
+        victim = by_pk[target_seat.pk]
+        discarded = victim.equipment.get(horse, "")
+        victim.equipment = {k: v for k, v in victim.equipment.items() if k != horse}
+    if source_seat is not None:
+        spender = by_pk[source_seat.pk]
+        spender.wine = after_damage(WineMarker(spender.wine), steps[0]).value
+        if spender.wine != before[str(spender.pk)]["wine"]:
+            touched.append(spender)
+    first = steps[0]
+    extra = {
+        "card": damage_card.value,
+        "source": request.source,
+        "source_name": source_seat.name if source_seat is not None else "",
+        "type": first.damage_type.value,
+        "wine_spent": first.wine_spent,
+        "discards": first.discards,
+        "qilin": discarded,
+        "axe": axe_used,
+    }
+    return _record_steps(
+        actor,
+        table,
+        RESOLVED,
+        steps,
+        paused,
+        seats,
+        by_pk,
+        before,
+        touched,
+        target_seat,
+        extra,
+        action_id,
+        distances=bool(horse),
+    )
+
+
+def _until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...], DamageStep | None]:
+    """The steps applied now: up to the first that leaves a seat dying while the chain has more
+    to go (RULES §9: he is saved or dies before the chain goes on); that step, or None."""
+    for i, step in enumerate(steps):
+        if step.dying and i + 1 < len(steps):
+            return steps[: i + 1], step
+    return steps, None
+
+
+def _apply_steps(steps: tuple[DamageStep, ...], by_pk: dict[int, Seat]) -> list[Seat]:
     touched: list[Seat] = []
     for step in steps:
         seat = by_pk[step.seat]
@@ -244,37 +380,183 @@ def damage_resolve(
             seat.dying = True
             seat.damage_source_id = step.source
         touched.append(seat)
-    if source_seat is not None:
-        spender = by_pk[source_seat.pk]
-        spender.wine = after_damage(WineMarker(spender.wine), steps[0]).value
-        if spender.wine != before[str(spender.pk)]["wine"]:
-            touched.append(spender)
+    return touched
+
+
+def _pause(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
+    """What the rest of a paused chain needs, kept on its event (public: names only)."""
+    request = step.request
+    return {
+        "dying": step.seat,
+        "dying_name": names[step.seat],
+        "rest": list(step.next_seats),
+        "rest_names": [names[pk] for pk in step.next_seats if pk in names],
+        "card": request.card.value,
+        "target": request.target,
+        "source": step.source,
+        "type": step.damage_type.value,
+        "index": step.index,
+        "chain_amount": step.chain_amount,
+    }
+
+
+def _record_steps(
+    actor: Actor,
+    table: Table,
+    kind: str,
+    steps: tuple[DamageStep, ...],
+    paused: DamageStep | None,
+    seats: list[Seat],
+    by_pk: dict[int, Seat],
+    before: dict[str, dict[str, Any]],
+    touched: list[Seat],
+    subject: Seat,
+    extra: dict[str, Any],
+    action_id: str | None,
+    *,
+    distances: bool = False,
+) -> Change:
     changed = {s.pk: s for s in touched}
     for seat in changed.values():
         fastsql.update(seat, _DAMAGE_FIELDS)
     names = {s.pk: s.name for s in seats}
     newly_dying = {pk for pk, s in changed.items() if s.dying and not before[str(pk)]["dying"]}
-    first = steps[0]
+    pause = _pause(paused, names) if paused is not None else None
     return _record(
         actor,
         table,
-        kind=RESOLVED,
+        kind=kind,
         public={
-            **_seat_public(target_seat),
-            "card": damage_card.value,
-            "source": request.source,
-            "source_name": source_seat.name if source_seat is not None else "",
-            "type": first.damage_type.value,
-            "steps": [_step_public(step, names) for step in steps],
+            **_seat_public(subject),
+            **extra,
+            "steps": [step_public(step, names) for step in steps],
             "dying": [step.seat for step in steps if step.seat in newly_dying],
-            "wine_spent": first.wine_spent,
-            "discards": first.discards,
+            **({"paused": pause} if pause else {}),
         },
         before={"seats": {str(pk): before[str(pk)] for pk in changed}},
-        after={"seats": {str(pk): _row(s) for pk, s in changed.items()}},
-        subject=target_seat,
+        after={
+            "seats": {str(pk): _row(s) for pk, s in changed.items()},
+            **({"paused": pause} if pause else {}),
+        },
+        subject=subject,
         action_id=action_id,
-        change=_delta(table, list(changed.values()), "hp", "strip", private_seats=set(newly_dying)),
+        change=_delta(
+            table,
+            list(changed.values()),
+            *(("hp", "strip", "distances") if distances else ("hp", "strip")),
+            private_seats=set(newly_dying),
+        ),
+    )
+
+
+def paused_chain(table: Table) -> dict[str, Any] | None:
+    """The chain waiting for a seat it left dying to be saved or die (None: no chain waits):
+    the pause of the table's last resolved damage or continuation that is not undone."""
+    if not table.opts.maneuvering:
+        return None
+    last = (
+        Event.objects.filter(
+            table=table,
+            game_number=table.game_number,
+            kind__in=(RESOLVED, CONTINUED),
+            undone_by__isnull=True,
+        )
+        .order_by("-version")
+        .only("after")
+        .first()
+    )
+    pause: dict[str, Any] | None = last.after.get("paused") if last is not None else None
+    return pause
+
+
+@action
+def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
+    """The rest of a paused chain (RULES §9), from the table as it stands: each chained seat
+    still alive and chained takes the chain's damage through its own armour; one change."""
+    table = actor.table
+    _in_play(table)
+    pause = paused_chain(table)
+    if pause is None:
+        raise ActionError(_("No chain is waiting."), status=409, code="no_chain")
+    seats = _ordered(table)
+    if any(s.alive and s.dying for s in seats):
+        raise ActionError(
+            _("Save the dying player or record the death first."), status=409, code="dying"
+        )
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    by_pk = {s.pk: s for s in seats}
+    source = pause["source"] if pause["source"] in by_pk else None
+    request = DamageRequest(
+        target=pause["target"],
+        card=DamageCard(pause["card"]),
+        source=source,
+        damage_type=DamageType(pause["type"]),
+    )
+    previous = DamageStep(
+        request=request,
+        index=pause["index"],
+        seat=pause["dying"],
+        source=source,
+        amount=0,
+        damage_type=DamageType(pause["type"]),
+        changes=(),
+        chain_removed=True,
+        hp_before=0,
+        hp_after=0,
+        dying=False,
+        reminders=(),
+        next_seats=tuple(pause["rest"]),
+        chain_amount=pause["chain_amount"],
+    )
+    states = [_state(s, hand_empty=False) for s in seats]
+    found: list[DamageStep] = []
+    try:
+        step = continue_damage(previous, states)
+        while step is not None:
+            found.append(step)
+            if step.dying:
+                break
+            states = list(apply_step(step, states))
+            step = continue_damage(step, states)
+    except DamageError as error:
+        raise ActionError(
+            _("That damage cannot happen: %(reason)s") % {"reason": str(error)},
+            status=409,
+            code=error.code,
+        ) from None
+    if not found:
+        # Nobody chained is left: the pause is over, nothing else changes.
+        subject = by_pk.get(pause["dying"]) or seats[0]
+        return _record(
+            actor,
+            table,
+            kind=CONTINUED,
+            public={**_seat_public(subject), "steps": [], "dying": []},
+            before={"seats": {}},
+            after={"seats": {}},
+            subject=subject,
+            action_id=action_id,
+        )
+    last = found[-1]
+    more = last.dying and any(
+        by_pk[pk].alive and by_pk[pk].chained for pk in last.next_seats if pk in by_pk
+    )
+    before = {str(pk): _row(s) for pk, s in by_pk.items()}
+    touched = _apply_steps(tuple(found), by_pk)
+    return _record_steps(
+        actor,
+        table,
+        CONTINUED,
+        tuple(found),
+        last if more else None,
+        seats,
+        by_pk,
+        before,
+        touched,
+        by_pk[found[0].seat],
+        {"type": pause["type"], "card": pause["card"]},
+        action_id,
     )
 
 
@@ -284,7 +566,8 @@ def undo_resolved(table: Table, target: Event) -> list[Seat]:
     seats = {s.pk: s for s in table.seats.filter(pk__in=[int(pk) for pk in after])}
     for pk, row in after.items():
         seat = seats.get(int(pk))
-        if seat is None or not seat.alive or _row(seat) != row:
+        now = _row(seat) if seat is not None else {}
+        if seat is None or not seat.alive or any(now[k] != v for k, v in row.items()):
             raise ActionError(
                 _("That change cannot be undone: the table has changed since."), 409, "changed"
             )
@@ -295,6 +578,8 @@ def undo_resolved(table: Table, target: Event) -> list[Seat]:
         seat.damage_source_id = row["damage_source"]
         seat.chained = row["chained"]
         seat.wine = row["wine"]
+        if "equipment" in row:
+            seat.equipment = row["equipment"]
         fastsql.update(seat, _DAMAGE_FIELDS)
     return list(seats.values())
 

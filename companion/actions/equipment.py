@@ -19,6 +19,7 @@ from companion.actions.core import (
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name
+from companion.rules.maneuvering import silver_lion_recovery
 
 SLOTS = {
     EquipmentSlot.WEAPON: "weapon",
@@ -98,15 +99,35 @@ def _equipment_changed(
     (with the distance table when the slot moves distances or ranges)."""
     before = dict(seat.equipment)
     seat.equipment = equipment
-    seat.save(update_fields=["equipment"])
+    # 军争 (issue 14 item 7): 白银狮子 leaving the seat recovers 1 HP if wounded (001:463).
+    hp_before, dying_before = seat.hp, seat.dying
+    recovered = 0
+    if actor.table.opts.maneuvering and slot == "armor" and before.get(slot) != equipment.get(slot):
+        recovered = silver_lion_recovery(
+            armor_leaving=before.get(slot, ""), hp=seat.hp, max_hp=seat.max_hp
+        )
+    fields = ["equipment"]
+    if recovered:
+        seat.hp += recovered
+        seat.dying = seat.dying and seat.hp <= 0
+        fields += ["hp", "dying"]
+        public = {**public, "recovered": recovered, "hp": seat.hp}
+    seat.save(update_fields=fields)
+    parts = ["distances"] if slot in RANGE_SLOTS else []
     return _record(
         actor,
         actor.table,
         kind=kind,
         public={**_seat_public(seat), **public},
-        before={"equipment": before},
-        after={"equipment": equipment},
+        before={
+            "equipment": before,
+            **({"hp": hp_before, "dying": dying_before} if recovered else {}),
+        },
+        after={
+            "equipment": equipment,
+            **({"hp": seat.hp, "dying": seat.dying} if recovered else {}),
+        },
         subject=seat,
         action_id=action_id,
-        change=_delta(actor.table, [seat], *(["distances"] if slot in RANGE_SLOTS else [])),
+        change=_delta(actor.table, [seat], *parts, *(["hp", "strip"] if recovered else [])),
     )

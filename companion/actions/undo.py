@@ -18,7 +18,13 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
-from companion.actions.damage import RESOLVED, SEAT_STATE_KINDS, undo_resolved, undo_seat_state
+from companion.actions.damage import (
+    CONTINUED,
+    RESOLVED,
+    SEAT_STATE_KINDS,
+    undo_resolved,
+    undo_seat_state,
+)
 from companion.actions.inputs import _int
 from companion.actions.turns import _turn_now
 from companion.models import Event, Seat, Table
@@ -125,6 +131,12 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             restored = undo_unequip(seat.equipment, public["slot"], public["card"])
         if restored is None:
             raise _changed_since()
+        if "hp" in target.after:
+            # 白银狮子 left and its holder recovered: the HP goes back with it (issue 14 item 7).
+            if seat.hp != target.after["hp"]:
+                raise _changed_since()
+            seat.hp = target.before["hp"]
+            seat.dying = target.before.get("dying", False)
         seat.equipment = restored
         return
     if target.kind in ("trick_placed", "trick_removed"):
@@ -173,12 +185,12 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         "dying": seat.dying,
         "alive": seat.alive,
     }
-    private = {seat.pk} if target.kind in PRIVATE_UNDO_KINDS else set()
+    private = {seat.pk} if target.kind in PRIVATE_UNDO_KINDS or "hp" in target.after else set()
     if target.kind in TURN_KINDS:
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
-    elif target.kind == RESOLVED:
+    elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}

@@ -29,6 +29,9 @@ class TableDelta:
     state: PublicState | None = None
     parts: frozenset[str] = frozenset()
     keep: int = HISTORY_LENGTH
+    # A change of several seats' HP (a damage along a chain, issue 14): each touched seat's
+    # tracker, marked with its seat; each phone puts its own in place.
+    mine: tuple[PrivateState, ...] = ()
 
     @property
     def turn_seat_id(self) -> int | None:
@@ -91,4 +94,7 @@ def table_delta(
         me=me,
         state=state,
         parts=parts,
+        mine=tuple(private_hp(s, table) for s in touched)
+        if "hp" in parts and len(touched) > 1
+        else (),
     )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import actions
 from companion.actions import ActionError
+from companion.actions.damage import HORSE_SLOTS
 from companion.actions.equipment import SLOT_NAMES
 from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
@@ -254,6 +255,44 @@ class HandoverNoForm(SeatTap):
     action = "handover_cancel"
 
 
+# 军争 (issue 14): a whole resolved damage, a seat's chain, its 酒 -----------------------------
+
+
+class ResolveForm(TapForm):
+    action = "damage_resolve"
+    target = SeatId()
+    card = Text(_("Unknown damage."))
+    source = SourceSeat(required=False)
+    amount = Whole(_("Damage is a whole number."), required=False)
+    damage_type = Choice(DAMAGE_TYPES, _("Unknown damage type."), default="")
+    weapon_skill = Flag()
+    black = Flag()
+    target_hand_empty = Flag()
+    qilin = Choice(HORSE_SLOTS, _("The target has no such horse."), default="")
+    axe = Flag()
+
+
+class ChainForm(SeatTap):
+    action = "seat_set_chained"
+    chained = Flag()
+
+
+class WineForm(SeatTap):
+    action = "seat_drink_wine"
+
+
+class ChainGoForm(NoFields):
+    """The rest of a chain, once the seat it left dying was saved or died."""
+
+    action = "damage_continue"
+
+
+class ReshuffleForm(NoFields):
+    """The draw pile was made again from the discard pile: the live odds start over."""
+
+    action = "deck_reshuffle"
+
+
 FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
     "remove": RemoveForm,
@@ -284,6 +323,12 @@ FORMS: dict[str, type[TapForm]] = {
     "handover": HandoverForm,
     "handoverok": HandoverOkForm,
     "handoverno": HandoverNoForm,
+    # 军争 (issue 14)
+    "resolve": ResolveForm,
+    "chain": ChainForm,
+    "wine": WineForm,
+    "reshuffle": ReshuffleForm,
+    "chaingo": ChainGoForm,
 }
 
 

@@ -265,6 +265,11 @@
     var hp = frag.querySelector('#my-hp');
     var oldHp = document.getElementById('my-hp');
     var hpSeat = seats.length === 1 && seats[0].getAttribute('data-seat');
+    // 军争 (issue 14): a change of several seats' HP carries each one's tracker, by seat.
+    if (seats.length > 1 && mySeat) {
+      hp = frag.querySelector('.hp-tracker[data-seat="' + mySeat + '"]');
+      hpSeat = hp && mySeat;
+    }
     if (hp && oldHp && mySeat && hpSeat === mySeat && versionOf(hp) > versionOf(oldHp)) {
       oldHp.replaceWith(hp);
       htmx.process(hp);

@@ -8,6 +8,7 @@ import pytest
 from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
+from companion.state import public_state
 from tests.actions.flow_helpers import after, holder_of, to_phase
 from tests.actions.test_turns import first_game
 from tests.support.game import fresh
@@ -104,7 +105,9 @@ def test_a_chain_and_a_wine_are_undone_on_their_own() -> None:
     assert fresh(me).wine == ""
 
 
-def test_two_seats_left_dying_are_listed_in_chain_order() -> None:
+def test_a_seat_left_dying_pauses_the_chain_until_saved_then_it_goes_on() -> None:
+    """RULES §9: a hero who becomes dying in a chain is saved or dies before the chain goes on
+    (issue 14 item 6: the strip says the chain is paused)."""
     table, seats = first_game(4, maneuvering=True)
     a, b, c, _d = seats
     for seat in (b, c):
@@ -112,14 +115,33 @@ def test_two_seats_left_dying_are_listed_in_chain_order() -> None:
     chain(table, b, c)
     actions.damage_resolve(token=table.host_token, target=c.pk, card="雷杀", source=a.pk)
     event = Event.objects.filter(table=table).latest("version")
-    assert event.public["dying"] == [c.pk, b.pk]
-    for seat in (b, c):
-        now = fresh(seat)
-        assert (now.hp, now.dying, now.damage_source_id, now.chained) == (0, True, a.pk, False)
-    # Nothing else can be dealt until they are settled (RULES §6).
+    assert event.public["dying"] == [c.pk]
+    assert event.public["paused"]["rest"] == [b.pk]
+    now_c, now_b = fresh(c), fresh(b)
+    assert (now_c.hp, now_c.dying, now_c.damage_source_id, now_c.chained) == (0, True, a.pk, False)
+    assert (now_b.hp, now_b.dying, now_b.chained) == (1, False, True)  # not yet
+    state = public_state(fresh(a).table)
+    assert state.chain_pause is not None and state.chain_pause.waiting
+    # Nothing else can be dealt, and the chain cannot go on, until he is settled (RULES §6).
     with pytest.raises(ActionError) as refused:
         actions.damage_resolve(token=table.host_token, target=a.pk, card="决斗", source=b.pk)
-    assert refused.value.code in ("dying_seat", "dead_source")
+    assert refused.value.code == "dying_seat"
+    with pytest.raises(ActionError) as early:
+        actions.damage_continue(token=table.host_token)
+    assert early.value.code == "dying"
+    actions.seat_rescue(token=table.host_token, seat_id=c.pk, by=a.pk, kind="peach")
+    state = public_state(fresh(a).table)
+    assert state.chain_pause is not None and not state.chain_pause.waiting
+    actions.damage_continue(token=table.host_token)
+    now_b = fresh(b)
+    assert (now_b.hp, now_b.dying, now_b.damage_source_id, now_b.chained) == (0, True, a.pk, False)
+    assert public_state(fresh(a).table).chain_pause is None
+    # The continuation is its own change: undone, the chain waits again.
+    last = Event.objects.filter(table=table).latest("version")
+    assert last.kind == "chain_continued"
+    actions.event_undo(token=table.host_token, version=last.version)
+    assert fresh(b).chained and fresh(b).hp == 1
+    assert public_state(fresh(a).table).chain_pause is not None
 
 
 def test_vine_armour_and_lightning_through_the_service() -> None:

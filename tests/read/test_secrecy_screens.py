@@ -149,6 +149,8 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     steps: list[Callable[[], object]] = [
         lambda: actions.table_set_options(token=host, options={"first_game_mode": True}),
         lambda: actions.table_set_options(token=host, options={"first_game_mode": False}),
+        # 军争 (issue 14): its frames and pages are covered below.
+        lambda: actions.table_set_options(token=host, options={"maneuvering": True}),
         lambda: actions.table_lock(token=host, locked=True),
         lambda: actions.table_lock(token=host, locked=False),
         lambda: actions.seat_move(token=host, seat_id=seats[-1].pk, position=0),
@@ -178,6 +180,19 @@ async def test_no_screen_ever_holds_another_living_players_identity(
         ),
         lambda: actions.seat_change_hp(token=victim.token, seat_id=victim.pk, delta=1),
         lambda: actions.seat_set_max_hp(token=host, seat_id=victim.pk, max_hp_value=5),
+    ]
+    # 军争 (issue 14): chains, a damage along them, its undo, a reshuffle, a 酒.
+    chained = [others[0], others[-1]]
+    steps += [
+        lambda: actions.seat_set_chained(token=host, seat_id=chained[0].pk, chained=True),
+        lambda: actions.seat_set_chained(token=host, seat_id=chained[1].pk, chained=True),
+        lambda: actions.damage_resolve(
+            token=host, target=chained[0].pk, card="雷杀", source=lord.pk
+        ),
+        lambda: actions.event_undo(token=host, version=Table.objects.get(pk=table.pk).version),
+        lambda: actions.deck_reshuffle(token=host),
+        lambda: actions.turn_set(token=host, seat_id=lord.pk, phase="play"),
+        lambda: actions.seat_drink_wine(token=lord.token, seat_id=lord.pk),
     ]
     for step in steps:
         await database_sync_to_async(step)()
@@ -213,8 +228,12 @@ async def test_no_screen_ever_holds_another_living_players_identity(
                     pages[pk].append(client.get("/", **headers).content.decode())
                     # Dialogs and the session pages a phone can open, for every seat.
                     for other in fresh.values():
-                        for path in ("seat", "equip", "judge"):
+                        for path in ("seat", "equip", "judge", "damage"):
                             url = f"/p/{seat.token}/{path}/{other.pk}"
+                            pages[pk].append(client.get(url, **headers).content.decode())
+                        # 军争 (issue 14): the damage dialog's source step and its preview.
+                        for query in ("?card=雷杀", f"?card=雷杀&source={seats[0].pk}"):
+                            url = f"/p/{seat.token}/damage/{other.pk}{query}"
                             pages[pk].append(client.get(url, **headers).content.decode())
                         display = f"/t/{table.code}/seat/{other.pk}"
                         pages[pk].append(client.get(display, **headers).content.decode())

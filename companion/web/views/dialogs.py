@@ -18,15 +18,21 @@ from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
 from companion.names import hero_card
+from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, odds
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import public_state
 from companion.web.views.common import _not_found, _private, with_actor, with_table
+from companion.web.views.maneuver import damage_dialog
+
+__all__ = ["damage_dialog"]  # 军争's damage dialog (issue 14), routed with the other dialogs
 
 HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
+# 军争 (issue 14): a resolved damage and the rest of a chain, on the seat they name.
+HP_KINDS += ("damage_resolved", "chain_continued")
 
 
 def _seat_dialog(
@@ -69,8 +75,25 @@ def _seat_dialog(
         "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
         "maneuvering": table.opts.maneuvering,
         "hp_history": history,
+        "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
+
+
+def _maneuver_controls(
+    table: Table, actor: Actor | None, seat: Any, playing: bool, allowed: bool
+) -> dict[str, bool]:
+    """军争 (issue 14): the damage dialog, the chain and the 酒 a screen may offer on a seat."""
+    if not (playing and table.opts.maneuvering and actor is not None):
+        return {}
+    me = actor.seat
+    seated = me is not None and me.alive
+    user = seated and me is not None and me.pk == table.turn_seat_id
+    return {
+        "damage": allowed or seated,
+        "chain": allowed or user,
+        "wine": allowed and me is not None and me.pk == seat.id and not seat.dying,
+    }
 
 
 def _trick_choices(
@@ -151,10 +174,9 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         return _not_found(request)
     deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
-    checks = [
-        {"code": c.value, "odds": list(odds(c, deck).items()) if c is not Check.FREE else []}
-        for c in codes
-    ]
+    # 军争 (issue 14 item 12): the odds from the live deck, saying what was taken out.
+    live = deck_odds(table, codes)
+    checks = [{"code": c.value, "odds": live.odds[c.value]} for c in codes]
     trick = request.GET.get("trick", "")
     trick = trick if trick in seat.judgement_zone else ""
     if not trick and table.turn_seat_id == seat.pk and table.phase == "judgement":
@@ -180,6 +202,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "selected": selected,
         "ranks": RANKS,
         "deck_size": len(deck),
+        "live": live,
     }
     return _private(render(request, "companion/live.html#judge_dialog", context))
 

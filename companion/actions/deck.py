@@ -1,0 +1,24 @@
+"""The draw pile (issue 14 item 12): "deck reshuffled" resets the judgement cards the live odds
+take out (companion.read.deck); nothing else at the table changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.actions.core import ActionError, Actor, Change, _record, action
+from companion.actions.play import _in_play
+
+RESHUFFLED = "deck_reshuffled"
+
+
+@action
+def deck_reshuffle(actor: Actor, *, action_id: str | None = None, **_fields: Any) -> Change:
+    """The discard pile was shuffled into a new draw pile: every card is back but the ones on
+    the seats and in the zones."""
+    table = actor.table
+    _in_play(table)
+    if actor.seat is None and not actor.is_host:
+        raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
+    return _record(actor, table, kind=RESHUFFLED, public={}, action_id=action_id)
