@@ -14,6 +14,7 @@ from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
+from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
@@ -132,6 +133,8 @@ class PublicState:
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
+    # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
+    mode_view: ModeView | None = None
 
     @property
     def seat_count(self) -> int:
@@ -387,6 +390,7 @@ def public_state(
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
+        mode_view=public_mode_view(table, seats),
     )
 
 
