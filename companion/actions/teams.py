@@ -180,6 +180,7 @@ def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> C
         status = 403 if error.code == "not_chooser" else 409
         raise ActionError(message, status, error.code) from None
     now = timezone.now()
+    pks = {s.pk for s in seats}
     holder = apply_flow(table, seats, step, now)
     table.phase_started_at = now
     return _record(
@@ -198,5 +199,5 @@ def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> C
         after=_turn_now(table),
         subject=holder or seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, host_panel=True),
+        change=Change(table.pk, table.version, host_panel=True, private_seats=set(pks)),
     )

@@ -176,7 +176,9 @@ def _turn_change(table: Table, current: Seat, holder: Seat | None) -> Change:
     """The frame of a turn passed: a delta of both seats, or the whole state while a question
     waits (no turn to show)."""
     if holder is None:
-        return Change(table.pk, table.version, host_panel=True)
+        # The question's answer buttons are on the chooser's own page: every phone is redrawn.
+        seats = {s.pk for s in _ordered(table)}
+        return Change(table.pk, table.version, host_panel=True, private_seats=seats)
     return _delta(table, [current, holder], "strip", "turn", host_panel=True)
 
 
