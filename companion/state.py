@@ -276,6 +276,10 @@ def _turn(table: Table, seats: list[Seat]) -> Turn | None:
     deadline = None
     if table.timer_seconds and table.turn_started_at:
         deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
+    draw = draw_count(names)
+    if table.round == 1:  # a mode's first draw phase (1 vs 1: the renegade side draws 1 fewer)
+        mode = modes.get(table.mode)
+        draw += mode.first_draw_change(statuses(seats), seats.index(holder))
     return Turn(
         seat_id=holder.pk,
         name=holder.name,
@@ -283,7 +287,7 @@ def _turn(table: Table, seats: list[Seat]) -> Turn | None:
         phase=table.phase,
         skips=list(table.phase_skips),
         phases=phases,
-        draw=draw_count(names),
+        draw=draw,
         hand_limit=hand_limit(holder.hp),
         keji=holder.hero == LU_MENG,
         skills=skills,

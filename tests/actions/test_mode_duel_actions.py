@@ -11,6 +11,9 @@ from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
 from companion.rules.heroes import hero_by_id
+from companion.rules.skills import skills_for
+from companion.rules.turns import draw_count
+from companion.state import public_state
 from tests.support.game import fresh, kill
 from tests.support.modeplay import (
     dealt_and_started,
@@ -149,3 +152,24 @@ def test_undoing_the_last_fall_counts_it_again() -> None:
     table.refresh_from_db()
     assert table.mode_state["fallen"] == {"renegade": 2}
     assert fresh(renegade).alive and fresh(renegade).dying
+
+
+def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> None:
+    table, _seats = in_play("duel")
+    renegade, lord = drafter(table, "renegade"), drafter(table, "lord")
+
+    def usual(seat: Seat) -> int:  # the draw with the hero's own skills (英姿 draws one more)
+        return draw_count([skill.name_zh for skill in skills_for(fresh(seat).hero)])
+
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == renegade.pk
+    assert turn.draw == usual(renegade) - 1
+    actions.turn_end(token=renegade.token)
+    table.refresh_from_db()
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == lord.pk and turn.draw == usual(lord)
+    actions.turn_end(token=lord.token)
+    table.refresh_from_db()
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == renegade.pk and table.round == 2
+    assert turn.draw == usual(renegade)
