@@ -194,6 +194,8 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     _require_host(actor)
     if table.status != Table.Status.HEROES:
         raise ActionError(_("Hero candidates can be dealt again only before the reveal."), 409)
+    if mode_of(table).draft_plan() is not None:
+        raise ActionError(_("This game drafts its heroes; there are no candidates."), 409, "draft")
     if not confirm:
         raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
     seats = _ordered(table)

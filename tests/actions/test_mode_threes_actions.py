@@ -267,3 +267,9 @@ def test_picking_is_for_the_commander_of_the_side_in_turn_only() -> None:
     assert state(table) == host_before
     draft = draft_now(table)
     assert free_positions(draft)[0] == 0
+
+
+def test_the_host_cannot_deal_hero_candidates_in_a_draft() -> None:
+    table, _seats = threes_lobby()
+    dealt_and_started(table)
+    refused("draft", table, actions.heroes_redeal, token=table.host_token, confirm=True)
