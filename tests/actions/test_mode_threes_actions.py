@@ -273,3 +273,18 @@ def test_the_host_cannot_deal_hero_candidates_in_a_draft() -> None:
     table, _seats = threes_lobby()
     dealt_and_started(table)
     refused("draft", table, actions.heroes_redeal, token=table.host_token, confirm=True)
+
+
+def test_lightning_is_refused_in_threes_and_other_delayed_tricks_are_not() -> None:
+    table, _seats = in_play("threes")
+    target = table.seats.filter(identity="rebel").first()
+    refused(
+        "card_refused",
+        table,
+        actions.trick_place,
+        token=table.host_token,
+        seat_id=target.pk,
+        name="闪电",
+    )
+    actions.trick_place(token=table.host_token, seat_id=target.pk, name="乐不思蜀")
+    assert fresh(target).judgement_zone == ["乐不思蜀"]
