@@ -15,6 +15,7 @@ from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
+from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name, parse_suit, rank_label
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
@@ -162,6 +163,8 @@ class PublicState:
     mode: str = modes.DEFAULT
     # 军争 (issue 14): a chain waiting for a seat it left dying to be saved or die.
     chain_pause: ChainPause | None = None
+    # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
+    mode_view: ModeView | None = None
 
     @property
     def seat_count(self) -> int:
@@ -305,6 +308,10 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
     deadline = None
     if table.timer_seconds and table.turn_started_at:
         deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
+    draw = draw_count(names)
+    if table.round == 1:  # a mode's first draw phase (1 vs 1: the renegade side draws 1 fewer)
+        mode = modes.get(table.mode)
+        draw += mode.first_draw_change(statuses(seats), seats.index(holder))
     return Turn(
         seat_id=holder.pk,
         name=holder.name,
@@ -312,7 +319,7 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
         phase=table.phase,
         skips=list(table.phase_skips),
         phases=phases,
-        draw=draw_count(names),
+        draw=draw,
         hand_limit=hand_limit(holder.hp),
         keji=holder.hero == LU_MENG,
         skills=skills,
@@ -435,6 +442,7 @@ def public_state(
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
+        mode_view=public_mode_view(table, seats),
     )
 
 

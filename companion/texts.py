@@ -523,3 +523,92 @@ _extend("damage_resolved", _paused)
 _TEXTS["chain_continued"] = lambda public, name: " · ".join(
     [_("The chain goes on"), *(step_words(s) for s in public.get("steps", [])), *_paused(public)]
 )
+
+
+# 3 vs 3 and 1 vs 1 (issue 15): teams, the draft, the go, a hero falling. Each line reads only
+# the event's public part: a face-down pick names no hero, a placement no place.
+
+
+def draft_side_label(side: str) -> str:
+    """A draft side's name: 3 vs 3's colours, 1 vs 1's cards."""
+    return {
+        "warm": _("the warm side"),
+        "cold": _("the cold side"),
+        "lord": _("the Lord card's side"),
+        "renegade": _("the Renegade card's side"),
+    }.get(side, side)
+
+
+def answer_label(answer: str) -> str:
+    """An answer to the go's question."""
+    return {
+        "warm": _("the warm side acts first"),
+        "cold": _("the cold side acts first"),
+        "commander": _("the commander acts"),
+        "vanguards": _("the vanguards act"),
+    }.get(answer, answer)
+
+
+def _picked_text(public: dict[str, Any], name: str) -> str:
+    heroes = [_hero_name(h) if h else _("a face-down hero") for h in public.get("heroes", [])]
+    return _("%(name)s picked %(heroes)s") % {"name": name, "heroes": ", ".join(heroes)}
+
+
+def _asking_text(public: dict[str, Any]) -> str:
+    return {
+        "first_side": _("the cold commander chooses the side that acts first"),
+        "who_acts": _("the commander chooses: commander or vanguards"),
+    }.get(public.get("asking", ""), "")
+
+
+def _turn_ended_text(public: dict[str, Any], name: str) -> str:
+    if public.get("asking"):
+        return _("%(from)s ended the turn · %(asking)s") % {
+            "from": public.get("from_name", ""),
+            "asking": _asking_text(public),
+        }
+    return _turn_ended_base(public, name)
+
+
+_turn_ended_base = _TEXTS["turn_ended"]
+_TEXTS["turn_ended"] = _turn_ended_text
+_TEXTS.update(
+    {
+        "team_joined": lambda public, name: (
+            _("%(name)s joined team %(team)s") % {"name": name, "team": public.get("team", 0) + 1}
+        ),
+        "team_commander": lambda public, name: (
+            _("%(name)s commands team %(team)s")
+            % {"name": name, "team": (public.get("team") or 0) + 1}
+        ),
+        "draft_started": lambda public, name: _("The hero draft has begun"),
+        "draft_first": lambda public, name: (
+            _("%(name)s chose: %(side)s picks first")
+            % {"name": name, "side": draft_side_label(public.get("side", ""))}
+        ),
+        "draft_picked": _picked_text,
+        "draft_placed": lambda public, name: (
+            _("%(name)s placed the heroes of %(side)s face down")
+            % {"name": name, "side": draft_side_label(public.get("side", ""))}
+        ),
+        "draft_revealed": lambda public, name: _(
+            "The heroes are revealed: take your hero card from the table"
+        ),
+        "draft_undone": lambda public, name: (
+            _("%(side)s took back a step of the draft")
+            % {"side": draft_side_label(public.get("side", ""))}
+        ),
+        "flow_answered": lambda public, name: (
+            _("%(name)s: %(answer)s")
+            % {"name": name, "answer": answer_label(public.get("answer", ""))}
+        ),
+        "hero_fell": lambda public, name: (
+            _("%(name)s's %(fallen)s fell; %(hero)s comes in: discard its cards and draw 4")
+            % {
+                "name": name,
+                "fallen": _hero_name(public.get("fallen_hero", "")),
+                "hero": _hero_name(public.get("hero", "")),
+            }
+        ),
+    }
+)

@@ -92,3 +92,22 @@ __all__ = [
     "turn_set",
 ]
 __all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
+
+# Issue 15: 3 vs 3 and 1 vs 1 (companion/actions/draft.py, teams.py).
+from companion.actions.draft import (  # noqa: E402
+    draft_first,
+    draft_pick,
+    draft_place,
+    draft_undo,
+)
+from companion.actions.teams import flow_answer, team_commander, team_join  # noqa: E402
+
+__all__ += [
+    "draft_first",
+    "draft_pick",
+    "draft_place",
+    "draft_undo",
+    "flow_answer",
+    "team_commander",
+    "team_join",
+]

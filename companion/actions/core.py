@@ -248,6 +248,7 @@ _TABLE_FIELDS = (
     "phase_started_at",
     "timer_seconds",
     "pending_judgement",
+    "mode_state",
     "session",
 )
 

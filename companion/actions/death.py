@@ -17,12 +17,12 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
+from companion.actions.draft import hero_fall
 from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
-from companion.actions.turns import _turn_now
+from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
 from companion.rules.identities import Identity
-from companion.rules.turns import Phase
 
 
 def _game_of(table: Table) -> Game:
@@ -82,6 +82,12 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         raise ActionError(_("Only the dying player or the host can record a death."), 403)
     seats = _ordered(table)
     seat = next(s for s in seats if s.pk == seat.pk)
+    fallen_before = table.mode_state.get("fallen", {})
+    if mode_of(table).heroes_per_seat > 1:
+        # 1 vs 1: the next hero of the seat's order comes in, unless this was its last.
+        fell = hero_fall(actor, table, seats, seat, action_id)
+        if fell is not None:
+            return fell
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
     before = {
@@ -91,6 +97,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         "equipment": seat.equipment,
         "judgement_zone": seat.judgement_zone,
     }
+    if "fallen" in table.mode_state:
+        before["fallen"] = fallen_before
     seat.alive = False
     seat.dying = False
     seat.killer = killer
@@ -151,23 +159,24 @@ def _death_flow(
         index = next((i for i, s in enumerate(seats) if s.pk == table.turn_seat_id), None)
         dead = seats.index(seat)
         if index is not None and any(alive):
-            passed = mode_of(table).turn_after_death(statuses(seats), index, dead)
-            if passed is not None:
+            flow = flow_state(table)
+            step = mode_of(table).flow_after_death(statuses(seats), flow, index, dead)
+            if step.turn is not None or step.choice is not None:
                 before["turn"] = {
                     **_turn_now(table),
                     "skips": list(table.phase_skips),
                     "turn_started_at": table.turn_started_at.isoformat()
                     if table.turn_started_at
                     else "",
+                    **({"flow": flow} if "flow" in table.mode_state else {}),
                 }
-                holder = seats[passed.seat]
                 now = timezone.now()
-                table.turn_seat = holder
-                table.round += 1 if passed.new_round else 0
-                table.phase = Phase.START.value
-                table.phase_skips = []
-                table.turn_started_at = now
+                holder = apply_flow(table, seats, step, now)
                 table.phase_started_at = now
                 after["turn"] = _turn_now(table)
-                public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
+                if holder is not None:
+                    public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
+            elif "flow" in table.mode_state:
+                before["flow"] = flow
+                apply_flow(table, seats, step, timezone.now())
     return public

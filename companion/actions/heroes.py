@@ -17,6 +17,7 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
+from companion.actions.draft import start_draft
 from companion.actions.inputs import _leader, _ordered, mode_of, statuses
 from companion.actions.turns import begin_turns
 from companion.models import Event, Seat, Table
@@ -51,16 +52,24 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
             status,
             hero_hp=hero_hp,
             player_count=len(seats),
-            first_game=table.opts.first_game_mode,
+            first_game=_first_game(table),
         )
         seat.hp = seat.max_hp
         seat.save(update_fields=["hero", "hero_pick", "hero_candidates", "hp", "max_hp"])
 
 
+def _first_game(table: Table) -> bool:
+    """First-game mode (no heroes): an option of the identity game only."""
+    return bool(getattr(table.opts, "first_game_mode", False))
+
+
 def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
-    """Leave the deal: straight to play in first-game mode, else the leader's hero choice."""
+    """Leave the deal: straight to play in first-game mode, a mode's hero draft (3 vs 3,
+    1 vs 1: companion.actions.draft), else the leader's hero choice."""
     seats = _ordered(table)
-    if table.opts.first_game_mode:
+    if mode_of(table).draft_plan() is not None:
+        return start_draft(actor, table, seats, action_id)
+    if _first_game(table):
         _start_hp(table, seats)
         begin_turns(table, seats)
         table.status = Table.Status.PLAYING
@@ -185,6 +194,8 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     _require_host(actor)
     if table.status != Table.Status.HEROES:
         raise ActionError(_("Hero candidates can be dealt again only before the reveal."), 409)
+    if mode_of(table).draft_plan() is not None:
+        raise ActionError(_("This game drafts its heroes; there are no candidates."), 409, "draft")
     if not confirm:
         raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
     seats = _ordered(table)

@@ -257,9 +257,10 @@ def seat_rescue(
             )
 
         heal = healed(False)
-        # 救援 is a lord skill (主公技): it works for the seat the mode makes its leader, known
-        # from the seat's own identity (no other seat is read).
-        if healed(True) != heal and mode_of(table).is_leader(Identity(seat.identity)):
+        # 救援 is a lord skill (主公技): it works where the mode lets lord skills work (the
+        # identity game: its leader; 3 vs 3 and 1 vs 1: nobody), known from the seat's own
+        # identity (no other seat is read).
+        if healed(True) != heal and mode_of(table).lord_skills(Identity(seat.identity)):
             heal = healed(True)
     seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:

@@ -22,8 +22,10 @@ from companion.actions.core import (
 from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
+from companion.rules.errors import Refused
 from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route
 from companion.rules.maneuvering import at_turn_end
+from companion.rules.modes.base import FlowStep
 from companion.rules.turns import PHASE_ORDER, Phase, next_phase
 
 TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
@@ -31,16 +33,40 @@ TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
 
 def begin_turns(table: Table, seats: list[Seat]) -> None:
     """The first turn: the start phase in round 1 of the seat the mode names (the identity
-    game: the lord, RULES.md §3)."""
-    first = seats[mode_of(table).first_turn(statuses(seats))]
-    now = timezone.now()
-    table.turn_seat = first
-    table.round = 1
-    table.phase = Phase.START.value
-    table.phase_skips = []
-    table.turn_started_at = now
-    table.phase_started_at = now
+    game: the lord, RULES.md §3), or the mode's first question (3 vs 3: which side acts first;
+    nobody has the turn until it is answered)."""
+    table.round = 0
     table.pending_judgement = {}
+    apply_flow(table, seats, mode_of(table).flow_begin(statuses(seats)), timezone.now())
+    table.phase_started_at = table.turn_started_at
+
+
+def flow_state(table: Table) -> dict[str, Any]:
+    """The mode's flow state (the identity game: none)."""
+    return dict(table.mode_state.get("flow", {}))
+
+
+def apply_flow(table: Table, seats: list[Seat], step: FlowStep, now: datetime) -> Seat | None:
+    """Keep the flow state a mode's flow hook returned and follow it: a turn starts (its start
+    phase; `new_round` counts a round), or the game waits for a question (nobody has the turn),
+    or the turn stays. Returns the seat holding the turn then (None while a question waits)."""
+    if step.state or "flow" in table.mode_state:
+        table.mode_state = {**table.mode_state, "flow": step.state}
+    if step.turn is not None:
+        holder = seats[step.turn.seat]
+        table.round += 1 if step.turn.new_round else 0
+        table.turn_seat = holder
+        table.phase = Phase.START.value
+        table.phase_skips = []
+        table.turn_started_at = now
+        return holder
+    if step.choice is not None:
+        table.turn_seat = None
+        table.phase = ""
+        table.phase_skips = []
+        table.turn_started_at = now
+        return None
+    return table.turn_seat
 
 
 def _turn_to_move(actor: Actor) -> Seat:
@@ -85,22 +111,21 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         kind = "phase"
     table.phase_started_at = now
     holder = table.turn_seat
-    assert holder is not None  # a game in play always has a turn
     return _record(
         actor,
         table,
         kind=kind,
         public={
-            **_seat_public(holder),
+            **_holder_public(table, holder),
             "phase": table.phase,
             "round": table.round,
             "skipped": skipped,
         },
         before=before,
-        after={"seat": holder.pk, "phase": table.phase, "round": table.round},
-        subject=holder,
+        after=_turn_now(table),
+        subject=holder or current,
         action_id=action_id,
-        change=_delta(table, [current, holder], "strip", "turn", host_panel=True),
+        change=_turn_change(table, current, holder),
     )
 
 
@@ -116,33 +141,53 @@ def _refuse_while_dying(table: Table) -> None:
 
 
 def _turn_extra(table: Table) -> dict[str, Any]:
-    """What an undo of a phase or turn change needs beyond seat, phase and round."""
+    """What an undo of a phase or turn change needs beyond seat, phase and round (and a mode's
+    flow state, when it keeps one)."""
     started = table.turn_started_at
-    return {
+    extra: dict[str, Any] = {
         "skips": list(table.phase_skips),
         "turn_started_at": started.isoformat() if started else "",
     }
+    if "flow" in table.mode_state:
+        extra["flow"] = flow_state(table)
+    return extra
 
 
 def _turn_now(table: Table) -> dict[str, Any]:
     return {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
 
 
-def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) -> Seat:
-    """The turn passes from `current` to the next living seat's start phase; a round begins
-    when it comes back to the lord (rules.flow.pass_turn, RULES §3). Returns the new holder."""
+def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) -> Seat | None:
+    """The turn passes from `current` as the mode's flow says (the identity game: the next
+    living seat's start phase; a round begins when it comes back to the lord, rules.flow.
+    pass_turn, RULES §3). Returns the new holder, None while the mode asks a question."""
     index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
     if current.wine:  # 酒 lasts one turn (rules.maneuvering.at_turn_end)
         current.wine = at_turn_end(current.wine).value
         current.save(update_fields=["wine"])
-    passed = mode_of(table).next_turn(statuses(seats), index)
-    holder = seats[passed.seat]
-    table.round += 1 if passed.new_round else 0
-    table.turn_seat = holder
-    table.phase = Phase.START.value
-    table.phase_skips = []
-    table.turn_started_at = now
-    return holder
+    try:
+        step = mode_of(table).flow_after_turn(statuses(seats), flow_state(table), index)
+    except Refused as refused:
+        raise ActionError(_("The turn cannot pass now."), 409, refused.code) from None
+    return apply_flow(table, seats, step, now)
+
+
+def _turn_change(table: Table, current: Seat, holder: Seat | None) -> Change:
+    """The frame of a turn passed: a delta of both seats, or the whole state while a question
+    waits (no turn to show)."""
+    if holder is None:
+        # The question's answer buttons are on the chooser's own page: every phone is redrawn.
+        seats = {s.pk for s in _ordered(table)}
+        return Change(table.pk, table.version, host_panel=True, private_seats=seats)
+    return _delta(table, [current, holder], "strip", "turn", host_panel=True)
+
+
+def _holder_public(table: Table, holder: Seat | None) -> dict[str, Any]:
+    """Who holds the turn now, for an event; while a question waits, what is asked of whom."""
+    if holder is not None:
+        return _seat_public(holder)
+    asking = mode_of(table).flow_pending(statuses(_ordered(table)), flow_state(table))
+    return {"seat": None, "name": "", "asking": asking.question if asking else ""}
 
 
 @action
@@ -173,7 +218,7 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         table,
         kind="turn_ended",
         public={
-            **_seat_public(holder),
+            **_holder_public(table, holder),
             "from": current.pk,
             "from_name": current.name,
             "through": [p.value for p in route],
@@ -182,10 +227,10 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
             "round": table.round,
         },
         before=before,
-        after={"seat": holder.pk, "phase": table.phase, "round": table.round},
-        subject=holder,
+        after=_turn_now(table),
+        subject=holder or current,
         action_id=action_id,
-        change=_delta(table, [current, holder], "strip", "turn", host_panel=True),
+        change=_turn_change(table, current, holder),
     )
 
 

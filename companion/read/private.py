@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from companion.models import Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
+from companion.read.modeview import ModeView, private_mode_view
 from companion.rules import modes
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
@@ -34,6 +35,8 @@ class PrivateState:
     leader: bool = False
     # The leader has chosen a hero and waits for the others.
     leader_waiting: bool = False
+    # A mode's own state as this seat may see it (its side's draft and placement).
+    mode_view: ModeView | None = None
 
     @property
     def shown_hp(self) -> int:
@@ -84,4 +87,5 @@ def private_state(seat: Seat) -> PrivateState:
         hero=hero_card(own_hero),
         leader=bool(seat.identity) and modes.get(table.mode).is_leader(Identity(seat.identity)),
         leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
+        mode_view=private_mode_view(seat),
     )

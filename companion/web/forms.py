@@ -293,6 +293,57 @@ class ReshuffleForm(NoFields):
     action = "deck_reshuffle"
 
 
+# 3 vs 3 and 1 vs 1 (issue 15): teams, the draft, the placement, the go ----------------------
+
+
+class TeamForm(TapForm):
+    action = "team_join"
+    keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
+    team = Choice(("0", "1"), _("No such team."))
+    seat = SeatId(required=False)  # none: the tapping seat
+
+
+class CommanderForm(TapForm):
+    action = "team_commander"
+    keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
+    seat = SeatId(required=False)  # none: the tapping seat
+
+
+class DraftFirstForm(TapForm):
+    action = "draft_first"
+    side = Text(_("No such side."))
+
+
+class DraftPickForm(TapForm):
+    """One hero of the pool, by its position (a face-down one has no other name)."""
+
+    action = "draft_pick"
+    keywords: ClassVar[Mapping[str, str]] = {"position": "positions"}
+    position = Whole(_("That hero is not in the pool."))
+
+
+class DraftPlaceForm(TapForm):
+    """A side's heroes in the order of its places (three)."""
+
+    action = "draft_place"
+    first = Text(_("Place exactly the heroes your side's places take."))
+    second = Text(_("Place exactly the heroes your side's places take."))
+    third = Text(_("Place exactly the heroes your side's places take."))
+
+    def arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"heroes": [data["first"], data["second"], data["third"]]}
+
+
+class DraftUndoForm(NoFields):
+    action = "draft_undo"
+
+
+class AnswerForm(TapForm):
+    action = "flow_answer"
+    answer = Text(_("That is not one of the answers."))
+
+
 FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
     "remove": RemoveForm,
@@ -329,6 +380,13 @@ FORMS: dict[str, type[TapForm]] = {
     "wine": WineForm,
     "reshuffle": ReshuffleForm,
     "chaingo": ChainGoForm,
+    "team": TeamForm,
+    "commander": CommanderForm,
+    "draftfirst": DraftFirstForm,
+    "draftpick": DraftPickForm,
+    "draftplace": DraftPlaceForm,
+    "draftundo": DraftUndoForm,
+    "answer": AnswerForm,
 }
 
 

@@ -319,7 +319,9 @@ def test_the_migration_carries_the_option_flags_into_the_options_field() -> None
         )
         executor = MigrationExecutor(connection)
         executor.migrate(new)
-        first, second = Table.objects.get(pk=plain.pk), Table.objects.get(pk=set_.pk)
+        # Only the columns 0008 knows (later migrations add others to Table).
+        rows = Table.objects.only("id", "code", "mode", "options")
+        first, second = rows.get(pk=plain.pk), rows.get(pk=set_.pk)
         assert first.mode == second.mode == "identity"
         assert first.options == dict.fromkeys((*flags, "maneuvering"), False)
         assert second.opts.maneuvering and second.opts.referee_mode

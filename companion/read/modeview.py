@@ -1,0 +1,152 @@
+"""What a screen may see of a mode's own state (3 vs 3, 1 vs 1; docs/modes.md): the teams, the
+draft board, the placements, the go, the places at the table, the fallen heroes.
+
+`Table.mode_state` holds secrets (a side's placement before both have placed, a face-down
+hero in the pool, 1 vs 1's order beyond the heroes in play). It is never handed to a template
+whole: `public_mode_view` is what every screen may see (the rules' views for no viewer:
+`Draft.view(None)`, `Placement.view(None, fallen)`), `private_mode_view` what one seat's phone
+may see (the views for its own side). The identity game has no mode view (None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.actions.inputs import statuses
+from companion.models import Seat, Table
+from companion.names import HeroCard, hero_card
+from companion.rules import modes
+from companion.rules.draft import Draft, Placement
+from companion.rules.identities import Identity
+from companion.rules.teams import Teams
+
+
+@dataclass(frozen=True)
+class PoolCardView:
+    """One hero of the draft pool as this screen sees it (hero None: face down to it)."""
+
+    position: int
+    hero: HeroCard | None
+    taken_by: str | None
+    face_down: bool
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the mode's flow waits on: who answers, the question (a code), the answers."""
+
+    seat_id: int
+    name: str
+    question: str
+    answers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ModeView:
+    key: str
+    sides: tuple[str, ...] = ()
+    # 3 vs 3's lobby: each team's seat ids, and its commander's (None: none yet).
+    teams: list[list[int]] = field(default_factory=list)
+    commanders: list[int | None] = field(default_factory=list)
+    team_size: int = 0
+    # The draft: the pool, who picks first, whose pick and how many it still takes, what each
+    # side holds (None: a hero this screen may not see).
+    drafting: bool = False
+    pool: list[PoolCardView] = field(default_factory=list)
+    first: str | None = None
+    first_chooser: str | None = None
+    turn: str | None = None
+    left_in_step: int = 0
+    held: dict[str, list[HeroCard | None]] = field(default_factory=dict)
+    # The placement: which sides have placed (public), each side's places as this screen may
+    # see them (None: hidden), and the places' names.
+    placing: bool = False
+    placed_sides: list[str] = field(default_factory=list)
+    lineup: dict[str, list[HeroCard | None]] = field(default_factory=dict)
+    slots: tuple[str, ...] = ()
+    revealed: bool = False
+    # In play: the question waiting, the seats turned sideways (3 vs 3), each seat's place.
+    asking: Question | None = None
+    sideways: list[int] = field(default_factory=list)
+    places: dict[int, str] = field(default_factory=dict)
+    fallen: dict[str, int] = field(default_factory=dict)
+    # A seat's own view: its side, and whether it picks and places for it.
+    side: str | None = None
+    drafts: bool = False
+
+
+def _cards(heroes: Sequence[str | None]) -> list[HeroCard | None]:
+    return [hero_card(h) if h else None for h in heroes]
+
+
+def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | None:
+    mode = modes.get(table.mode)
+    plan = mode.draft_plan()
+    if plan is None and not mode.team_size:
+        return None
+    state: dict[str, Any] = table.mode_state or {}
+    side: str | None = None
+    drafts = False
+    if viewer is not None and viewer.identity:
+        side = mode.draft_side(Identity(viewer.identity))
+        drafts = mode.drafts_for_side(Identity(viewer.identity))
+    parts: dict[str, Any] = {"key": table.mode, "team_size": mode.team_size, "side": side}
+    parts["drafts"] = drafts
+    teams = state.get("teams")
+    if teams:
+        read = Teams.from_data(teams)
+        parts["teams"] = [list(m) for m in read.members]
+        parts["commanders"] = list(read.commanders)
+    if plan is not None:
+        parts.update(sides=plan.sides, slots=plan.slots, first_chooser=plan.first_chooser)
+        fallen = {str(k): int(v) for k, v in state.get("fallen", {}).items()}
+        parts["fallen"] = fallen
+        if state.get("draft"):
+            draft = Draft.from_data(plan, state["draft"])
+            seen = draft.view(side)
+            parts.update(
+                drafting=table.status == Table.Status.HEROES and not draft.done,
+                pool=[
+                    PoolCardView(i, hero_card(c.hero) if c.hero else None, c.taken_by, c.face_down)
+                    for i, c in enumerate(seen.pool)
+                ],
+                first=seen.first,
+                turn=seen.turn,
+                left_in_step=seen.left_in_step,
+                held={s: _cards(h) for s, h in seen.held.items()},
+            )
+        if state.get("placement"):
+            placement = Placement.from_data(plan, state["placement"])
+            parts.update(
+                placing=not placement.revealed,
+                placed_sides=[s for s in plan.sides if placement.has_placed(s)],
+                lineup={s: _cards(h) for s, h in placement.view(side, fallen).items()},
+                revealed=placement.revealed,
+            )
+    if table.status == Table.Status.PLAYING and all(s.identity for s in seats):
+        flow = state.get("flow", {})
+        status = statuses(seats)
+        choice = mode.flow_pending(status, flow)
+        if choice is not None:
+            chooser = seats[choice.chooser]
+            parts["asking"] = Question(chooser.pk, chooser.name, choice.question, choice.answers)
+        parts["sideways"] = [seats[i].pk for i in sorted(mode.acted_seats(flow))]
+        places = {s.pk: mode.seat_place(status, i) for i, s in enumerate(seats)}
+        parts["places"] = {pk: place for pk, place in places.items() if place}
+    return ModeView(**parts)
+
+
+def public_mode_view(table: Table, seats: list[Seat]) -> ModeView | None:
+    """What every screen may see of the mode's state (None: the identity game)."""
+    return _view(table, seats, None)
+
+
+def private_mode_view(seat: Seat) -> ModeView | None:
+    """What this seat's phone may see of the mode's state: its own side's heroes too."""
+    table = seat.table
+    mode = modes.get(table.mode)
+    if mode.draft_plan() is None and not mode.team_size:
+        return None  # the identity game: no query
+    return _view(table, list(table.seats.order_by("position", "slot")), seat)

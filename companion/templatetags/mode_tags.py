@@ -1,0 +1,66 @@
+"""Words of 3 vs 3 and 1 vs 1 for their screens (issue 15): the draft's sides, the go's answers
+and questions, the places at the table."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from companion.texts import answer_label, draft_side_label
+
+register = template.Library()
+
+
+@register.filter
+def side_name(side: str) -> str:
+    return draft_side_label(side)
+
+
+@register.filter
+def answer_name(answer: str) -> str:
+    return answer_label(answer)
+
+
+@register.filter
+def question_name(question: str) -> str:
+    return {
+        "first_side": _("Which side acts first?"),
+        "who_acts": _("Commander or vanguards?"),
+    }.get(question, question)
+
+
+@register.filter
+def place_name(place: str) -> str:
+    colour, _sep, role = place.partition("_")
+    side = draft_side_label(colour)
+    return {
+        "commander": _("%(side)s: commander") % {"side": side},
+        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
+        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
+    }.get(role, place)
+
+
+@register.filter
+def slot_name(slot: str) -> str:
+    return {
+        "commander": _("Commander"),
+        "vanguard_a": _("Vanguard A"),
+        "vanguard_b": _("Vanguard B"),
+        "first": _("First"),
+        "second": _("Second"),
+        "third": _("Third"),
+    }.get(slot, slot)
+
+
+@register.simple_tag
+def held_of(held: dict, side: str) -> list:  # type: ignore[type-arg]
+    return list(held.get(side, []))
+
+
+@register.filter
+def get_item(mapping: object, key: object) -> object:
+    """`mapping[key]` (a dict's value, a list's item), or "" when there is none."""
+    try:
+        return mapping[key]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return ""

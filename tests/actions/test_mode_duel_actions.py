@@ -1,0 +1,175 @@
+"""1 vs 1 through the actions (issue 15; docs/modes.md): the deal, the draft of ten with four
+face down (the lord side first), each player's secret hero order, the reveal of both first
+heroes, the renegade side's first turn, a hero falling and the next coming in, the third fall
+ending the game. Every refusal changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import actions
+from companion.actions import ActionError
+from companion.models import Event, Seat, Table
+from companion.rules.heroes import hero_by_id
+from companion.rules.skills import skills_for
+from companion.rules.turns import draw_count
+from companion.state import public_state
+from tests.support.game import fresh, kill
+from tests.support.modeplay import (
+    dealt_and_started,
+    draft_all,
+    draft_now,
+    drafter,
+    in_play,
+    mode_table,
+    placement_now,
+    registered,
+)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("registered")]
+__all__ = ["registered"]
+
+
+def state(table: Table) -> tuple:
+    table.refresh_from_db()
+    seats = tuple(
+        Seat.objects.filter(table=table)
+        .order_by("pk")
+        .values_list("pk", "identity", "hero", "hp", "max_hp", "alive", "dying")
+    )
+    return (table.version, table.status, table.mode_state, table.turn_seat_id, seats)
+
+
+def refused(code: str, table: Table, call, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    before = state(table)
+    with pytest.raises(ActionError) as error:
+        call(**kwargs)
+    assert error.value.code == code, error.value.code
+    assert state(table) == before
+
+
+def test_a_third_player_is_refused_and_the_deal_is_one_lord_card_one_renegade_card() -> None:
+    table, _seats = mode_table("duel", 2)
+    with pytest.raises(ActionError):
+        actions.seat_join(code=table.code, name="P3", device="third")
+    dealt_and_started(table)
+    assert sorted(table.seats.values_list("identity", flat=True)) == ["lord", "renegade"]
+    draft = draft_now(table)
+    assert len(draft.pool) == 10 and len(draft.face_down) == 4 and draft.first == "lord"
+
+
+def test_picks_alternate_one_two_two_and_a_third_pick_in_a_two_pick_step_is_refused() -> None:
+    table, _seats = mode_table("duel", 2)
+    dealt_and_started(table)
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    refused("out_of_turn", table, actions.draft_pick, token=renegade.token, positions=[0])
+    refused("not_chooser", table, actions.draft_first, token=lord.token, side="lord")
+    actions.draft_pick(token=lord.token, positions=[0])
+    actions.draft_pick(token=renegade.token, positions=[1, 2])
+    refused("step_done", table, actions.draft_pick, token=renegade.token, positions=[3])
+    actions.draft_pick(token=lord.token, positions=[3])
+    actions.draft_pick(token=lord.token, positions=[4])
+    refused("step_done", table, actions.draft_pick, token=lord.token, positions=[5])
+    assert draft_now(table).turn == "renegade"
+
+
+def test_a_face_down_pick_names_its_position_only_in_public() -> None:
+    table, _seats = mode_table("duel", 2)
+    dealt_and_started(table)
+    draft = draft_now(table)
+    started = Event.objects.get(table=table, kind="draft_started")
+    for position, hero in enumerate(draft.pool):
+        expected = None if position in draft.face_down else hero
+        assert started.public["pool"][position] == expected
+    down = min(draft.face_down)
+    actions.draft_pick(token=drafter(table, "lord").token, positions=[down])
+    picked = Event.objects.filter(table=table, kind="draft_picked").last()
+    assert picked.public["positions"] == [down] and picked.public["heroes"] == [None]
+    assert draft_now(table).held("lord") == (draft.pool[down],)
+
+
+def test_the_order_is_checked_and_both_first_heroes_are_revealed_then_the_renegade_moves():
+    table, _seats = mode_table("duel", 2)
+    dealt_and_started(table)
+    draft_all(table)
+    placement = placement_now(table)
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    assert len(placement.held["lord"]) == len(placement.held["renegade"]) == 5
+    theirs = list(placement.held["renegade"][:3])
+    refused("not_held", table, actions.draft_place, token=lord.token, heroes=theirs)
+    lord_order = list(placement.held["lord"][2:5])
+    actions.draft_place(token=lord.token, heroes=lord_order)
+    assert all(not s.hero for s in table.seats.all())
+    renegade_order = list(placement.held["renegade"][:3])
+    actions.draft_place(token=renegade.token, heroes=renegade_order)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert fresh(lord).hero == lord_order[0] and fresh(renegade).hero == renegade_order[0]
+    assert fresh(lord).max_hp == hero_by_id(lord_order[0]).hp
+    revealed = Event.objects.get(table=table, kind="draft_revealed")
+    assert set(revealed.public["heroes"].values()) == {lord_order[0], renegade_order[0]}
+    assert table.turn_seat_id == renegade.pk and table.round == 1
+
+
+def test_a_fallen_hero_is_followed_by_the_next_and_the_third_fall_loses() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    order = placement_now(table).lineup("renegade")
+    Seat.objects.filter(pk=renegade.pk).update(equipment={"weapon": "诸葛连弩"})
+    # The renegade's own turn: his first hero falls, the second comes in, the turn passes.
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    now = fresh(renegade)
+    assert now.alive and not now.dying and now.hero == order[1]
+    assert now.hp == now.max_hp == hero_by_id(order[1]).hp and now.equipment == {}
+    fell = Event.objects.filter(table=table, kind="hero_fell").last()
+    assert fell.public["reminder"] == "discard_and_draw4" and fell.public["fallen_hero"] == order[0]
+    assert table.turn_seat_id == lord.pk
+    assert table.mode_state["fallen"] == {"renegade": 1}
+    kill(table, renegade, lord)
+    assert fresh(renegade).hero == order[2]
+    table.refresh_from_db()
+    assert table.turn_seat_id == lord.pk  # not the fallen hero's turn: it stays
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    assert not fresh(renegade).alive
+    assert table.status == Table.Status.FINISHED and table.winner == "lord"
+
+
+def test_undoing_the_last_fall_counts_it_again() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    for _ in range(2):
+        kill(table, renegade, lord)
+    victim = fresh(renegade)
+    actions.seat_change_hp(token=table.host_token, seat_id=victim.pk, delta=-victim.hp)
+    actions.seat_die(token=victim.token, seat_id=victim.pk)
+    table.refresh_from_db()
+    assert table.mode_state["fallen"] == {"renegade": 3}
+    died = Event.objects.filter(table=table, kind="died").last()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.PLAYING, winner="")
+    actions.event_undo(token=table.host_token, version=died.version)
+    table.refresh_from_db()
+    assert table.mode_state["fallen"] == {"renegade": 2}
+    assert fresh(renegade).alive and fresh(renegade).dying
+
+
+def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> None:
+    table, _seats = in_play("duel")
+    renegade, lord = drafter(table, "renegade"), drafter(table, "lord")
+
+    def usual(seat: Seat) -> int:  # the draw with the hero's own skills (英姿 draws one more)
+        return draw_count([skill.name_zh for skill in skills_for(fresh(seat).hero)])
+
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == renegade.pk
+    assert turn.draw == usual(renegade) - 1
+    actions.turn_end(token=renegade.token)
+    table.refresh_from_db()
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == lord.pk and turn.draw == usual(lord)
+    actions.turn_end(token=lord.token)
+    table.refresh_from_db()
+    turn = public_state(table).turn
+    assert turn is not None and turn.seat_id == renegade.pk and table.round == 2
+    assert turn.draw == usual(renegade)
