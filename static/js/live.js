@@ -71,9 +71,20 @@
     var el = document.getElementById('toast');
     if (!el) return;
     el.textContent = text;
+    placeToast(el);
     el.classList.add('show');
     clearTimeout(el._hide);
     el._hide = setTimeout(function () { el.classList.remove('show'); }, 5000);
+  }
+
+  // On a wide table display the toast keeps to the left column just above the QR code (over the
+  // history), however tall the column's other parts are (issue 18: never over the QR code).
+  function placeToast(el) {
+    var join = document.querySelector('body.page-display .join-box');
+    if (!join || !window.matchMedia('(min-width: 900px)').matches) return;
+    var r = join.getBoundingClientRect();
+    var above = r.top < window.innerHeight && r.bottom > 0 ? window.innerHeight - r.top + 8 : 12;
+    el.style.setProperty('--toast-bottom', Math.max(12, Math.round(above)) + 'px');
   }
 
   function send(obj) {
@@ -81,6 +92,8 @@
   }
 
   function afterSwap() {
+    var shownToast = document.querySelector('#toast.show');
+    if (shownToast) placeToast(shownToast);  // the page under it may have moved
     var state = document.getElementById('table-state');
     if (!state) return;
     if (mySeat) {
