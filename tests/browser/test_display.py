@@ -207,6 +207,15 @@ WORST_JS = """([heroZh, heroEn, identity]) => {
 WORST = {"zh": ["孙尚香", "", "内奸"], "en": ["孙尚香", "Sun Shangxiang", "Renegade"]}
 
 
+RESULT_WORST_JS = """([heroZh, heroEn]) => {
+  document.querySelectorAll('#table-state .results .hero-name').forEach(hero => {
+    hero.querySelector('[lang="zh-CN"]').textContent = heroZh;
+    const en = hero.querySelector('.en');
+    if (en) en.textContent = heroEn;
+  });
+}"""
+
+
 def worst_case(page: Page, lang: str) -> None:
     """Every living seat's card at its widest (WORST_JS); the seats must still fit."""
     assert page.locator("#table-state .ring > .seat .seat-hero").count(), "no heroes"
@@ -258,6 +267,8 @@ def test_banners_and_toasts_keep_off_the_seats(browser: Browser, app_server: App
     lord = table.seat_by_identity("lord")
     one, two = [s for s in table.seats if s is not lord][:2]
     pages = {size: open_display(browser, app_server, table.code, size, "en") for size in SIZES}
+    for page in pages.values():
+        worst_case(page, "en")
     # Two players dying at once: two banners in the middle of the table.
     for victim in (one, two):
         while True:
@@ -300,6 +311,8 @@ def test_the_end_of_a_game_fits_a_tv(browser: Browser, app_server: AppServer, la
         page = open_display(browser, app_server, table.code, size, lang)
         result = page.locator("#table-state .result")
         expect(result).to_be_visible()
+        # Whatever heroes were dealt: every hero cell holds the longest hero name.
+        page.evaluate(RESULT_WORST_JS, WORST[lang])
         rows = result.locator(".results tbody tr")
         expect(rows).to_have_count(10)
         screenshot(page, f"display-end-{lang}-10-{size}")
