@@ -103,6 +103,7 @@ def open_page(
     if lang == "en":
         context.add_cookies([{"name": "django_language", "value": "en", "url": server.base_url}])
     page = context.new_page()
+    page.clock.install()
     page.goto(path)
     expect(page.locator("#conn")).to_have_attribute("data-state", "open")
     return page
