@@ -16,29 +16,28 @@ from django.utils.safestring import SafeString, mark_safe
 
 # One colour per player, distinct on the dark background. A player's colour follows the player,
 # not the rank (SessionSummary.colours): the same in every chart and after every game.
+# On a screen a colour means one thing: the identities have their own colours everywhere (gold,
+# orange, green and blue: the --lord, --loyalist, --rebel and --renegade of app.css) and red is
+# dying, so the players' colours keep clear of those hues: purple, teal, pink, white, magenta,
+# then the same five again a shade darker, drawn dashed (DASHED), so ten players stay apart.
 PALETTE = (
-    "#e8b64c",
-    "#6aa7e8",
-    "#5fbf77",
-    "#e0564a",
-    "#b07be0",
-    "#4fd1c5",
-    "#f08bb5",
-    "#c8c06a",
-    "#f39c4a",
-    "#a3a3a3",
+    "#b98cf0",
+    "#45cfc3",
+    "#f48fb1",
+    "#f0f0f0",
+    "#d65fd6",
+    "#9a6ad6",
+    "#2fa89e",
+    "#d9708f",
+    "#b3b3b3",
+    "#a94aa9",
 )
-# Identity colours for the wins chart (lord and loyalist must not look alike here).
-IDENTITY_COLOURS = {
-    "lord": "#e8b64c",
-    "loyalist": "#e07b39",
-    "rebel": "#5fbf77",
-    "renegade": "#6aa7e8",
-}
+SOLID = 5  # the first five colours are drawn solid, the rest dashed
+DASH = "9 6"
 
 WIDTH = 600
-FONT = 20
 ROW = 36
+TEXT_EM = 24  # the size of .chart-text in app.css, in viewBox units
 
 
 @dataclass(frozen=True)
@@ -56,13 +55,28 @@ class Bar:
 
     label: str
     counts: tuple[tuple[str, int], ...]
-    # The player's own colour, as a dot beside the name (the segments keep identity colours).
+    # The player's own colour: the key beside the name and the bars.
     colour: str = ""
 
 
 def colour(index: int) -> str:
     """The colour of the index-th player."""
     return PALETTE[index % len(PALETTE)]
+
+
+def _dash(fill: str) -> str:
+    """The stroke-dasharray attribute of a player's line (the second five colours are dashed)."""
+    if fill in PALETTE[SOLID:]:
+        return f' stroke-dasharray="{DASH}"'
+    return ""
+
+
+def _key(x: float, y: float, fill: str, klass: str = "chart-key") -> str:
+    """A player's key: a short piece of their line (colour and dash), centred on y."""
+    return (
+        f'<line class="{klass}" x1="{_num(x)}" y1="{_num(y)}" x2="{_num(x + 26)}" y2="{_num(y)}" '
+        f'stroke="{escape(fill)}" stroke-width="5" stroke-linecap="butt"{_dash(fill)}/>'
+    )
 
 
 def _num(value: float) -> str:
@@ -84,16 +98,18 @@ def nice_step(span: int, ticks: int = 5) -> int:
     return int(10 * magnitude)
 
 
-def _legend(items: Sequence[tuple[str, str]], top: float, columns: int = 2) -> tuple[str, float]:
-    """Rows of colour swatches and labels; returns the markup and the height used."""
+def _legend(items: Sequence[tuple[str, str]], top: float) -> tuple[str, float]:
+    """Rows of player keys and labels, two to a row when every label fits half the width (else
+    one); returns the markup and the height used. Labels are never cut."""
+    columns = 2 if all(_width(label) <= (WIDTH / 2 - 44) / TEXT_EM for label, _f in items) else 1
     parts = []
     width = WIDTH / columns
     for i, (label, fill) in enumerate(items):
-        x = (i % columns) * width + 8
+        x = (i % columns) * width + 4
         y = top + (i // columns) * ROW
         parts.append(
-            f'<rect x="{_num(x)}" y="{_num(y)}" width="20" height="20" rx="3" fill="{fill}"/>'
-            f'<text class="chart-text" x="{_num(x + 28)}" y="{_num(y + 18)}">{escape(label)}</text>'
+            _key(x, y + 11, fill) + f'<text class="chart-text" x="{_num(x + 34)}" '
+            f'y="{_num(y + 19)}">{escape(label)}</text>'
         )
     rows = math.ceil(len(items) / columns)
     return "".join(parts), rows * ROW
@@ -146,8 +162,8 @@ def line_chart(
     for s, fill in zip(series, fills, strict=True):
         points = " ".join(f"{_num(x_at(i))},{_num(y_at(v))}" for i, v in enumerate(s.values))
         parts.append(
-            f'<polyline fill="none" stroke="{fill}" stroke-width="3" stroke-linejoin="round" '
-            f'points="{points}"><title>{escape(s.label)}</title></polyline>'
+            f'<polyline fill="none" stroke="{fill}" stroke-width="3" stroke-linejoin="round"'
+            f'{_dash(fill)} points="{points}"><title>{escape(s.label)}</title></polyline>'
         )
         for i, v in enumerate(s.values):
             parts.append(
@@ -168,78 +184,62 @@ def line_chart(
     )
 
 
-def bar_chart(
-    bars: Sequence[Bar], legend: Sequence[tuple[str, str, str]], *, title: str
-) -> SafeString:
-    """Horizontal stacked bars, one per player; legend holds (key, label, colour) per segment.
+def bar_chart(bars: Sequence[Bar], columns: Sequence[tuple[str, str]], *, title: str) -> SafeString:
+    """For each player, their whole name (with their key) on a line, and under it one bar per
+    column (key, label): the columns are the identities, named at the top in plain text. The
+    bars are in the player's colour: in the charts a colour always means a player.
 
     Returns an <svg> element, or an empty string when every bar is empty.
     """
-    if not bars or not any(n for bar in bars for _key, n in bar.counts):
+    if not bars or not any(n for bar in bars for _k, n in bar.counts):
         return mark_safe("")  # noqa: S308 - empty
-    colours = {key: fill for key, _label, fill in legend}
-    names = {key: label for key, label, _fill in legend}
-    longest = max(sum(n for _key, n in bar.counts) for bar in bars)
-    step = nice_step(longest, 4)
-    scale_max = math.ceil(longest / step) * step
-    left, right, top, bar_h, gap = 170.0, 24.0, 8.0, 30.0, 12.0
-    plot_w = WIDTH - left - right
+    longest = max(n for bar in bars for _k, n in bar.counts)
+    column_w = WIDTH / max(1, len(columns))
+    room = column_w - 52  # the longest bar, leaving room for its number
+    head_h, name_h, bar_h, gap = 34.0, 32.0, 20.0, 14.0
     parts = []
-    axis_y = top + len(bars) * (bar_h + gap)
-    for tick in range(0, scale_max + 1, step):
-        x = left + plot_w * tick / scale_max
+    for c, (_column, label) in enumerate(columns):
         parts.append(
-            f'<line class="chart-grid" x1="{_num(x)}" y1="{_num(top)}" x2="{_num(x)}" '
-            f'y2="{_num(axis_y)}"/><text class="chart-axis" x="{_num(x)}" '
-            f'y="{_num(axis_y + 22)}" text-anchor="middle">{tick}</text>'
+            f'<text class="chart-axis chart-head" x="{_num(c * column_w + 4)}" y="22">'
+            f"{escape(label)}</text>"
         )
-    for row, bar in enumerate(bars):
-        y = top + row * (bar_h + gap)
+    y = head_h
+    for bar in bars:
+        fill = bar.colour or colour(0)
+        counts = dict(bar.counts)
         parts.append(
-            f'<text class="chart-text" x="{_num(left - 10)}" y="{_num(y + bar_h / 2 + 8)}" '
-            f'text-anchor="end">{escape(_clip(bar.label))}</text>'
+            _key(4, y + name_h / 2 - 4, fill, "chart-player")
+            + f'<text class="chart-text" x="38" y="{_num(y + name_h / 2 + 4)}">'
+            f"{escape(bar.label)}</text>"
         )
-        if bar.colour:
-            parts.append(
-                f'<circle class="chart-player" cx="8" cy="{_num(y + bar_h / 2)}" r="7" '
-                f'fill="{escape(bar.colour)}"/>'
-            )
-        x = left
-        for key, n in bar.counts:
-            if not n:
-                continue
-            w = plot_w * n / scale_max
-            parts.append(
-                f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(bar_h)}" '
-                f'fill="{colours.get(key, "#888")}"><title>{escape(bar.label)}: '
-                f"{escape(names.get(key, key))} {n}</title></rect>"
-            )
-            if w >= 22:
+        top = y + name_h
+        for c, (key, label) in enumerate(columns):
+            n = counts.get(key, 0)
+            x = c * column_w + 4
+            w = room * n / longest if longest else 0
+            if n:
                 parts.append(
-                    f'<text class="chart-in" x="{_num(x + w / 2)}" y="{_num(y + bar_h / 2 + 8)}" '
-                    f'text-anchor="middle">{n}</text>'
+                    f'<rect x="{_num(x)}" y="{_num(top)}" width="{_num(w)}" '
+                    f'height="{_num(bar_h)}" rx="3" fill="{escape(fill)}">'
+                    f"<title>{escape(bar.label)}: {escape(label)} {n}</title></rect>"
                 )
-            x += w
-    legend_top = axis_y + 40
-    legend_markup, legend_h = _legend(
-        [(label, fill) for _key, label, fill in legend], legend_top, columns=4
-    )
-    height = legend_top + legend_h + 4
+            parts.append(
+                f'<text class="chart-axis" x="{_num(x + w + 6)}" y="{_num(top + bar_h - 2)}">'
+                f"{n}</text>"
+            )
+        parts.append(
+            f'<line class="chart-grid" x1="0" y1="{_num(top + bar_h + gap / 2)}" '
+            f'x2="{WIDTH}" y2="{_num(top + bar_h + gap / 2)}"/>'
+        )
+        y = top + bar_h + gap
+    height = y + 4
     return mark_safe(  # noqa: S308 - built from numbers and escaped text only
         f'<svg class="chart chart-bars" viewBox="0 0 {WIDTH} {_num(height)}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(title)}</title>{''.join(parts)}{legend_markup}</svg>"
+        f"<title>{escape(title)}</title>{''.join(parts)}</svg>"
     )
 
 
-def _clip(label: str, room: int = 12) -> str:
-    """A name short enough for the bar chart's label column (the full name is in the title).
-
-    Room is counted in half-width characters: a CJK character takes two.
-    """
-    used = 0
-    for i, ch in enumerate(label):
-        used += 2 if ord(ch) > 0x2E7F else 1
-        if used > room:
-            return label[:i].rstrip() + "…"
-    return label
+def _width(label: str) -> float:
+    """A label's width in em of the chart's text (a CJK character is one em, others about .6)."""
+    return sum(1.0 if ord(ch) > 0x2E7F else 0.62 for ch in label)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
@@ -459,8 +461,17 @@ def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:
 
 
 def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
-    """The seat moves waiting for consent or for their delay to pass."""
-    rows = Handover.objects.filter(table_id=table.pk, state=Handover.State.PENDING)
+    """The seat moves waiting for consent or for their delay to pass. A move whose delay is over,
+    or whose seat no longer holds a secret (a dead player, a finished game), is decided: it
+    happens when the new phone opens the link, and the table is no longer asked (issue 18)."""
+    if table.status == Table.Status.FINISHED:
+        return []
+    rows = Handover.objects.filter(
+        table_id=table.pk,
+        state=Handover.State.PENDING,
+        not_before__gt=timezone.now(),
+        seat__alive=True,
+    )
     return [
         HandoverNotice(seat_id, names.get(seat_id, ""), int(not_before.timestamp() * 1000))
         for seat_id, not_before in rows.order_by("pk").values_list("seat_id", "not_before")

@@ -136,9 +136,15 @@ def handover_cancel(actor: Actor, *, seat_id: object, action_id: str | None = No
     """Anyone at the table (or the host) stops a move that is waiting: the seat stays put."""
     table = actor.table
     seat = _seat_of(table, seat_id, known=actor.seat)
-    updated = Handover.objects.filter(seat=seat, state=Handover.State.PENDING).update(
-        state=Handover.State.CANCELLED
-    )
+    waiting = Handover.objects.filter(seat=seat, state=Handover.State.PENDING)
+    # Once the countdown is over nobody objected in time: the move is decided (the seat's own
+    # phone may still agree, which changes nothing).
+    updated = waiting.filter(not_before__gt=timezone.now()).update(state=Handover.State.CANCELLED)
+    if not updated and waiting.exists():
+        raise ActionError(
+            _("Too late to object: the time is up, and the seat moves to the new phone."),
+            status=409,
+        )
     if not updated:
         return _already(table, action_id)
     public = {**_seat_public(seat), "by_name": actor.seat.name if actor.seat else ""}

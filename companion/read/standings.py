@@ -101,5 +101,5 @@ class SessionSummary:
     def bar_chart(self) -> SafeString:
         """Each player's wins per identity (SVG)."""
         bars = [charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings]
-        legend = [(i, identity_label(i), charts.IDENTITY_COLOURS[i]) for i in IDENTITIES]
-        return charts.bar_chart(bars, legend, title=_("Wins per identity"))
+        columns = [(i, identity_label(i)) for i in IDENTITIES]
+        return charts.bar_chart(bars, columns, title=_("Wins per identity"))

@@ -73,9 +73,20 @@
     var el = document.getElementById('toast');
     if (!el) return;
     el.textContent = text;
+    placeToast(el);
     el.classList.add('show');
     clearTimeout(el._hide);
     el._hide = setTimeout(function () { el.classList.remove('show'); }, 5000);
+  }
+
+  // On a wide table display the toast keeps to the left column just above the QR code (over the
+  // history), however tall the column's other parts are (issue 18: never over the QR code).
+  function placeToast(el) {
+    var join = document.querySelector('body.page-display .join-box');
+    if (!join || !window.matchMedia('(min-width: 900px)').matches) return;
+    var r = join.getBoundingClientRect();
+    var above = r.top < window.innerHeight && r.bottom > 0 ? window.innerHeight - r.top + 8 : 12;
+    el.style.setProperty('--toast-bottom', Math.max(12, Math.round(above)) + 'px');
   }
 
   function send(obj) {
@@ -83,6 +94,8 @@
   }
 
   function afterSwap() {
+    var shownToast = document.querySelector('#toast.show');
+    if (shownToast) placeToast(shownToast);  // the page under it may have moved
     var state = document.getElementById('table-state');
     if (!state) return;
     if (mySeat) {
@@ -105,6 +118,7 @@
       moves[m].classList.toggle('mine', !!mySeat && moves[m].getAttribute('data-handover-seat') === mySeat);
     }
     tick();
+    settleHandovers();
     var announce = state.getAttribute('data-announce-version');
     // The judged player and 司马懿 have the waiting judgement on screen already (a sheet).
     var kind = state.getAttribute('data-announce-kind') || '';
@@ -122,7 +136,37 @@
     lastStage = stage;
     keepAwake();
     phoneNow(state);
+    fitSeats();
   }
+
+  // On a wide table display a seat card too full for its place (a long hero name, every kind of
+  // equipment, delayed tricks) takes smaller type, step by step, until it stays on the screen,
+  // off the distance table and off the other seats (issue 18, item 15; display.css --seat-fit).
+  function fitSeats() {
+    if (!body.classList.contains('page-display') || !window.matchMedia('(min-width: 900px)').matches) return;
+    var ring = document.querySelector('#table-state .ring');
+    if (!ring) return;
+    var seats = Array.prototype.slice.call(ring.querySelectorAll(':scope > .seat'));
+    var middle = document.querySelector('#table-state .distances');
+    seats.forEach(function (seat) { seat.style.removeProperty('--seat-fit'); });
+    var area = ring.getBoundingClientRect();
+    var bottom = Math.min(area.bottom, window.innerHeight);
+    function clash(seat) {
+      var r = seat.getBoundingClientRect();
+      if (r.top < area.top - 1 || r.bottom > bottom + 1) return true;
+      var others = seats.filter(function (o) { return o !== seat; }).map(function (o) { return o.getBoundingClientRect(); });
+      if (middle && middle.checkVisibility && middle.checkVisibility()) others.push(middle.getBoundingClientRect());
+      return others.some(function (o) {
+        return r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1 && o.top < r.bottom - 1;
+      });
+    }
+    seats.forEach(function (seat) {
+      for (var fit = 0.95; fit >= 0.6 && clash(seat); fit -= 0.05) {
+        seat.style.setProperty('--seat-fit', fit.toFixed(2));
+      }
+    });
+  }
+  window.addEventListener('resize', fitSeats);
 
   function closeDialogOf(elt) {
     var dialog = document.getElementById('dialog');
@@ -441,6 +485,35 @@
   }
   setInterval(tick, 1000);
 
+  // ---- A seat move the host asked for (issue 18, items 6 and 7) ----
+  // When its countdown is over nobody objected in time: the banner says so, then goes (the
+  // server no longer lists it). The seat's own phone is alerted when a move of its seat
+  // appears; the banner sits at the top of that phone until the move is decided (app.css).
+  var HANDOVER_SHOWN_MS = 8000;
+  function settleHandovers() {
+    var banners = document.querySelectorAll('.banner-handover:not(.handover-done)');
+    for (var i = 0; i < banners.length; i++) {
+      var banner = banners[i];
+      var timer = banner.querySelector('.timer[data-deadline]');
+      if (!timer || parseInt(timer.getAttribute('data-deadline'), 10) > Date.now()) continue;
+      var text = banner.querySelector('.handover-text');
+      var own = banner.classList.contains('mine');
+      if (text) text.textContent = banner.getAttribute(own ? 'data-done-own' : 'data-done') || '';
+      banner.classList.add('handover-done');
+      setTimeout(function (b) { return function () { b.hidden = true; }; }(banner), HANDOVER_SHOWN_MS);
+    }
+  }
+  setInterval(settleHandovers, 1000);
+
+  var handoverSeen = {};
+  function handoverAlert(state) {
+    var mine = state.querySelector('.banner-handover.mine:not(.handover-done)');
+    var key = mine ? mine.querySelector('.timer[data-deadline]') : null;
+    key = key ? key.getAttribute('data-deadline') : '';
+    if (key && !handoverSeen[key]) signal('handover');
+    if (key) handoverSeen[key] = true;
+  }
+
   // ---- The phone's "now" strip, its alerts and the ring of seats seen from this seat ----
 
   // The strip is public (one rendering for every phone): each phone shows its own buttons. A
@@ -466,8 +539,9 @@
     return now;
   }
 
-  var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250] };
-  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587] };
+  var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250],
+    handover: [300, 100, 300, 100, 300] };
+  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523] };
   var SOUND_KEY = 'sgs-sound';
   var audio = null;
   var seen = null;
@@ -576,6 +650,7 @@
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
     alerts(markStrip(state));
+    handoverAlert(state);
     var fold = document.querySelector('#my-seat details.hero-fold');
     if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;
   }

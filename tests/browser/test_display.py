@@ -73,6 +73,8 @@ LAYOUT_JS = """() => {
       box: rect(box),
       boxCut: cut(box) || cut(state.querySelector('.matrix-box')),
       figurePx: parseFloat(getComputedStyle(matrix.querySelector('td')).fontSize),
+      labelsPx: Array.from(matrix.querySelectorAll('th .mx-no, th .mx-name')).filter(shown)
+        .map(e => parseFloat(getComputedStyle(e).fontSize)),
       rows: Array.from(matrix.querySelectorAll('tbody th')).map(th => ({
         text: th.textContent,
         number: th.querySelector('.mx-no').textContent,
@@ -140,6 +142,9 @@ def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape
     matrix = got["matrix"]
     assert matrix, f"{where}: no distance table"
     assert matrix["figurePx"] >= MIN_MATRIX_PX, f"{where}: figures at {matrix['figurePx']} px"
+    # The seat numbers and names heading the rows and columns too (issue 18, item 14).
+    small = min(matrix["labelsPx"])
+    assert small >= MIN_MATRIX_PX, f"{where}: seat numbers or names at {small} px"
     assert not matrix["boxCut"], f"{where}: the distance table overflows its place"
     for row, name in zip(matrix["rows"], alive, strict=True):
         assert not row["cut"], f"{where}: row {row['text']!r} cut"
@@ -158,24 +163,65 @@ def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape
 
 
 def heavy_play(base_url: str, names: list[str]) -> tuple[tables.HttpTable, list[str]]:
-    """In play with heroes; seat 1 has all four kinds of equipment, seat 2 a 乐不思蜀 and a 闪电,
-    and from five players one player (not the lord) is dead.
-    Returns the table and the names of the dead."""
+    """In play with heroes; every seat has all four kinds of equipment (the longest names) and a
+    乐不思蜀 and a 闪电 waiting, and from five players one player (not the lord, not the last
+    seat: a seat of the sides) is dead. Returns the table and the names of the dead."""
     table = tables.playing(base_url, names)
-    first, second = table.seats[0], table.seats[1]
-    for card in ("麒麟弓", "八卦阵", "的卢", "赤兔"):
-        table.host.act("equip", seat=str(first.id), name=card, replace="1")
-    # The host may put a delayed trick anywhere (a correction); the current player only in their
-    # play phase.
-    table.host.act("trick", seat=str(second.id), name="乐不思蜀")
-    table.host.act("trick", seat=str(second.id), name="闪电")
+    for seat in table.seats:
+        for card in ("麒麟弓", "八卦阵", "的卢", "赤兔"):
+            table.host.act("equip", seat=str(seat.id), name=card, replace="1")
+        # The host may put a delayed trick anywhere (a correction); the current player only in
+        # their play phase.
+        table.host.act("trick", seat=str(seat.id), name="乐不思蜀")
+        table.host.act("trick", seat=str(seat.id), name="闪电")
     dead: list[str] = []
     if len(names) >= 5:
         lord = table.seat_by_identity("lord")
-        victim = next(s for s in reversed(table.seats) if s is not lord)
+        victim = next(s for s in table.seats[1:] if s is not lord)
         tables.kill(table, victim, lord)
         dead.append(victim.name)
     return table, dead
+
+
+# What the deal leaves to chance, made the widest it can be on every living seat: the longest
+# hero name (孙尚香, Sun Shangxiang), five jades (a lord's 4 + 1), the longest identity word.
+WORST_JS = """([heroZh, heroEn, identity]) => {
+  document.querySelectorAll('#table-state .ring > .seat:not(.dead)').forEach(seat => {
+    const hero = seat.querySelector('.seat-hero .hero-name');
+    if (hero) {
+      hero.querySelector('[lang="zh-CN"]').textContent = heroZh;
+      const en = hero.querySelector('.en');
+      if (en) en.textContent = heroEn;
+    }
+    const idn = seat.querySelector('.idn');
+    if (idn) idn.textContent = identity;
+    const jades = seat.querySelector('.jades');
+    if (jades) {
+      while (jades.children.length < 5) jades.appendChild(jades.firstElementChild.cloneNode(true));
+      Array.from(jades.children).forEach(j => j.classList.add('on'));
+    }
+    const hp = seat.querySelector('.hp-num');
+    if (hp) hp.textContent = '5/5';
+  });
+}"""
+WORST = {"zh": ["孙尚香", "", "内奸"], "en": ["孙尚香", "Sun Shangxiang", "Renegade"]}
+
+
+RESULT_WORST_JS = """([heroZh, heroEn]) => {
+  document.querySelectorAll('#table-state .results .hero-name').forEach(hero => {
+    hero.querySelector('[lang="zh-CN"]').textContent = heroZh;
+    const en = hero.querySelector('.en');
+    if (en) en.textContent = heroEn;
+  });
+}"""
+
+
+def worst_case(page: Page, lang: str) -> None:
+    """Every living seat's card at its widest (WORST_JS); the seats must still fit."""
+    assert page.locator("#table-state .ring > .seat .seat-hero").count(), "no heroes"
+    page.evaluate(WORST_JS, WORST[lang])
+    # The display lays its seats out again when its content or size changes (live.js fitSeats).
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
 
 
 @pytest.mark.parametrize("count", range(4, 11))
@@ -189,14 +235,15 @@ def test_seats_and_distances_fit_every_table_size(
         for size in SIZES:
             page = open_display(browser, app_server, table.code, size, lang)
             where = f"{lang} {count} players {size}"
+            worst_case(page, lang)
             got = layout(page)
+            if count in SHOTS:
+                screenshot(page, f"display-{lang}-{count}-{size}")
             check_seats(got, names, where)
             check_matrix(got, alive, where, landscape=size in LANDSCAPE)
             if size == "tablet":
                 # Nobody joins once the game is on: the QR code is a small box, not half the screen.
                 assert got["join"][3] - got["join"][1] <= 0.16 * got["viewport"][1], where
-            if count in SHOTS:
-                screenshot(page, f"display-{lang}-{count}-{size}")
             page.context.close()
 
 
@@ -220,6 +267,8 @@ def test_banners_and_toasts_keep_off_the_seats(browser: Browser, app_server: App
     lord = table.seat_by_identity("lord")
     one, two = [s for s in table.seats if s is not lord][:2]
     pages = {size: open_display(browser, app_server, table.code, size, "en") for size in SIZES}
+    for page in pages.values():
+        worst_case(page, "en")
     # Two players dying at once: two banners in the middle of the table.
     for victim in (one, two):
         while True:
@@ -262,6 +311,8 @@ def test_the_end_of_a_game_fits_a_tv(browser: Browser, app_server: AppServer, la
         page = open_display(browser, app_server, table.code, size, lang)
         result = page.locator("#table-state .result")
         expect(result).to_be_visible()
+        # Whatever heroes were dealt: every hero cell holds the longest hero name.
+        page.evaluate(RESULT_WORST_JS, WORST[lang])
         rows = result.locator(".results tbody tr")
         expect(rows).to_have_count(10)
         screenshot(page, f"display-end-{lang}-10-{size}")
