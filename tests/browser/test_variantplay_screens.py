@@ -1,0 +1,67 @@
+"""The variants and house rules on a real screen (issue 16, docs/variants.md), in both
+languages: the display's header lists the options on (1280×800) and a phone's rules panel
+explains each (390×844). Screenshots: test-artifacts/variantplay-{display,phone}-{zh,en}.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.tables import deal, pick_heroes, seated
+
+pytestmark = [pytest.mark.browser]
+
+WORDS = {
+    "zh": (
+        "转世",
+        "主公起始 5 张手牌",
+        "变体与自定规则：开启 2 项",
+        "满 4 张（4–5 人局 3 张）即转世",
+    ),
+    "en": (
+        "Rebirth",
+        "The lord starts with 5 cards",
+        "Variants and house rules: 2 on",
+        "at 4 cards (3 with 4–5 players)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("zh-CN", "zh"), ("en-US", "en")])
+def test_the_options_on_in_the_header_and_the_rules_panel(
+    app_server: AppServer, new_context: ContextFactory, locale: str, lang: str
+) -> None:
+    rebirth, five, summary, line = WORDS[lang]
+    table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve"])
+    table.host.act("options", fields="rebirth", rebirth="1")
+    table.host.act("options", fields="lord_five_cards", lord_five_cards="1")
+    deal(table)
+    pick_heroes(table)
+
+    display = new_context(kind="display", locale=locale).new_page()
+    display.goto(table.display_path)
+    header = display.locator(".status-line")
+    expect(header.locator(".pill-variant")).to_have_count(2)
+    expect(header).to_contain_text(rebirth)
+    expect(header).to_contain_text(five)
+    expect(display.locator(".rules-panel")).to_be_hidden()
+    box = header.locator(".pill-variant").last.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 1280 and box["y"] >= 0
+    screenshot(display, f"variantplay-display-{lang}")
+
+    seat = table.seats[1]
+    phone = new_context(kind="phone", locale=locale).new_page()
+    phone.goto(seat.device.url)
+    panel = phone.locator("details.rules-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("summary")).to_have_text(summary)
+    panel.locator("summary").click()
+    expect(panel.locator("li")).to_have_count(2)
+    expect(panel).to_contain_text(line)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the panel fits the phone's width"
+    panel.evaluate(
+        "el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 160)"
+    )
+    screenshot(phone, f"variantplay-phone-{lang}")
