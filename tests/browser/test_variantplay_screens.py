@@ -65,3 +65,59 @@ def test_the_options_on_in_the_header_and_the_rules_panel(
         "el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 160)"
     )
     screenshot(phone, f"variantplay-phone-{lang}")
+
+
+FELLOWS = {"zh": "你的反贼同伴：", "en": "Your fellow rebels: "}
+FIVE = {"zh": "你的起始手牌为 5 张", "en": "You start with 5 cards"}
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("zh-CN", "zh"), ("en-US", "en")])
+def test_rebels_know_each_other_and_the_lord_starts_with_five(
+    app_server: AppServer, new_context: ContextFactory, locale: str, lang: str
+) -> None:
+    names = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"]
+    table = seated(app_server.base_url, names)
+    table.host.act("options", fields="rebels_know_each_other", rebels_know_each_other="1")
+    table.host.act("options", fields="lord_five_cards", lord_five_cards="1")
+    deal(table)
+    rebels = [s for s in table.seats if s.identity == "rebel"]
+    assert len(rebels) >= 2
+
+    phone = new_context(kind="phone", locale=locale).new_page()
+    phone.goto(rebels[0].device.url)
+    card = phone.locator("button.identity-card.holdable")
+    fellows = card.locator(".idn-fellows")
+    expect(fellows).to_be_hidden()
+    box = card.bounding_box()
+    assert box is not None
+    phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.mouse.down()
+    expect(fellows).to_be_visible()
+    text = fellows.inner_text().strip()
+    assert text.startswith(FELLOWS[lang].strip())
+    for other in rebels[1:]:
+        assert other.name in text
+    for seat in table.seats:
+        if seat.identity != "rebel":
+            assert seat.name not in text
+    screenshot(phone, f"variantplay-rebel-{lang}")
+    phone.mouse.up()
+
+    loyal = next(s for s in table.seats if s.identity not in ("rebel", "lord"))
+    other_phone = new_context(kind="phone", locale=locale).new_page()
+    other_phone.goto(loyal.device.url)
+    other_card = other_phone.locator("button.identity-card.holdable")
+    box = other_card.bounding_box()
+    assert box is not None
+    other_phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    other_phone.mouse.down()
+    expect(other_card.locator(".idn-big")).to_be_visible()
+    assert other_card.locator(".idn-fellows").inner_text().strip() == ""
+    other_phone.mouse.up()
+
+    lord = table.seat_by_identity("lord")
+    lord_phone = new_context(kind="phone", locale=locale).new_page()
+    lord_phone.goto(lord.device.url)
+    expect(lord_phone.locator(".start-cards")).to_contain_text(FIVE[lang])
+    expect(lord_phone.locator(".start-guide")).to_be_visible()
+    screenshot(lord_phone, f"variantplay-lord-five-{lang}")
