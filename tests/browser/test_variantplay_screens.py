@@ -121,3 +121,28 @@ def test_rebels_know_each_other_and_the_lord_starts_with_five(
     expect(lord_phone.locator(".start-cards")).to_contain_text(FIVE[lang])
     expect(lord_phone.locator(".start-guide")).to_be_visible()
     screenshot(lord_phone, f"variantplay-lord-five-{lang}")
+
+
+LORD_HEROES = {"zh": ("曹操", "刘备", "孙权"), "en": ("Cao Cao", "Liu Bei", "Sun Quan")}
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("zh-CN", "zh"), ("en-US", "en")])
+def test_the_lord_pack_on_the_lords_phone(
+    app_server: AppServer, new_context: ContextFactory, locale: str, lang: str
+) -> None:
+    table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve"])
+    table.host.act("options", fields="lord_pack", lord_pack="1")
+    deal(table)
+    table.host.act("start")
+    lord = table.seat_by_identity("lord")
+    phone = new_context(kind="phone", locale=locale).new_page()
+    phone.goto(lord.device.url)
+    choices = phone.locator(".hero-choices form.choice")
+    expect(choices).to_have_count(4)
+    last = choices.nth(3).locator(".hero-card header").inner_text()
+    assert any(name in last for name in LORD_HEROES[lang]), last
+    for i in range(3):
+        head = choices.nth(i).locator(".hero-card header").inner_text()
+        assert not any(name in head for name in LORD_HEROES[lang]), head
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, f"variantplay-lord-pack-{lang}")
