@@ -46,6 +46,12 @@ def test_the_options_on_in_the_header_and_the_rules_panel(
     expect(header).to_contain_text(rebirth)
     expect(header).to_contain_text(five)
     expect(display.locator(".rules-panel")).to_be_hidden()
+    # The lord's five cards: the start guide, beside the distances (not over them).
+    expect(display.locator(".start-guide")).to_be_visible()
+    expect(display.locator(".distances")).to_be_visible()
+    guide = display.locator(".start-guide").bounding_box()
+    assert guide is not None and guide["x"] + guide["width"] <= 1280
+    assert guide["y"] + guide["height"] <= 800, "the guide is on the screen"
     box = header.locator(".pill-variant").last.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 1280 and box["y"] >= 0
     screenshot(display, f"variantplay-display-{lang}")
