@@ -319,6 +319,8 @@ class Game(models.Model):
     results = models.JSONField(default=list, blank=True)
     # Filled at the end and on corrections: seat id -> score breakdown lines and total.
     scores = models.JSONField(default=dict, blank=True)
+    # The table's options at the deal (the mode's stored options; issue 16: the variants on).
+    options = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions.box_offers import leader_offer as box_leader_offer
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -82,7 +83,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
     leader = _leader(table, seats)
-    leader.hero_candidates = mode_of(table).leader_offer()
+    leader.hero_candidates = box_leader_offer(table)  # issue 16: the lord pack
     leader.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.LEADER
@@ -202,7 +203,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     leader = _leader(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
     if table.hero_stage == Table.HeroStage.LEADER:
-        leader.hero_candidates = mode_of(table).leader_offer()
+        leader.hero_candidates = box_leader_offer(table)  # issue 16: the lord pack
         leader.save(update_fields=["hero_candidates"])
         dealt = {leader.pk}
     else:

@@ -323,6 +323,8 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     if not redeal:
         table.game_number += 1
         Game.objects.create(table=table, number=table.game_number, session=table.session)
+    # Issue 16: the game keeps the options it was dealt with (the variants on, per game).
+    Game.objects.filter(table=table, number=table.game_number).update(options=table.opts.stored())
     table.winner = ""
     table.hero_stage = Table.HeroStage.NONE
     table.status = Table.Status.DEALT

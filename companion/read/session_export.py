@@ -159,6 +159,7 @@ def export_json(session: Session) -> dict[str, Any]:
                     for p in game.players
                 ],
                 "corrections": game.corrections,
+                "variants": [v.name for v in game.variants],
                 "events": [_event_json(e) for e in events],
             }
         )

@@ -30,6 +30,7 @@ from companion.rules.scoring import (
     REBELS_ALIVE,
 )
 from companion.rules.victory import Side
+from companion.variant_labels import VariantOn, variants_on
 
 
 def _line_label(code: str) -> str:
@@ -162,6 +163,8 @@ class GameSummary:
     winner: str
     players: tuple[PlayerGame, ...]
     corrections: int = 0
+    # Issue 16: the variants and house rules this game was dealt with.
+    variants: tuple[VariantOn, ...] = ()
 
     @property
     def duration(self) -> timedelta | None:
@@ -250,6 +253,7 @@ def _game_summary(
         winner=game.winner,
         players=tuple(players),
         corrections=corrections,
+        variants=tuple(variants_on(mode.key, game.options)),
     )
 
 

@@ -9,57 +9,13 @@ from typing import Any
 
 from django import template
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
 from companion.actions.variants import refusal_message
 from companion.rules import modes
 from companion.rules.modes import OptionsError, OptionsRefused
+from companion.variant_labels import VARIANTS, VariantOn, variants_on
 
 register = template.Library()
-
-# name: (label, one line on what it changes), in the form's order.
-VARIANTS: dict[str, tuple[Promise, Promise]] = {
-    "rebirth": (
-        _("Rebirth"),
-        _(
-            "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
-            "players) they come back with a new hero at 1 HP, still dead for victory."
-        ),
-    ),
-    "dark_souls": (
-        _("Dark souls"),
-        _(
-            "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
-            "with a one-off effect."
-        ),
-    ),
-    "first_out_protection": (
-        _("Protect the first out"),
-        _(
-            "The previous game's first player out keeps his last HP until someone else is out "
-            "or he strikes back."
-        ),
-    ),
-    "last_three": (
-        _("Last three"),
-        _(
-            "With three alive, after three rounds everyone loses 1 HP at the end of each round "
-            "(5 players or more)."
-        ),
-    ),
-    "lord_pack": (
-        _("Lord pack"),
-        _("The lord chooses from 3 heroes and 1 lord hero drawn from the table's box."),
-    ),
-    "rebels_know_each_other": (
-        _("Rebels know each other"),
-        _("Each rebel's phone shows the other rebels from the deal (5 players or more)."),
-    ),
-    "lord_five_cards": (
-        _("The lord starts with 5 cards"),
-        _("The lord draws one card more at the start."),
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -109,3 +65,9 @@ def variant_refusals(state: Any) -> list[Promise | str]:
     if not mode.seats_allowed(count):
         return []
     return [refusal_message(r) for r in options.refusals(count)]
+
+
+@register.simple_tag
+def variants_shown(state: Any) -> list[VariantOn]:
+    """The variants on at this table (the display's header, the phones' rules panel)."""
+    return variants_on(getattr(state, "mode", modes.DEFAULT), getattr(state, "options", {}))

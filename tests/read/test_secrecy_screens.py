@@ -47,6 +47,11 @@ def leaks(text: str, forbidden: set[str]) -> list[str]:
     )
     # History lines about a death name the dead player's identity, public by then.
     text = re.sub(r'<li class="[^"]*\breveal\b[^"]*">.*?</li>', "", text, flags=re.S)
+    # Issue 16: the public list of the variants on names an option ("Rebels know each other"),
+    # on every screen alike: no one's identity (test_secrecy_rebels_know.py compares screens).
+    text = re.sub(r'<span class="variants-on".*?</span></span>', "", text, flags=re.S)
+    text = re.sub(r'<details class="rules-panel.*?</details>', "", text, flags=re.S)
+    text = re.sub(r'<p class="game-variants.*?</p>', "", text, flags=re.S)
     return [form for ident in forbidden for form in FORMS[ident] if form in text]
 
 
@@ -118,9 +123,15 @@ def lord_of(table: Table) -> Seat:
     return Seat.objects.get(table=table, identity="lord")
 
 
-@pytest.mark.parametrize("players", [4, 6, 10])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    # Issue 16: with rebels knowing each other, a rebel's phone shows the other rebels and no
+    # other screen learns anything more (also test_secrecy_rebels_know.py).
+    [(4, {}), (6, {}), (10, {}), (6, {"rebels_know_each_other": True})],
+    ids=["4", "6", "10", "6-rebels-know"],
+)
 async def test_no_screen_ever_holds_another_living_players_identity(
-    players: int, monkeypatch: pytest.MonkeyPatch
+    players: int, options: dict[str, bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[str, dict]] = []
     real_send = broadcast._send
@@ -131,7 +142,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
 
     monkeypatch.setattr(broadcast, "_send", spy)
     timeline = Timeline()
-    table, seats = await database_sync_to_async(make_table)(players)
+    table, seats = await database_sync_to_async(make_table)(players, **options)
     record = database_sync_to_async(timeline.record)
     await record(table)
 
