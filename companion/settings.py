@@ -241,7 +241,11 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# STATIC_ROOT: where `play` collects the static files (the test servers each collect their own,
+# as two servers collecting into one folder at once trip over each other).
+STATIC_ROOT = (
+    Path(os.environ["STATIC_ROOT"]) if os.environ.get("STATIC_ROOT") else BASE_DIR / "staticfiles"
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -96,6 +96,7 @@ def app_server(
         dict(
             DJANGO_SETTINGS_MODULE="companion.settings",
             DATA_DIR=str(data_dir),
+            STATIC_ROOT=str(data_dir / "static"),
             ALLOWED_HOSTS="127.0.0.1",
             DEBUG="0",
             HTTPS="0",
