@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 
 from tests.browser.conftest import ContextFactory
 from tests.browser.phone_page import phone_table
+
+pytestmark = [pytest.mark.browser]
 
 OPTIONS = ["first_game_mode", "maneuvering", "referee_mode", "six_two_renegades"]
 
