@@ -259,7 +259,10 @@ def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: 
         or first.amount <= 0
     ):
         raise ActionError(
-            _("Only the holder of 麒麟弓 discards a horse, after his Slash dealt damage."),
+            _(
+                "Only the holder of Qilin Bow 麒麟弓 discards a horse, after his Slash dealt "
+                "damage."
+            ),
             status=409,
             code="qilin_not_held",
         )
@@ -317,7 +320,9 @@ def damage_resolve(
         or not damage_card.is_slash
     ):
         raise ActionError(
-            _("Only the holder of 贯石斧 forces his Slash to hit."), status=409, code="axe_not_held"
+            _("Only the holder of Stone Axe 贯石斧 forces his Slash to hit."),
+            status=409,
+            code="axe_not_held",
         )
     steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}

@@ -273,7 +273,7 @@ def test_the_turn_bar_button_follows_a_waiting_judgement() -> None:
     bar = html.split('class="turn-bar"')[1].split("</div>\n  </div>")[0]
     # Issue 18, item 8: while 鬼才 may act the bar waits for 司马懿; nobody else confirms.
     assert 'hx-post="act/confirm"' not in bar and "Let the judgement take effect" not in bar
-    assert f"Waiting for {sima.name}: only they let it take effect (鬼才)" in bar
+    assert f"Waiting for {sima.name}: only they let it take effect (Demonic Talent 鬼才)" in bar
     assert "disabled" in bar and "btn-primary" not in bar
     assert "Next phase" not in bar and "judge/" not in bar
     # 司马懿 is asked on his phone (the public banner carries the question for his seat).
