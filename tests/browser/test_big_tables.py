@@ -168,13 +168,21 @@ def _overlap(a: list[float], b: list[float]) -> bool:
 def check_ring(page: Page, names: list[str], where: str) -> dict[str, Any]:
     """Scrolled so the ring starts under the strip, every seat is on that one screen, above the
     pinned buttons, apart from the others, its name whole."""
-    page.evaluate(
-        """() => {
-          const ring = document.querySelector('#table-state .ring');
-          const strip = document.getElementById('now-strip').getBoundingClientRect();
-          window.scrollTo(0, ring.getBoundingClientRect().top + window.scrollY - strip.bottom);
-        }"""
-    )
+    # Scrolled again until the ring stays put: what the page fills in after loading (the role
+    # tips, issue 17) may still move it once.
+    for _ in range(10):
+        moved = page.evaluate(
+            """() => {
+              const ring = document.querySelector('#table-state .ring');
+              const strip = document.getElementById('now-strip').getBoundingClientRect();
+              const off = ring.getBoundingClientRect().top - strip.bottom;
+              window.scrollTo(0, off + window.scrollY);
+              return Math.abs(off);
+            }"""
+        )
+        if moved < 1:
+            break
+        page.wait_for_timeout(200)
     got = dict(page.evaluate(RING_JS))
     width = got["viewport"][0]
     top, bottom = got["strip"][3], got["bottom"]

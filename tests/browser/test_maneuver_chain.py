@@ -97,7 +97,7 @@ def test_a_fire_slash_along_a_chain_on_every_screen_and_one_undo(
     dialog.locator("button[name=card][value='火杀']").click()
     expect(dialog.locator(".damage-sources")).to_be_visible()
     dialog.locator(f"button[name=source][value='{a}']").click()
-    hand = dialog.locator("input[name=target_hand_empty]")
+    hand = dialog.locator("input[type=checkbox][name=target_hand_empty]")
     expect(hand).to_be_visible()
     expect(dialog.locator("input[name=weapon_skill]")).to_have_count(0)
     hand.check()

@@ -31,7 +31,7 @@ def test_a_chain_of_four_is_one_delta_with_every_seat_and_tracker() -> None:
     )
     table.refresh_from_db()
     assert table.version == version + 1
-    delta = check_delta(table, box, "seat", "strip")
+    delta = check_delta(table, box, "seat", "strip", "turn")
     shown = set(re.findall(r'<li class="seat[^"]*" data-seat="(\d+)"', delta))
     assert shown == {str(s.pk) for s in chained}
     trackers = set(re.findall(r'<div id="my-hp"[^>]*data-seat="(\d+)"', delta))
@@ -50,7 +50,7 @@ def test_chaining_a_seat_sends_its_seat_and_the_strip() -> None:
     box = frames_of(
         lambda: actions.seat_set_chained(token=me.token, seat_id=other.pk, chained=True)
     )
-    delta = check_delta(table, box, "seat", "strip")
+    delta = check_delta(table, box, "seat", "strip", "turn")
     assert 'class="chain-mark"' in delta and "now-chain" in delta and other.name in delta
     public = [m for g, m in box if g == broadcast.table_group(table.code, "en")]
     assert len(public) <= 1
