@@ -138,7 +138,13 @@ def test_a_phones_size_does_not_tell_a_rebel_with_the_option_on() -> None:
         seats, ("Alexandrina", "<b>&'\"", "Bo", "Чебурашка", "司马懿粉丝", "X"), strict=True
     ):
         Seat.objects.filter(pk=seat.pk).update(name=name)
-    non_lord = next(s for s in seats if s.identity != "lord")
-    assert_same_sizes(non_lord)
+    # Each rebel's phone measured as each secret identity in turn. (A loyalist measured as a
+    # rebel would make a table with one rebel too many, whose rebel sees more fellows than any
+    # real table: the deal's counts are what the padding is for.)
+    rebels = [s for s in seats if s.identity == "rebel"]
+    assert len(rebels) > 1
+    for rebel in rebels:
+        assert_same_sizes(rebel)
     set_option(table, False)
-    assert_same_sizes(non_lord)
+    for rebel in rebels:
+        assert_same_sizes(rebel)
