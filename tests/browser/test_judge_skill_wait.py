@@ -31,16 +31,20 @@ def with_sima_yi(base_url: str, names: list[str]) -> tuple[tables.HttpTable, tab
     table.host.act("start")
     lord = table.seat_by_identity("lord")
     others = [s for s in table.seats if s is not lord]
+    # The lord chooses first from a few heroes (司马懿 is rarely among them); the others'
+    # candidates, dealt after, share most of the box, so they are dealt again until he is there.
+    lord_offer = tables.HERO_RE.findall(lord.device.page())
+    lord.device.act("pick", hero=SIMA_YI if SIMA_YI in lord_offer else lord_offer[0])
+    offered: dict[int, list[str]] = {lord.id: lord_offer}
     for _attempt in range(60):
-        offered = {s.id: tables.HERO_RE.findall(s.device.page()) for s in table.seats}
-        if SIMA_YI in offered[lord.id] or any(SIMA_YI in offered[s.id] for s in others):
+        offered.update({s.id: tables.HERO_RE.findall(s.device.page()) for s in others})
+        if SIMA_YI in lord_offer or any(SIMA_YI in offered[s.id] for s in others):
             break
         time.sleep(0.45)  # a redeal again within 400 ms would count as a double tap
         table.host.act("heroredeal", confirm="1")
     else:
         raise AssertionError("司马懿 was never offered")
     sima = next(s for s in table.seats if SIMA_YI in offered[s.id])
-    lord.device.act("pick", hero=SIMA_YI if sima is lord else offered[lord.id][0])
     for seat in others:
         ids = tables.HERO_RE.findall(seat.device.page())
         seat.device.act("pick", hero=SIMA_YI if seat is sima else ids[0])
