@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from companion.rules import modes
+
 
 def identity_label(identity: str | None) -> str:
     """The translated name of an identity."""
@@ -59,3 +61,19 @@ def outcome_label(outcome: str) -> str:
         "club": "♣",
         "diamond": "♦",
     }.get(outcome, outcome)
+
+
+def mode_choices() -> list[tuple[str, str, str]]:
+    """The ways to play a new table may choose, in the registry's order: key, name, and one line
+    on who plays (the home page's create form)."""
+    words = {
+        "identity": (_("Identity game"), _("4 to 10 players; a public lord.")),
+        "threes": (_("3 vs 3"), _("Exactly 6 players: two teams, a commander each, a draft.")),
+        "duel": (_("1 vs 1"), _("Exactly 2 players: three heroes each, in a secret order.")),
+    }
+    return [(key, *words[key]) for key in modes.keys() if key in words]
+
+
+def mode_label(key: str) -> str:
+    """The translated name of a way to play."""
+    return next((name for k, name, _line in mode_choices() if k == key), key)

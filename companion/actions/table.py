@@ -27,20 +27,27 @@ from companion.actions.inputs import mode_of, statuses
 from companion.actions.teams import forget_team, seat_teams
 from companion.actions.variants import refusal_message
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
+from companion.rules import modes
 from companion.rules.modes import OptionsError, OptionsRefused
 
 # ---------------------------------------------------------------------------------------------
 # Table life cycle
 
 
-def table_create() -> Table:
-    """A new, empty table with a fresh code and host token."""
+def table_create(mode: str = modes.DEFAULT) -> Table:
+    """A new, empty table with a fresh code and host token, for one way to play (issue 15)."""
+    if mode not in modes.keys():
+        raise ActionError(_("Unknown way to play."), status=400, code="mode")
     for _attempt in range(20):
         try:
             with transaction.atomic():
-                table = Table.objects.create(code=new_code())
+                table = Table.objects.create(code=new_code(), mode=mode)
                 Event.objects.create(
-                    table=table, version=table.version, kind="table_created", actor="host"
+                    table=table,
+                    version=table.version,
+                    kind="table_created",
+                    actor="host",
+                    public={"mode": mode},
                 )
                 return table
         except IntegrityError:

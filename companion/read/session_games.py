@@ -44,6 +44,7 @@ def _line_label(code: str) -> str:
         KILL_LOYALIST: _("Killed a Loyalist"),
         KILL_REBEL: _("Killed a Rebel"),
         KILL_RENEGADE: _("Killed a Renegade"),
+        "win": _("Won the game"),  # 3 vs 3 and 1 vs 1 (issue 15): one point a win
     }
     return labels.get(code, code)
 

@@ -56,13 +56,12 @@ def test_each_mode_implements_every_hook(mode: Mode) -> None:
 
 
 @pytest.mark.parametrize("mode", NEW_MODES, ids=lambda m: m.key)
-def test_the_new_modes_are_not_offered_yet(mode: Mode) -> None:
-    """Issue 15's screens do not exist yet: the registry (and so the create form) offers only
-    the identity game."""
-    assert mode.key not in modes.keys()
-    with pytest.raises(KeyError):
-        modes.get(mode.key)
-    assert modes.keys() == ("identity",)
+def test_the_new_modes_are_offered(mode: Mode) -> None:
+    """Issue 15: the registry (and so the create form) offers 3 vs 3 and 1 vs 1 after the
+    identity game, which stays the default."""
+    assert modes.get(mode.key).key == mode.key
+    assert modes.keys() == ("identity", "threes", "duel")
+    assert modes.DEFAULT == "identity"
 
 
 def test_no_mode_imports_another() -> None:

@@ -30,8 +30,8 @@ IDENTITY_OPTIONS = (
 )
 
 
-def test_the_registry_knows_the_identity_game_and_refuses_others() -> None:
-    assert modes.DEFAULT == "identity" and modes.keys() == ("identity",)
+def test_the_registry_knows_the_three_modes_and_refuses_others() -> None:
+    assert modes.DEFAULT == "identity" and modes.keys() == ("identity", "threes", "duel")
     assert modes.get("identity").key == "identity"
     with pytest.raises(KeyError):
         modes.get("mahjong")
@@ -326,7 +326,8 @@ def test_every_score_code_is_known_once() -> None:
         scoring.PLAYERS,
         scoring.FINAL_DUEL,
     }
-    assert modes.score_codes() == IDENTITY.score_codes
+    # The other modes add one line, a win, after the identity game's own.
+    assert modes.score_codes() == (*IDENTITY.score_codes, "win")
 
 
 @pytest.mark.parametrize("players", range(MIN_PLAYERS, MAX_PLAYERS + 1))

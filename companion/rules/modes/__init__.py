@@ -15,11 +15,13 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
+from companion.rules.modes.duel import DuelMode
 from companion.rules.modes.identity import IdentityMode
+from companion.rules.modes.threes import ThreesMode
 
 DEFAULT = "identity"
 
-_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(),)}
+_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(), ThreesMode(), DuelMode())}
 
 
 def get(key: str) -> Mode:

@@ -13,9 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion import actions, broadcast
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
+from companion.labels import mode_choices
 from companion.models import Table, new_token
 from companion.qr import qr_svg
 from companion.read.screens import template_for
+from companion.rules import modes
 from companion.state import public_state
 from companion.web import throttle
 from companion.web.views.common import (
@@ -50,14 +52,24 @@ def home(request: HttpRequest) -> HttpResponse:
             mine.append({"code": code, "url": url, "kind": kind, "seat": actor.seat})
     except (ValueError, TypeError):
         mine = []
-    response = render(request, "companion/home.html", {"mine": mine})
+    response = render(request, "companion/home.html", {"mine": mine, "modes": mode_choices()})
     return _form_page(response)
 
 
 @require_POST
 def table_new(request: HttpRequest) -> HttpResponse:
-    """Open a new table; whoever opened it holds its host link."""
-    table = actions.table_create()
+    """Open a new table for the way to play chosen (the identity game by default); whoever
+    opened it holds its host link."""
+    try:
+        table = actions.table_create(request.POST.get("mode") or modes.DEFAULT)
+    except ActionError as exc:
+        response = render(
+            request,
+            "companion/home.html",
+            {"error_new": exc.message, "modes": mode_choices()},
+            status=exc.status,
+        )
+        return _form_page(response)
     response = HttpResponseRedirect(reverse("host", args=[table.host_token]), status=303)
     response.status_code = 303
     _remember(response, request, table.code, "host", table.host_token)
@@ -76,7 +88,11 @@ def join_lookup(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "companion/home.html",
-        {"error": _("No table has that code. Check it with the host."), "code": code},
+        {
+            "error": _("No table has that code. Check it with the host."),
+            "code": code,
+            "modes": mode_choices(),
+        },
         status=404,
     )
     return _form_page(response)
@@ -117,6 +133,7 @@ def join(request: HttpRequest, table: Table) -> HttpResponse:
             "name": name,
             "state": state,
             "closed": refusal.message if refusal and not error else "",
+            "mode": next((m for m in mode_choices() if m[0] == table.mode), None),
         },
         status=status,
     )
