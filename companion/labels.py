@@ -77,3 +77,11 @@ def mode_choices() -> list[tuple[str, str, str]]:
 def mode_label(key: str) -> str:
     """The translated name of a way to play."""
     return next((name for k, name, _line in mode_choices() if k == key), key)
+
+
+def seats_needed(key: str) -> str:
+    """What the host's deal button waits for: the mode's number of players."""
+    mode = modes.get(key)
+    if mode.min_players == mode.max_players:
+        return _("The deal needs exactly %(n)s players.") % {"n": mode.min_players}
+    return _("Identities need 4 to 10 players.")

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
+from companion.labels import seats_needed
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
@@ -180,6 +181,11 @@ class PublicState:
             "lobby",
             "dealt",
         )
+
+    @property
+    def seats_needed(self) -> str:
+        """Why the deal waits, in the mode's words (4 to 10 players; exactly 6; exactly 2)."""
+        return seats_needed(self.mode)
 
     @property
     def dying(self) -> list[PublicSeat]:

@@ -71,3 +71,18 @@ def test_the_join_page_names_the_way_to_play_and_its_seats(mode: str, words: lis
     body = Client().get(f"/j/{table.code}/").content.decode()
     for word in words:
         assert word in body
+
+
+@pytest.mark.parametrize(
+    ("mode", "zh", "en"),
+    [
+        ("threes", "发身份需要恰好 6 名玩家", "The deal needs exactly 6 players."),
+        ("duel", "发身份需要恰好 2 名玩家", "The deal needs exactly 2 players."),
+        ("identity", "身份需要 4 到 10 名玩家", "Identities need 4 to 10 players."),
+    ],
+)
+def test_the_host_is_told_the_mode_s_number_of_players(mode: str, zh: str, en: str) -> None:
+    table = actions.table_create(mode)
+    url = f"/h/{table.host_token}/"
+    assert zh in Client().get(url).content.decode()
+    assert en in Client(HTTP_ACCEPT_LANGUAGE="en").get(url).content.decode()
