@@ -107,6 +107,26 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     expect(page.locator("#help-pop")).to_contain_text("♠A")
     pop_closes(page)
 
+    # The judgement helper: a first tap on a judgement's name chooses it (no entry opens: the
+    # modal entry would stop the suit's tap below); a tap on the chosen name opens its entry,
+    # and what was chosen stays chosen.
+    page.locator("#my-seat button[hx-get^='judge/']").click()
+    judge = page.locator("#dialog .judge-form")
+    eight = judge.locator("input[name=check][value=eight_trigrams]")
+    name = judge.locator(".check-choice:has(input[value=eight_trigrams]) [data-help='card:八卦阵']")
+    name.click()
+    expect(eight).to_be_checked()
+    judge.locator(".suits label:has(input[value=heart])").click()
+    expect(page.locator("#help-pop")).to_be_hidden()
+    name.click()
+    pop_opens(page, "八卦阵")
+    screenshot(page, f"help-{lang}-entry-over-judge-dialog")
+    pop_closes(page)
+    expect(eight).to_be_checked()
+    expect(judge.locator("input[name=suit][value=heart]")).to_be_checked()
+    page.locator("#dialog [data-close-dialog]").first.click()
+    expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
+
     hint.locator("[data-phase-hint-off]").click()
     expect(hint).to_be_hidden()
     page.reload()

@@ -30,6 +30,25 @@ def test_history_lines_link_the_cards_and_heroes_they_name(lang: str) -> None:
     assert fragments._help_names().search("借刀杀人").group() == "借刀杀人"
 
 
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_history_lines_link_the_skills_they_name(lang: str) -> None:
+    with translation.override(lang):
+        replaced = fragments.event_line(
+            HistoryLine(
+                "judgement_replaced",
+                {"name": "阿明", "suit": "heart", "rank": 3, "outcome": "fail", "seat": 1},
+                5,
+                1,
+            )
+        )
+    assert '<span data-help="skill:guicai">鬼才</span>' in replaced, replaced
+    assert '<span data-help="skill:tiandu">天妒</span>' in fragments.help_links("天妒：郭嘉")
+    assert 'data-help="hero:' in fragments.help_links("天妒：郭嘉")
+    # 救援 is also the ordinary word of a rescue: never linked.
+    assert "data-help" not in fragments.help_links("对 阿明 的救援")
+    assert fragments.help_links("<b>") == "&lt;b&gt;"
+
+
 def test_every_judgement_of_the_helper_has_an_entry() -> None:
     for check in ("indulgence", "supply_shortage", "lightning", "eight_trigrams",
                   "iron_cavalry", "ganglie", "luoshen", "free"):  # fmt: skip
