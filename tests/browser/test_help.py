@@ -36,7 +36,9 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     display_context, new_phone: ContextFactory, lang: str
 ) -> None:
     locale = LOCALES[lang]
-    table = phone_table(display_context, new_phone, 4, locales=dict.fromkeys(range(4), locale))
+    table = phone_table(
+        display_context, new_phone, 4, maneuvering=True, locales=dict.fromkeys(range(4), locale)
+    )
     phone = next(p for p in table.phones if p.seat != _lord(table))
     page = phone.open()
     expect(page.locator("html")).to_have_attribute("data-lang", "en" if lang == "en" else "zh-hans")
@@ -92,9 +94,26 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     expect(dialog).to_be_visible()
     expect(dialog.locator("input[name=delta][value='-2']")).to_be_checked()
     expect(max_hp).to_have_value("6")
+    # 军争's damage dialog: the card and the source chosen there stay chosen under the entry.
+    dialog.locator(".damage-open").click()
+    damage = page.locator("#dialog .damage-dialog")
+    expect(damage).to_be_visible()
+    damage.locator("button[name=card][value='火杀']").click()
+    lord = _lord(table)
+    damage.locator(f"button[name=source][value='{lord}']").click()
+    expect(damage.locator(".damage-preview")).to_be_visible()
+    damage.locator(".damage-card[data-help='card:火杀']").click()
+    pop_opens(page, "火杀")
+    expect(page.locator("#help-pop")).to_contain_text("Dodge" if lang == "en" else "闪")
+    screenshot(page, f"help-{lang}-entry-over-maneuver-damage")
+    pop_closes(page)
+    expect(damage.locator(".damage-card")).to_contain_text("火杀")
+    expect(damage.locator(".damage-source")).to_be_visible()
+    expect(damage.locator(".damage-preview")).to_be_visible()
+    expect(damage.locator(".damage-apply button")).to_be_visible()
     # A delayed trick in the ring (the host places it): the same one tap.
-    dialog.locator("[data-close-dialog]").click()
-    expect(dialog).to_have_count(0)
+    damage.locator("[data-close-dialog]").first.click()
+    expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
     host = table.host
     host.locator(f"#table-state .seat[data-seat='{phone.seat}'] .seat-open").click()
     host.locator("#dialog form[hx-post='act/trick']:has(input[value='闪电']) button").click()
