@@ -204,7 +204,9 @@ def test_the_help_page_and_its_search(new_phone: ContextFactory, lang: str) -> N
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_first_game_path_for_five_players(new_phone: ContextFactory, lang: str) -> None:
+def test_the_first_game_path_for_five_players(
+    new_phone: ContextFactory, new_context: ContextFactory, lang: str
+) -> None:
     page = new_phone(locale=LOCALES[lang]).new_page()
     page.goto("/")
     page.locator(".fg-start").click()
@@ -228,3 +230,9 @@ def test_the_first_game_path_for_five_players(new_phone: ContextFactory, lang: s
             page.locator(".fg-next").click()
     expect(page.locator(".fg-done")).to_be_visible()
     expect(page.locator(".first-game")).to_contain_text("End turn" if lang == "en" else "结束回合")
+    # The same path on the table's display (1280x800): the box step, its checklist and cards.
+    display = new_context(kind="display", locale=LOCALES[lang]).new_page()
+    display.goto(page.url.split("?")[0] + "?n=5&step=0")
+    expect(display.locator(".first-game")).to_have_attribute("data-step", "0")
+    expect(display.locator(".fg-checklist li")).to_have_count(5)
+    screenshot(display, f"help-{lang}-first-game-display-step1", full_page=True)
