@@ -5,11 +5,14 @@ ring's equipment and judgement zone, the history lines, the judgement helper."""
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion import fragments
+from companion.names import hero_card
 from companion.read.history import HistoryLine
 from companion.rules import help as rules_help
+from companion.rules.heroes import STANDARD_HEROES
 from companion.templatetags.sgs import check_help, phase_hint
 
 
@@ -61,3 +64,19 @@ def test_phase_hints_in_the_active_language() -> None:
     with translation.override("zh-hans"):
         assert phase_hint("draw").startswith("摸牌阶段")
     assert phase_hint("nonsense") == ""
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_the_hero_card_opens_the_hero_and_each_skill(lang: str) -> None:
+    for hero in STANDARD_HEROES:
+        with translation.override(lang):
+            card = hero_card(hero.id)
+            html = render_to_string("companion/live.html#hero_card", {"hero": card})
+        assert f'data-help="hero:{hero.id}"' in html
+        assert card is not None
+        for skill in card.skills:
+            assert f'data-help="skill:{skill.id}"' in html, (hero.id, skill.id)
+            assert rules_help.entry(f"skill:{skill.id}") is not None
+            if skill.lord_skill:
+                # The card tags it; its entry says it works only for the lord.
+                assert ("Lord skill" if lang == "en" else "主公技") in html
