@@ -1,8 +1,9 @@
 """The rules help in a real browser (issue 17), phones at 390x844 in both languages: a card's
-entry opened and closed from the ring's equipment and from the damage dialog without losing what
-was chosen in the dialog; the identity tips shown with the peeked identity; the phase hint of a
-first game switched off; the help page's search; the first-game path for 5 players to the first
-turn. Screenshots: test-artifacts/help-*.png.
+entry opened and closed from the ring's equipment, the history, the HP dialog, 军争's damage
+dialog and the judgement helper without losing what was chosen in the dialog; the identity tips
+shown with the peeked identity; the phase hint of a first game switched off; the help page's
+search; the first-game path for 5 players to the first turn (and its first step on the display).
+Screenshots: test-artifacts/help-*.png.
 """
 
 from __future__ import annotations
@@ -75,6 +76,11 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     else:
         expect(page.locator("#help-pop")).to_contain_text("红色则视为你使用或打出了一张闪")
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
+    pop_closes(page)
+    # From the table's history: the line that says it was equipped names it, one tap away.
+    line = page.locator("#table-state .history .events [data-help='card:八卦阵']").first
+    line.click()
+    pop_opens(page, "八卦阵")
     pop_closes(page)
 
     # From the damage dialog: what was chosen there stays chosen.
