@@ -218,18 +218,33 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
         classes += " undone"
         label = escape(gettext("undone"))
         undone = f' <span class="undone-mark">{label}</span>'
-    text = _help_names().sub(_help_span, str(escape(e.text)))
+    text = help_links(e.text)
     return mark_safe(  # noqa: S308 - every value escaped
         f'<li{mark} class="{classes}">{text}{undone}</li>'
     )
 
 
+def help_links(text: str) -> SafeString:
+    """A line of words (a history line, an HP change, a damage step), escaped, with each card,
+    hero and skill name it holds made a tap that opens its help entry (issue 17)."""
+    return mark_safe(_help_names().sub(_help_span, str(escape(text))))  # noqa: S308 - escaped
+
+
+# Skill names that are also ordinary words of the history's lines (对 X 的救援).
+_PLAIN_WORDS = frozenset({"救援"})
+
+
 @cache
 def _help_names() -> re.Pattern[str]:
-    """The card and hero names a history line may name, longest first:
+    """The card, hero and skill names a history line may name, longest first:
     each becomes a tap that opens its help entry (issue 17). One-character names (杀, 闪, 桃,
-    酒) are left out: they are also parts of ordinary words (击杀)."""
-    keys = {e.name_zh: e.key for e in rules_help.card_entries() + rules_help.hero_entries()}
+    酒) are left out: they are also parts of ordinary words (击杀); so are the skill names that
+    are ordinary words too (救援)."""
+    keys = {
+        e.name_zh: e.key
+        for e in rules_help.skill_entries() + rules_help.hero_entries() + rules_help.card_entries()
+        if e.name_zh not in _PLAIN_WORDS
+    }
     _HELP_KEYS.update({name: key for name, key in keys.items() if len(name) > 1})
     names = sorted(_HELP_KEYS, key=len, reverse=True)
     return re.compile("|".join(re.escape(n) for n in names))

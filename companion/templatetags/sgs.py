@@ -4,9 +4,12 @@ judgements and their results, card names)."""
 from __future__ import annotations
 
 from django import template
+from django.utils.html import conditional_escape as escape
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from companion import fragments, labels, names, state
+from companion.rules import help as rules_help
 from companion.rules.help import CHECK_KEYS
 from companion.rules.help.first_game import PHASE_HINTS
 from companion.rules.skills import Skill
@@ -116,3 +119,27 @@ def phase_hint(phase: str) -> str:
     """A phase's one-line explanation for a first game, in the active language."""
     zh, en = PHASE_HINTS.get(phase, ("", ""))
     return en if names.english_ui() else zh
+
+
+@register.filter
+def help_links(text: str) -> SafeString:
+    """Words (an HP change, a private history line, a damage step) escaped, each card, hero and
+    skill name in them a tap that opens its help entry (companion.fragments.help_links)."""
+    return fragments.help_links(str(text))
+
+
+@register.filter
+def card_help(name_zh: str) -> SafeString:
+    """A card's label (`card_label`) that one tap opens the help entry of, for a name inside a
+    sentence of a dialog (the damage dialog's weapon and armour choices)."""
+    key = rules_help.card_key(str(name_zh))
+    label = escape(names.card_label(str(name_zh)))
+    if not key:
+        return label
+    return format_html('<span data-help="{}">{}</span>', key, label)
+
+
+@register.filter
+def card_help_key(name_zh: str) -> str:
+    """The help key of a card of the box ("card:杀"), or "" for anything else ("other")."""
+    return rules_help.card_key(str(name_zh))

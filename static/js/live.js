@@ -930,6 +930,11 @@
     if (!el) return;
     var key = el.getAttribute('data-help');
     if (!key) return;
+    // A name that is a choice (the judgement helper's 八卦阵, the damage dialog's horse): the
+    // first tap chooses it, a tap on the chosen one opens its entry.
+    var choice = el.closest('label');
+    var radio = choice && choice.querySelector('input[type=radio]');
+    if (radio && !radio.checked) return;
     ev.preventDefault();
     ev.stopPropagation();
     openEntry(key);

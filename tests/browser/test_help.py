@@ -1,8 +1,9 @@
 """The rules help in a real browser (issue 17), phones at 390x844 in both languages: a card's
-entry opened and closed from the ring's equipment and from the damage dialog without losing what
-was chosen in the dialog; the identity tips shown with the peeked identity; the phase hint of a
-first game switched off; the help page's search; the first-game path for 5 players to the first
-turn. Screenshots: test-artifacts/help-*.png.
+entry opened and closed from the ring's equipment, the history, the HP dialog, 军争's damage
+dialog and the judgement helper without losing what was chosen in the dialog; the identity tips
+shown with the peeked identity; the phase hint of a first game switched off; the help page's
+search; the first-game path for 5 players to the first turn (and its first step on the display).
+Screenshots: test-artifacts/help-*.png.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     display_context, new_phone: ContextFactory, lang: str
 ) -> None:
     locale = LOCALES[lang]
-    table = phone_table(display_context, new_phone, 4, locales=dict.fromkeys(range(4), locale))
+    table = phone_table(
+        display_context, new_phone, 4, maneuvering=True, locales=dict.fromkeys(range(4), locale)
+    )
     phone = next(p for p in table.phones if p.seat != _lord(table))
     page = phone.open()
     expect(page.locator("html")).to_have_attribute("data-lang", "en" if lang == "en" else "zh-hans")
@@ -74,6 +77,11 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
         expect(page.locator("#help-pop")).to_contain_text("红色则视为你使用或打出了一张闪")
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
     pop_closes(page)
+    # From the table's history: the line that says it was equipped names it, one tap away.
+    line = page.locator("#table-state .history .events [data-help='card:八卦阵']").first
+    line.click()
+    pop_opens(page, "八卦阵")
+    pop_closes(page)
 
     # From the damage dialog: what was chosen there stays chosen.
     page.locator("#my-hp .hp-minus").click()
@@ -92,9 +100,26 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     expect(dialog).to_be_visible()
     expect(dialog.locator("input[name=delta][value='-2']")).to_be_checked()
     expect(max_hp).to_have_value("6")
+    # 军争's damage dialog: the card and the source chosen there stay chosen under the entry.
+    dialog.locator(".damage-open").click()
+    damage = page.locator("#dialog .damage-dialog")
+    expect(damage).to_be_visible()
+    damage.locator("button[name=card][value='火杀']").click()
+    lord = _lord(table)
+    damage.locator(f"button[name=source][value='{lord}']").click()
+    expect(damage.locator(".damage-preview")).to_be_visible()
+    damage.locator(".damage-card[data-help='card:火杀']").click()
+    pop_opens(page, "火杀")
+    expect(page.locator("#help-pop")).to_contain_text("Dodge" if lang == "en" else "闪")
+    screenshot(page, f"help-{lang}-entry-over-maneuver-damage")
+    pop_closes(page)
+    expect(damage.locator(".damage-card")).to_contain_text("火杀")
+    expect(damage.locator(".damage-source")).to_be_visible()
+    expect(damage.locator(".damage-preview")).to_be_visible()
+    expect(damage.locator(".damage-apply button")).to_be_visible()
     # A delayed trick in the ring (the host places it): the same one tap.
-    dialog.locator("[data-close-dialog]").click()
-    expect(dialog).to_have_count(0)
+    damage.locator("[data-close-dialog]").first.click()
+    expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
     host = table.host
     host.locator(f"#table-state .seat[data-seat='{phone.seat}'] .seat-open").click()
     host.locator("#dialog form[hx-post='act/trick']:has(input[value='闪电']) button").click()
@@ -106,6 +131,26 @@ def test_an_entry_opens_in_place_from_the_equipment_and_the_damage_dialog(
     pop_opens(page, "闪电")
     expect(page.locator("#help-pop")).to_contain_text("♠A")
     pop_closes(page)
+
+    # The judgement helper: a first tap on a judgement's name chooses it (no entry opens: the
+    # modal entry would stop the suit's tap below); a tap on the chosen name opens its entry,
+    # and what was chosen stays chosen.
+    page.locator("#my-seat button[hx-get^='judge/']").click()
+    judge = page.locator("#dialog .judge-form")
+    eight = judge.locator("input[name=check][value=eight_trigrams]")
+    name = judge.locator(".check-choice:has(input[value=eight_trigrams]) [data-help='card:八卦阵']")
+    name.click()
+    expect(eight).to_be_checked()
+    judge.locator(".suits label:has(input[value=heart])").click()
+    expect(page.locator("#help-pop")).to_be_hidden()
+    name.click()
+    pop_opens(page, "八卦阵")
+    screenshot(page, f"help-{lang}-entry-over-judge-dialog")
+    pop_closes(page)
+    expect(eight).to_be_checked()
+    expect(judge.locator("input[name=suit][value=heart]")).to_be_checked()
+    page.locator("#dialog [data-close-dialog]").first.click()
+    expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
 
     hint.locator("[data-phase-hint-off]").click()
     expect(hint).to_be_hidden()
@@ -165,7 +210,9 @@ def test_the_help_page_and_its_search(new_phone: ContextFactory, lang: str) -> N
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_first_game_path_for_five_players(new_phone: ContextFactory, lang: str) -> None:
+def test_the_first_game_path_for_five_players(
+    new_phone: ContextFactory, new_context: ContextFactory, lang: str
+) -> None:
     page = new_phone(locale=LOCALES[lang]).new_page()
     page.goto("/")
     page.locator(".fg-start").click()
@@ -189,3 +236,9 @@ def test_the_first_game_path_for_five_players(new_phone: ContextFactory, lang: s
             page.locator(".fg-next").click()
     expect(page.locator(".fg-done")).to_be_visible()
     expect(page.locator(".first-game")).to_contain_text("End turn" if lang == "en" else "结束回合")
+    # The same path on the table's display (1280x800): the box step, its checklist and cards.
+    display = new_context(kind="display", locale=LOCALES[lang]).new_page()
+    display.goto(page.url.split("?")[0] + "?n=5&step=0")
+    expect(display.locator(".first-game")).to_have_attribute("data-step", "0")
+    expect(display.locator(".fg-checklist li")).to_have_count(5)
+    screenshot(display, f"help-{lang}-first-game-display-step1", full_page=True)

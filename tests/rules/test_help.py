@@ -79,6 +79,33 @@ def test_delayed_tricks_and_judging_equipment_give_their_judgement() -> None:
         assert any(en in s.text[1] for s in entry.sections), name
 
 
+def _section(entry: rules_help.Entry, label_en: str) -> tuple[str, str]:
+    found = [s.text for s in entry.sections if s.label[1] == label_en]
+    return found[0] if found else ("", "")
+
+
+def test_each_card_says_what_answers_it_and_its_distance() -> None:
+    for entry in rules_help.card_entries():
+        kind = entry.kind_label[1]
+        zh, en = _section(entry, "Answered by")
+        if kind in ("Trick", "Delayed trick"):
+            # Every trick can be cancelled by 无懈可击 (itself by another one).
+            assert "无懈可击" in zh and "Nullification" in en, entry.name_zh
+        if entry.name_zh in ("杀", "火杀", "雷杀"):
+            assert "闪" in zh and "Dodge" in en, entry.name_zh
+        if kind.startswith("Equipment · ") and "horse" in kind:
+            words = " ".join(s.text[1] for s in entry.sections)
+            sign = "1 more" if "+1" in kind else "1 less"
+            assert sign in words and "distance" in words, entry.name_zh
+    for name in ("顺手牵羊", "兵粮寸断"):
+        entry = rules_help.entry(f"card:{name}")
+        assert entry is not None
+        zh, en = _section(entry, "What it does")
+        assert "距离1" in zh and "distance 1" in en, name
+    fire = rules_help.entry("card:火攻")
+    assert fire is not None and "No distance limit" in _section(fire, "When")[1]
+
+
 def test_every_skill_of_the_25_heroes_has_an_entry_in_both_languages() -> None:
     assert len(STANDARD_HEROES) == 25
     count = 0
