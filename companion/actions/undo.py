@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import last_three, protection
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -195,15 +196,19 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     if target.kind in TURN_KINDS:
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
+        private |= last_three.undo_round_loss(table, target)  # RULES §9: the round's loss
         seat = _first_seat(table, table.turn_seat_id) or seat
     elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}
         seat = next((s for s in restored if s.pk == seat.pk), seat)
-    else:
+    elif target.kind != "protection_ended":
         _undo_on_seat(table, target, seat)
         seat.save()
+    # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
+    private |= protection.undo(table, target)
+    last_three.undo_started(table, target)
     change = _record(
         actor,
         table,
