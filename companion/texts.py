@@ -620,7 +620,7 @@ _TEXTS.update(
 def _protection_clauses(public: dict[str, Any]) -> list[str]:
     found = []
     if public.get("protected"):
-        found.append(_("protected: the first out of the last game keeps his last HP"))
+        found.append(_("protected: the last game's first out keeps their last HP"))
     if public.get("protection_ended"):
         found.append(_("the protection of the last game's first out ends"))
     return found
@@ -656,6 +656,6 @@ _extend("died", lambda public: [*_protection_clauses(public), *_last_three_start
 for _kind in ("turn", "turn_ended", "phase"):
     _extend(_kind, _round_loss)
 _TEXTS["protection_ended"] = lambda public, name: (
-    _("%(name)s attacks %(target)s, who attacked him: his protection ends")
+    _("%(name)s attacks %(target)s, who attacked them: the protection ends")
     % {"name": name, "target": public.get("target_name", "")}
 )

@@ -8,6 +8,7 @@ docs/variants.md)."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from companion import actions
 from companion.actions import protection
@@ -15,10 +16,16 @@ from companion.actions.core import ActionError
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
 from companion.state import public_state
-from companion.texts import describe
+from companion.texts import describe as describe_any
 from tests.support.game import by_identity, fresh, kill, picked_all
 
 pytestmark = pytest.mark.django_db
+
+
+def describe(kind: str, public: dict) -> dict:
+    """A history line, in English."""
+    with translation.override("en"):
+        return describe_any(kind, public)
 
 
 def pick_all(table: Table) -> None:
