@@ -650,7 +650,7 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
     ]
 
 
-for _kind in ("damage", "lose_hp"):
+for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
     _extend(_kind, _protection_clauses)
 _extend("died", lambda public: [*_protection_clauses(public), *_last_three_started(public)])
 for _kind in ("turn", "turn_ended", "phase"):

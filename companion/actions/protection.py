@@ -105,6 +105,23 @@ def kept_hp(table: Table, seat: Seat, change: int) -> tuple[int, bool]:
     return after, after != seat.hp + change
 
 
+def keep_last_hp(table: Table, touched: Sequence[Seat], before: dict[str, Any]) -> dict[str, Any]:
+    """A damage worked out by the rules (军争's resolver) that took the protected player's last
+    HP: he is back at 1 and not dying. `before`: each seat's row before it (hp, dying, source).
+    Returns what the event shows (empty: nothing kept)."""
+    found = current(table)
+    if found is None or found.ended:
+        return {}
+    for seat in touched:
+        row = before.get(str(seat.pk), {})
+        if str(seat.pk) == found.player and row.get("hp", 0) >= 1 and seat.hp < 1:
+            seat.hp = 1
+            seat.dying = bool(row.get("dying"))
+            seat.damage_source_id = row.get("damage_source")
+            return {"protected": True}
+    return {}
+
+
 def note_attack(table: Table, *, attacker: Seat | None, target: Seat) -> dict[str, Any]:
     """A damage with its source: the protected player's attacker is noted, or his attack on
     one of his attackers ends the protection. Returns what the damage's event keeps in its
@@ -152,9 +169,11 @@ def undo(table: Table, target: Event) -> set[int]:
     if found is None:
         return set()
     was = found
-    if "protection_ended" in target.after:
+    # The damage actions keep it in `after`; the resolver's events in their public part.
+    done = {**target.public, **target.after}
+    if "protection_ended" in done:
         found = replace(found, ended=False)
-    attacker = target.after.get("protection_attacker")
+    attacker = done.get("protection_attacker")
     if attacker is not None:
         found = replace(found, attackers=found.attackers - {str(attacker)})
     if found == was:

@@ -189,3 +189,43 @@ def test_a_redeal_of_the_next_game_keeps_the_same_protected_player() -> None:
     table.refresh_from_db()
     assert table.game_number == 2
     assert protection.protected_seat(table) == first.pk
+
+
+def test_the_resolver_s_damage_keeps_his_last_hp_and_notes_the_attacker() -> None:
+    table, first = second_game(first_out_protection=True, maneuvering=True)
+    attacker = others(table, first)[0]
+    if first.hp > 1:
+        actions.seat_change_hp(token=table.host_token, seat_id=first.pk, delta=1 - first.hp)
+    actions.damage_resolve(token=attacker.token, target=first.pk, card="杀", source=attacker.pk)
+    seat = fresh(first)
+    assert (seat.hp, seat.dying) == (1, False)
+    event = last_event(table)
+    assert event.kind == "damage_resolved" and event.public["protected"] is True
+    assert event.public["protection_attacker"] == str(attacker.pk)
+    assert "protected" in describe(event.kind, event.public)["text"]
+    table.refresh_from_db()
+    assert protection.current(table).attackers == {str(attacker.pk)}
+    actions.event_undo(token=table.host_token, version=event.version)
+    table.refresh_from_db()
+    assert fresh(first).hp == 1 and protection.current(table).attackers == frozenset()
+
+
+def test_a_lightning_strike_keeps_his_last_hp() -> None:
+    table, first = second_game(first_out_protection=True)
+    actions.seat_change_hp(token=table.host_token, seat_id=first.pk, delta=2 - first.hp)
+    actions.turn_set(token=table.host_token, seat_id=first.pk, phase="play")
+    actions.trick_place(token=first.token, seat_id=first.pk, name="闪电")
+    actions.turn_set(token=table.host_token, seat_id=first.pk, phase="judgement")
+    actions.judgement_flip(token=first.token, check="lightning", suit="spade", rank=5, trick="闪电")
+    table.refresh_from_db()
+    if table.pending_judgement:  # 鬼才 waits: its owner lets it take effect
+        for seat in table.seats.all():
+            try:
+                actions.judgement_confirm(token=seat.token)
+                break
+            except ActionError:
+                continue
+    seat = fresh(first)
+    assert (seat.hp, seat.dying) == (1, False)
+    event = last_event(table)
+    assert event.kind == "judgement" and event.public["protected"] is True
