@@ -652,7 +652,14 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
 
 for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
     _extend(_kind, _protection_clauses)
-_extend("died", lambda public: [*_protection_clauses(public), *_last_three_started(public)])
+_extend(
+    "died",
+    lambda public: [
+        *_protection_clauses(public),
+        *_last_three_started(public),
+        *_round_loss(public),
+    ],
+)
 for _kind in ("turn", "turn_ended", "phase"):
     _extend(_kind, _round_loss)
 _TEXTS["protection_ended"] = lambda public, name: (

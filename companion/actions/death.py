@@ -113,8 +113,12 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
     flow = _death_flow(table, seats, seat, killer, before, after)
     # RULES §9: someone else out ends the protection; three alive start the last three.
-    variants = {**protection.after_death(table, seat), **last_three.after_death(table, seats)}
-    after.update(variants)
+    variants = {
+        **protection.after_death(table, seat),
+        **last_three.after_death(table, seats, before, after),
+    }
+    after.update({k: v for k, v in variants.items() if k == "protection_ended"})
+    losers = variants.pop("seats", set())
     change = _record(
         actor,
         table,
@@ -133,7 +137,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         after=after,
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk, *losers}),
     )
     return _finish_if_over(actor, table, seats) or change
 

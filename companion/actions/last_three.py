@@ -53,17 +53,30 @@ def at_deal(table: Table) -> None:
     _store(table, None)
 
 
-def after_death(table: Table, seats: list[Seat]) -> dict[str, Any]:
-    """A player is out: with three alive the countdown starts in this round. Returns what the
-    death's event keeps in its `after` (empty: nothing changed)."""
+def after_death(
+    table: Table, seats: list[Seat], before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """A player is out (`before` and `after`: the death's event's, with the turn when it
+    passed): with three alive the countdown starts in the round of the death; a turn that
+    passed into a new round with the death ends that round (its loss, kept in the event).
+    Returns the event's public additions, with "seats": the phones whose HP changed."""
     if not enabled(table):
         return {}
+    death_round = int(before.get("turn", {}).get("round", table.round))
+    found: dict[str, Any] = {}
     state = current(table)
-    started = rules.watch(state, alive=sum(1 for s in seats if s.alive), round_number=table.round)
-    if started == state:
-        return {}
-    _store(table, started)
-    return {"last_three_started": started.started}
+    started = rules.watch(state, alive=sum(1 for s in seats if s.alive), round_number=death_round)
+    if started != state:
+        _store(table, started)
+        found["last_three_started"] = started.started
+    if "turn" in after:
+        loss = round_end(table, seats, death_round)
+        if loss:
+            before.update(loss["before"])
+            after.update(loss["after"])
+            found.update(loss["public"], seats=loss["seats"])
+    after.update({k: v for k, v in found.items() if k == "last_three_started"})
+    return found
 
 
 def round_end(table: Table, seats: list[Seat], ended: int) -> dict[str, Any]:
@@ -102,8 +115,9 @@ def round_end(table: Table, seats: list[Seat], ended: int) -> dict[str, Any]:
 
 
 def undo_round_loss(table: Table, target: Event) -> set[int]:
-    """The undo of a turn that took the round's loss: every loser's HP back, the state as it
-    was. Refused when a loser's HP has changed since. Returns the seats changed."""
+    """The undo of a turn (or a death that passed the turn) that took the round's loss: every
+    loser's HP back, the state as it was. Refused when a loser's HP has changed since. Returns
+    the seats changed."""
     done = target.after.get(KEY)
     if not isinstance(done, dict) or KEY not in target.before:
         return set()

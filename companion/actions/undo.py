@@ -196,7 +196,6 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     if target.kind in TURN_KINDS:
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
-        private |= last_three.undo_round_loss(table, target)  # RULES §9: the round's loss
         seat = _first_seat(table, table.turn_seat_id) or seat
     elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
@@ -208,6 +207,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         seat.save()
     # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
     private |= protection.undo(table, target)
+    private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
     last_three.undo_started(table, target)
     change = _record(
         actor,

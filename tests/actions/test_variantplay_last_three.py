@@ -134,3 +134,28 @@ def test_without_the_option_three_alive_change_nothing() -> None:
         assert "last_three" not in event.public
     assert hps(living) == full
     assert public_state(table).turn.last_three is None  # type: ignore[union-attr]
+
+
+def test_a_death_that_passes_the_turn_into_a_new_round_ends_the_round_with_the_loss() -> None:
+    table, living = three_left()
+    for _ in range(4):
+        end_round(table)
+    lord = by_identity(table, "lord")[0]
+    last = living[living.index(next(s for s in living if s.pk == lord.pk)) - 1]
+    actions.turn_set(token=table.host_token, seat_id=last.pk, phase="play")
+    table.refresh_from_db()
+    ending = table.round
+    rest = [s for s in living if s.pk != last.pk]
+    full = hps(rest)
+    actions.seat_change_hp(token=table.host_token, seat_id=last.pk, delta=-fresh(last).hp)
+    actions.seat_die(token=last.token, seat_id=last.pk)
+    table.refresh_from_db()
+    died = Event.objects.filter(table=table, kind="died").order_by("-version").first()
+    assert died is not None and table.round == ending + 1
+    assert hps(rest) == [hp - 1 for hp in full]
+    assert died.public["last_three"]["round_end"] == ending
+    assert "1 HP" in describe("died", died.public)["text"]
+    # The host's undo of the death gives the HP back and the turn.
+    actions.event_undo(token=table.host_token, version=died.version)
+    table.refresh_from_db()
+    assert hps(rest) == full and table.round == ending and fresh(last).alive
