@@ -36,7 +36,7 @@ def current(table: Table) -> rules.LastThree:
 def rounds_left(table: Table) -> int | None:
     """During the table's round: the rounds left before the losses begin (0: this round ends
     with the loss; None: the rule is off or not started)."""
-    if not enabled(table):
+    if KEY not in (table.mode_state or {}) or not enabled(table):
         return None
     return rules.rounds_left(current(table), table.round)
 
