@@ -89,6 +89,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " dying"
     if seat.chained:
         classes += " chained"
+    if seat.protected:
+        classes += " protected"
     if seat.id == turn_seat_id:
         classes += " has-turn"
     name = escape(seat.name)
@@ -130,6 +132,9 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.chained or seat.wine:
         parts.append(maneuver_marks(seat))
+    if seat.protected:  # issue 16 (RULES §9): the previous game's first out
+        protected = escape(gettext("Protected"))
+        parts.append(f'<span class="protect-mark">{protected}</span>')
     if seat.is_host:
         host = escape(gettext("Host"))
         parts.append(f'<span class="host-mark" title="{host}">★</span>')

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from companion.actions import last_three, protection
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.labels import seats_needed
@@ -73,6 +74,8 @@ class PublicSeat:
     # 军争 (issue 14): chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
     chained: bool = False
     wine: str = ""
+    # Issue 16 (RULES §9): the previous game's first out, whose last HP is kept.
+    protected: bool = False
 
     @property
     def shown_hp(self) -> int:
@@ -108,6 +111,9 @@ class Turn:
     pending_replacer: str = ""
     # Someone dying holds the turn up (RULES §6): the turn bar waits, naming them (issue 18, 12).
     dying_name: str = ""
+    # Issue 16, the last three (RULES §9): the rounds left before the losses (0: this round ends
+    # with one; None: off or not started).
+    last_three: int | None = None
 
 
 @dataclass(frozen=True)
@@ -339,6 +345,7 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
         dying_name=(
             dying if dying is not None else next((s.name for s in seats if s.alive and s.dying), "")
         ),
+        last_three=last_three.rounds_left(table),
     )
 
 
@@ -396,6 +403,7 @@ def _public_seat(
         distances=distances,
         chained=s.chained and s.alive,
         wine=s.wine if s.alive else "",
+        protected=s.alive and protection.protected_seat(table) == s.pk,
     )
 
 

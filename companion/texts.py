@@ -612,3 +612,57 @@ _TEXTS.update(
         ),
     }
 )
+
+
+# Issue 16 (RULES §9): the protection of the first out and the last three ----------------------
+
+
+def _protection_clauses(public: dict[str, Any]) -> list[str]:
+    found = []
+    if public.get("protected"):
+        found.append(_("protected: the last game's first out keeps their last HP"))
+    if public.get("protection_ended"):
+        found.append(_("the protection of the last game's first out ends"))
+    return found
+
+
+def _last_three_started(public: dict[str, Any]) -> list[str]:
+    if public.get("last_three_started") is None:
+        return []
+    return [_("three alive: the last three's countdown begins (3 rounds after this one)")]
+
+
+def _round_loss(public: dict[str, Any]) -> list[str]:
+    loss = public.get("last_three")
+    if not isinstance(loss, dict):
+        return []
+    if loss.get("carried"):
+        return [
+            _("Last three: the loss would take everyone out together; it carries to the next round")
+        ]
+    losers = ", ".join(
+        _("%(name)s HP %(hp)s") % {"name": s.get("name", ""), "hp": shown_hp(s.get("hp", 0))}
+        for s in loss.get("losers", [])
+    )
+    return [
+        _("Last three: end of round %(round)s, everyone loses 1 HP (%(losers)s)")
+        % {"round": loss.get("round_end"), "losers": losers}
+    ]
+
+
+for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
+    _extend(_kind, _protection_clauses)
+_extend(
+    "died",
+    lambda public: [
+        *_protection_clauses(public),
+        *_last_three_started(public),
+        *_round_loss(public),
+    ],
+)
+for _kind in ("turn", "turn_ended", "phase"):
+    _extend(_kind, _round_loss)
+_TEXTS["protection_ended"] = lambda public, name: (
+    _("%(name)s attacks %(target)s, who attacked them: the protection ends")
+    % {"name": name, "target": public.get("target_name", "")}
+)

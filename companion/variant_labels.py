@@ -10,9 +10,11 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from companion.rules import modes
 from companion.rules.modes import OptionsError
+from companion.rules.variants.last_three import COUNTDOWN_ROUNDS
 
 # name: (label, one line on what it changes), in the form's order.
 VARIANTS: dict[str, tuple[Promise, Promise]] = {
@@ -79,3 +81,22 @@ def variants_on(mode: str, options: Mapping[str, Any] | None) -> list[VariantOn]
     if on is None:
         return []
     return [VariantOn(name, *VARIANTS[name]) for name in on() if name in VARIANTS]
+
+
+def last_three_words(left: int | None) -> str:
+    """The last three's countdown in words (issue 16, RULES §9), from the rounds left this
+    round included (`actions.last_three.rounds_left`): "" before it starts."""
+    if left is None:
+        return ""
+    if left == 0:
+        return str(_("Last three: everyone loses 1 HP at the end of this round"))
+    if left > COUNTDOWN_ROUNDS:
+        return str(
+            _("Last three: %(n)s rounds after this one, then everyone loses 1 HP a round")
+            % {"n": COUNTDOWN_ROUNDS}
+        )
+    return ngettext(
+        "Last three: %(n)s round left, then everyone loses 1 HP at each round's end",
+        "Last three: %(n)s rounds left, then everyone loses 1 HP at each round's end",
+        left,
+    ) % {"n": left}

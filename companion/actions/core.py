@@ -227,6 +227,8 @@ UNDOABLE_KINDS = frozenset(
         "wine",
         "damage_resolved",
         "chain_continued",
+        # Issue 16: the protected player's "I attack my attacker" (companion.actions.protection).
+        "protection_ended",
     }
 )
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
+from companion.actions import protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -327,6 +328,9 @@ def damage_resolve(
     steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
+    # Issue 16 (RULES §9): the protected first out keeps his last HP; his attacker is noted.
+    kept = protection.keep_last_hp(table, touched, before)
+    kept.update(protection.note_attack(table, attacker=source_seat, target=target_seat))
     discarded = ""
     if horse:
         victim = by_pk[target_seat.pk]
@@ -347,6 +351,7 @@ def damage_resolve(
         "discards": first.discards,
         "qilin": discarded,
         "axe": axe_used,
+        **kept,
     }
     return _record_steps(
         actor,
@@ -549,6 +554,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     )
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
+    kept = protection.keep_last_hp(table, touched, before)  # issue 16 (RULES §9)
     return _record_steps(
         actor,
         table,
@@ -560,7 +566,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
         before,
         touched,
         by_pk[found[0].seat],
-        {"type": pause["type"], "card": pause["card"]},
+        {"type": pause["type"], "card": pause["card"], **kept},
         action_id,
     )
 

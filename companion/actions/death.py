@@ -7,7 +7,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import scoring
+from companion.actions import last_three, protection, scoring
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -112,6 +112,13 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     )
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
     flow = _death_flow(table, seats, seat, killer, before, after)
+    # RULES §9: someone else out ends the protection; three alive start the last three.
+    variants = {
+        **protection.after_death(table, seat),
+        **last_three.after_death(table, seats, before, after),
+    }
+    after.update({k: v for k, v in variants.items() if k == "protection_ended"})
+    losers = variants.pop("seats", set())
     change = _record(
         actor,
         table,
@@ -124,12 +131,13 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             "killer_name": killer.name if killer else "",
             "consequence": consequence or "",
             **flow,
+            **variants,
         },
         before=before,
         after=after,
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
+        change=Change(table.pk, table.version, private_seats={seat.pk, *losers}),
     )
     return _finish_if_over(actor, table, seats) or change
 

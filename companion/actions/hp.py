@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
+from companion.actions import protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -21,7 +22,7 @@ from companion.actions.core import (
 from companion.actions.inputs import _int, mode_of
 from companion.actions.play import _delta, _dying
 from companion.models import Seat, Table
-from companion.rules.flow import capped_recovery, damage_skills, lose_hp, peach_heal
+from companion.rules.flow import HpResult, capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity
 from companion.rules.skills import skills_for
@@ -130,7 +131,8 @@ def seat_change_hp(
             raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
     was_dying = seat.dying
     before_source = seat.damage_source_id
-    seat.hp = seat.hp + amount
+    seat.hp, kept = protection.kept_hp(table, seat, amount)  # RULES §9: his last HP kept
+    noted = protection.note_attack(table, attacker=source_seat, target=seat)
     if seat.hp <= 0:
         seat.dying = True
         seat.damage_source = source_seat
@@ -148,12 +150,19 @@ def seat_change_hp(
             type=damage_type,
             dying=seat.dying and not was_dying,
             **_damage_skills(seat, source_seat is not None),
+            **({"protected": True} if kept else {}),
+            **noted,
         ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
-        after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
+        after={
+            "hp": seat.hp,
+            "dying": seat.dying,
+            "damage_source": seat.damage_source_id,
+            **noted,
+        },
         subject=seat,
         action_id=action_id,
-        change=_hp_change(table, seat, was_dying),
+        change=protection.widen(_hp_change(table, seat, was_dying), table, noted),
     )
 
 
@@ -174,6 +183,9 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     was_dying = seat.dying
     before_source = seat.damage_source_id
     result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
+    kept_hp, kept = protection.kept_hp(table, seat, amount)  # RULES §9: his last HP kept
+    if kept:
+        result = HpResult(hp=kept_hp, dying=seat.dying, source=seat.damage_source_id)
     seat.hp = result.hp
     seat.dying = result.dying
     seat.damage_source_id = result.source
@@ -182,7 +194,13 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
         actor,
         table,
         kind="lose_hp",
-        public=_hp_public(seat, before, amount=-amount, dying=seat.dying and not was_dying),
+        public=_hp_public(
+            seat,
+            before,
+            amount=-amount,
+            dying=seat.dying and not was_dying,
+            **({"protected": True} if kept else {}),
+        ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
         after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
         subject=seat,

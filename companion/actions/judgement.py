@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -206,7 +207,9 @@ def _resolve(
         if trick == LIGHTNING and verdict.outcome != "struck":
             effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
-            seat.hp -= LIGHTNING_DAMAGE
+            seat.hp, kept = protection.kept_hp(table, seat, -LIGHTNING_DAMAGE)  # RULES §9
+            if kept:
+                effect["protected"] = True
             if seat.hp <= 0 and not seat.dying:
                 seat.dying = True
                 seat.damage_source = None

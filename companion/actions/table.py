@@ -7,7 +7,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import handover, session_deal
+from companion.actions import handover, last_three, protection, session_deal
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -332,6 +332,9 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
         Game.objects.create(table=table, number=table.game_number, session=table.session)
     # Issue 16: the game keeps the options it was dealt with (the variants on, per game).
     Game.objects.filter(table=table, number=table.game_number).update(options=table.opts.stored())
+    # Issue 16 (RULES §9): the previous game's first out protected; the last three start over.
+    protection.at_deal(table, seats)
+    last_three.at_deal(table)
     table.winner = ""
     table.hero_stage = Table.HeroStage.NONE
     table.status = Table.Status.DEALT

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import last_three
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -111,6 +112,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         kind = "phase"
     table.phase_started_at = now
     holder = table.turn_seat
+    loss = last_three.round_end(table, seats, before["round"])  # RULES §9: the round's loss
     return _record(
         actor,
         table,
@@ -120,13 +122,21 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
             "phase": table.phase,
             "round": table.round,
             "skipped": skipped,
+            **loss.get("public", {}),
         },
-        before=before,
-        after=_turn_now(table),
+        before={**before, **loss.get("before", {})},
+        after={**_turn_now(table), **loss.get("after", {})},
         subject=holder or current,
         action_id=action_id,
-        change=_turn_change(table, current, holder),
+        change=_loss_change(table, loss) or _turn_change(table, current, holder),
     )
+
+
+def _loss_change(table: Table, loss: dict[str, Any]) -> Change | None:
+    """A turn that took the last three's loss: every screen redrawn, the losers' phones too."""
+    if not loss:
+        return None
+    return Change(table.pk, table.version, host_panel=True, private_seats=loss.get("seats", set()))
 
 
 def _refuse_while_dying(table: Table) -> None:
@@ -211,8 +221,10 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         **_turn_extra(table),
     }
     now = timezone.now()
-    holder = _pass_turn(table, _ordered(table), current, now)
+    seats = _ordered(table)
+    holder = _pass_turn(table, seats, current, now)
     table.phase_started_at = now
+    loss = last_three.round_end(table, seats, before["round"])  # RULES §9: the round's loss
     return _record(
         actor,
         table,
@@ -225,12 +237,13 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
             "skipped": [p.value for p in PHASE_ORDER if p.value in before["skips"]],
             "phase": table.phase,
             "round": table.round,
+            **loss.get("public", {}),
         },
-        before=before,
-        after=_turn_now(table),
+        before={**before, **loss.get("before", {})},
+        after={**_turn_now(table), **loss.get("after", {})},
         subject=holder or current,
         action_id=action_id,
-        change=_turn_change(table, current, holder),
+        change=_loss_change(table, loss) or _turn_change(table, current, holder),
     )
 
 

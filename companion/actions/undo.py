@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import last_three, protection
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -201,9 +202,13 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}
         seat = next((s for s in restored if s.pk == seat.pk), seat)
-    else:
+    elif target.kind != "protection_ended":
         _undo_on_seat(table, target, seat)
         seat.save()
+    # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
+    private |= protection.undo(table, target)
+    private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
+    last_three.undo_started(table, target)
     change = _record(
         actor,
         table,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.html import conditional_escape
 
+from companion.actions import protection
 from companion.models import Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.history import HistoryLine, _events
@@ -61,6 +62,10 @@ class PrivateState:
     # Issue 16, the lord starts with five cards: the cards this phone says to draw at the
     # start (0: nothing said; only the lord's with the house rule on, the lord being public).
     start_cards: int = 0
+    # Issue 16, the protection of the first out (public, RULES §9): this seat is protected, and
+    # the living players who attacked it since (id, name) for its "I attack X" taps.
+    protected: bool = False
+    attackers: tuple[tuple[int, str], ...] = ()
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -103,6 +108,8 @@ def private_state(seat: Seat) -> PrivateState:
         leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
         mode_view=private_mode_view(seat),
         **_house_rules(seat, table),
+        protected=seat.alive and protection.protected_seat(table) == seat.pk,
+        attackers=tuple(protection.attackers(table, seat)),
     )
 
 

@@ -339,6 +339,12 @@ class DraftUndoForm(NoFields):
     action = "draft_undo"
 
 
+class StrikeForm(SeatTap):
+    """The protected player attacks one of his attackers (issue 16, RULES §9)."""
+
+    action = "protection_strike"
+
+
 class AnswerForm(TapForm):
     action = "flow_answer"
     answer = Text(_("That is not one of the answers."))
@@ -387,6 +393,7 @@ FORMS: dict[str, type[TapForm]] = {
     "draftplace": DraftPlaceForm,
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
+    "strike": StrikeForm,
 }
 
 
