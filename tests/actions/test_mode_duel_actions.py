@@ -154,6 +154,59 @@ def test_undoing_the_last_fall_counts_it_again() -> None:
     assert fresh(renegade).alive and fresh(renegade).dying
 
 
+def test_the_host_undoes_a_hero_fall_the_fallen_hero_and_the_turn_come_back() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    order = placement_now(table).lineup("renegade")
+    Seat.objects.filter(pk=renegade.pk).update(
+        equipment={"weapon": "诸葛连弩"}, judgement_zone=["乐不思蜀"]
+    )
+    first_hp = fresh(renegade).max_hp
+    # On the renegade's own turn: the fall passes the turn to the lord.
+    table.refresh_from_db()
+    assert table.turn_seat_id == renegade.pk
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    assert table.turn_seat_id == lord.pk and fresh(renegade).hero == order[1]
+    fell = Event.objects.filter(table=table, kind="hero_fell").last()
+    # A player may not undo it (as a death): refused, nothing changed.
+    with pytest.raises(ActionError):
+        actions.event_undo(token=renegade.token, version=fell.version)
+    assert fresh(renegade).hero == order[1]
+    actions.event_undo(token=table.host_token, version=fell.version)
+    table.refresh_from_db()
+    back = fresh(renegade)
+    assert back.alive and back.dying and back.hp == 0 and back.max_hp == first_hp
+    assert back.hero == order[0] and back.damage_source_id == lord.pk
+    assert back.equipment == {"weapon": "诸葛连弩"} and back.judgement_zone == ["乐不思蜀"]
+    assert table.mode_state["fallen"] == {}
+    assert table.turn_seat_id == renegade.pk
+    public = public_state(table)
+    assert next(s for s in public.seats if s.id == renegade.pk).hero.id == order[0]
+    # Saved instead (a Peach): the same hero plays on, nothing has fallen.
+    actions.seat_change_hp(token=table.host_token, seat_id=renegade.pk, delta=1)
+    assert fresh(renegade).hero == order[0] and fresh(renegade).hp == 1
+    # It falls again later: the second hero comes in, counted once.
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    assert fresh(renegade).hero == order[1] and table.mode_state["fallen"] == {"renegade": 1}
+
+
+def test_a_hero_fall_is_not_undone_once_the_next_hero_has_changed() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    kill(table, renegade, lord)
+    fell = Event.objects.filter(table=table, kind="hero_fell").last()
+    actions.seat_change_hp(token=table.host_token, seat_id=renegade.pk, delta=-1)
+    table.refresh_from_db()
+    version = table.version
+    with pytest.raises(ActionError) as refused:
+        actions.event_undo(token=table.host_token, version=fell.version)
+    assert refused.value.code == "changed"
+    table.refresh_from_db()
+    assert table.version == version and table.mode_state["fallen"] == {"renegade": 1}
+
+
 def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> None:
     table, _seats = in_play("duel")
     renegade, lord = drafter(table, "renegade"), drafter(table, "lord")
