@@ -119,7 +119,6 @@ class Oracle:
                 seen[other] = 1 + int(self.fallen.get(other, 0))
         return seen
 
-
     def unrevealed_orders(self, viewer: Seat | None, seats: list[Seat]) -> dict[int, set[str]]:
         """1 vs 1, once revealed: for each other player, the heroes of his order not in play
         yet (whether face up or face down in the draft)."""
