@@ -226,3 +226,56 @@ def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> Non
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == renegade.pk and table.round == 2
     assert turn.draw == usual(renegade)
+
+
+def test_a_pick_and_a_placement_made_by_mistake_are_taken_back_until_the_reveal() -> None:
+    table, _seats = mode_table("duel", 2)
+    dealt_and_started(table)
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    actions.draft_pick(token=lord.token, positions=[0])
+    # Only the side's own last step: the renegade has nothing to take back.
+    refused("nothing", table, actions.draft_undo, token=renegade.token)
+    actions.draft_undo(token=lord.token)
+    assert draft_now(table).picks == ()
+    draft_all(table)
+    placement = placement_now(table)
+    actions.draft_place(token=lord.token, heroes=list(placement.held["lord"][:3]))
+    actions.draft_undo(token=lord.token)
+    assert not placement_now(table).has_placed("lord")
+    order = list(placement.held["lord"][2:5])
+    actions.draft_place(token=lord.token, heroes=order)
+    actions.draft_place(token=renegade.token, heroes=list(placement.held["renegade"][:3]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and fresh(lord).hero == order[0]
+    refused("not_drafting", table, actions.draft_undo, token=lord.token)
+
+
+def test_the_table_helpers_work_as_in_the_identity_game() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    # Distances: two seats, one apart; a horse counts.
+    assert public_state(table).matrix == [[None, 1], [1, None]]
+    actions.equipment_set(token=lord.token, seat_id=lord.pk, name="赤兔")
+    assert fresh(lord).equipment == {"minus_horse": "赤兔"}
+    # A delayed trick and its judgement on the renegade's turn (his first: the start phase).
+    actions.trick_place(token=table.host_token, seat_id=renegade.pk, name="乐不思蜀")
+    actions.turn_advance(token=renegade.token)
+    actions.judgement_flip(
+        token=renegade.token,
+        check="indulgence",
+        suit="spade",
+        rank=5,
+        seat_id=renegade.pk,
+        trick="乐不思蜀",
+    )
+    table.refresh_from_db()
+    assert "play" in table.phase_skips and fresh(renegade).judgement_zone == []
+    # Dying and saved: the hero in play stays.
+    hero = fresh(lord).hero
+    actions.seat_change_hp(token=table.host_token, seat_id=lord.pk, delta=-fresh(lord).hp)
+    assert fresh(lord).dying
+    actions.seat_change_hp(token=table.host_token, seat_id=lord.pk, delta=1)
+    assert not fresh(lord).dying and fresh(lord).hero == hero
+    # Undo: the lord's own last change (the equipment).
+    actions.event_undo(token=lord.token)
+    assert fresh(lord).equipment == {}
