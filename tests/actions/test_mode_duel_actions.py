@@ -216,11 +216,12 @@ def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> Non
 
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == renegade.pk
-    assert turn.draw == usual(renegade) - 1
+    assert turn.draw == usual(renegade) - 1 and turn.draw_change == -1
     actions.turn_end(token=renegade.token)
     table.refresh_from_db()
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == lord.pk and turn.draw == usual(lord)
+    assert turn.draw_change == 0
     actions.turn_end(token=lord.token)
     table.refresh_from_db()
     turn = public_state(table).turn

@@ -24,6 +24,7 @@ SIDES.append("renegade")
 WORDS = {
     "zh": {
         "draw_one": "摸 1 张牌。",
+        "fewer": "少摸一张：先行一方的第一个摸牌阶段。",
         "to_come": "还有 2 名武将待上场",
         "one_to_come": "还有 1 名武将待上场",
         "in": "登场：弃置其所有牌并摸四张牌",
@@ -31,6 +32,7 @@ WORDS = {
     },
     "en": {
         "draw_one": "Draw 1 card.",
+        "fewer": "One card fewer: the side that moves first, in its first draw phase.",
         "to_come": "2 heroes to come",
         "one_to_come": "1 hero to come",
         "in": "comes in: discard its cards and draw 4",
@@ -145,15 +147,25 @@ def test_a_duel_on_two_phones_to_a_winner_and_the_standings(
     # The renegade side moves first and draws one card fewer.
     bar = renegade.locator(".turn-bar")
     expect(bar).to_be_visible()
+    # The reminder in the strip at the top of the phone, from the start of his first turn.
+    strip = renegade.locator("#now-strip .now-draw-change")
+    expect(strip).to_be_visible()
+    expect(strip).to_contain_text(words["fewer"])
     for _phase in range(2):  # start → judgement → draw
         note = bar.locator(".phase-note").inner_text()
         bar.locator("form[hx-post='act/next'] button").click()
         expect(bar.locator(".phase-note")).not_to_have_text(note)
-    expect(bar.locator(".phase-note")).to_have_text(words["draw_one"])
+    expect(bar.locator(".phase-note")).to_contain_text(words["draw_one"])
+    expect(bar.locator(".phase-note .draw-change")).to_have_text(words["fewer"])
+    expect(strip).to_contain_text(words["draw_one"])
+    screenshot(renegade, f"duel-first-draw-phone-{lang}")
 
     # The lord's first hero falls: the face-down second comes in, with the reminder.
+    renegade.locator(".turn-bar form[hx-post='act/next'] button").click()  # to the play phase
+    expect(strip).to_have_count(0)
     _bring_down(table, seats["lord"], seats["renegade"])
     expect(lord.locator(".my-order .order-fell")).to_have_count(1)
+    expect(lord.locator(".my-order .order-in_play")).to_contain_text(hidden["lord"])
     lord_line = display.locator(f"#mode-board .duel-order[data-seat='{seats['lord'].id}']")
     expect(lord_line).to_contain_text(hidden["lord"])
     expect(lord_line).to_contain_text(words["one_to_come"])
