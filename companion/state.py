@@ -114,6 +114,8 @@ class Turn:
     # Issue 16, the last three (RULES §9): the rounds left before the losses (0: this round ends
     # with one; None: off or not started).
     last_three: int | None = None
+    # A mode's change to the first draw (1 vs 1: −1 for the side that moves first).
+    draw_change: int = 0
 
 
 @dataclass(frozen=True)
@@ -323,9 +325,11 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
     if table.timer_seconds and table.turn_started_at:
         deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
     draw = draw_count(names)
+    draw_change = 0
     if table.round == 1:  # a mode's first draw phase (1 vs 1: the renegade side draws 1 fewer)
         mode = modes.get(table.mode)
-        draw += mode.first_draw_change(statuses(seats), seats.index(holder))
+        draw_change = mode.first_draw_change(statuses(seats), seats.index(holder))
+        draw += draw_change
     return Turn(
         seat_id=holder.pk,
         name=holder.name,
@@ -334,6 +338,7 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
         skips=list(table.phase_skips),
         phases=phases,
         draw=draw,
+        draw_change=draw_change,
         hand_limit=hand_limit(holder.hp),
         keji=holder.hero == LU_MENG,
         skills=skills,

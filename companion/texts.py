@@ -162,7 +162,11 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         % {"by": public.get("by_name"), "name": name, "hp": _hp(public)}
     ),
     "died": lambda public, name: _died_text(public),
-    "game_over": lambda public, name: side_label(public.get("winner", "")),
+    "game_over": lambda public, name: (
+        _("%(name)s wins") % {"name": public["winner_name"]}
+        if public.get("winner_name")
+        else side_label(public.get("winner", ""))
+    ),
     "equipped": lambda public, name: (
         _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)}
     ),

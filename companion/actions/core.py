@@ -229,6 +229,8 @@ UNDOABLE_KINDS = frozenset(
         "chain_continued",
         # Issue 16: the protected player's "I attack my attacker" (companion.actions.protection).
         "protection_ended",
+        # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
+        "hero_fell",
     }
 )
 

@@ -64,11 +64,15 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
 
     scoring.game_finished(table, game)
+    public: dict[str, Any] = {"winner": side.value}
+    mode = mode_of(table)
+    if mode.heroes_per_seat > 1:  # 1 vs 1: the winner is named, not a side
+        public["winner_name"] = seats[mode.winners(statuses(seats), side)[0]].name
     return _record(
         actor,
         table,
         kind="game_over",
-        public={"winner": side.value, "identities": {str(s.pk): s.identity for s in seats}},
+        public={**public, "identities": {str(s.pk): s.identity for s in seats}},
         after={"results": game.results},
         change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )

@@ -31,7 +31,7 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.inputs import _ordered, mode_of, statuses
-from companion.actions.turns import apply_flow, begin_turns, flow_state
+from companion.actions.turns import _turn_now, apply_flow, begin_turns, flow_state
 from companion.models import Seat, Table
 from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
@@ -344,7 +344,8 @@ def hero_fall(
 ) -> Change | None:
     """A dying seat of a mode with several heroes (1 vs 1) is not saved: its hero falls. The
     next hero of its order comes in at full HP (the seat stays alive; the table is reminded to
-    discard the fallen hero's cards and draw 4), and the turn passes if it was the seat's.
+    discard the fallen hero's cards and draw 4), and the turn passes if it was the seat's. The
+    host may undo it (actions.undo): the fallen hero, its HP, the count and the turn return.
     None when the fallen hero was the seat's last: the seat dies as usual (the fall counted)."""
     mode = mode_of(table)
     plan = plan_of(mode)
@@ -353,6 +354,7 @@ def hero_fall(
     if side is None or placement is None:
         return None
     fallen = {str(k): int(v) for k, v in table.mode_state.get("fallen", {}).items()}
+    fallen_before = dict(fallen)
     count = fallen.get(side, 0) + 1
     fall = mode.hero_falls(count)
     fallen[side] = count
@@ -368,9 +370,12 @@ def hero_fall(
         "damage_source": seat.damage_source_id,
         "equipment": seat.equipment,
         "judgement_zone": seat.judgement_zone,
-        "fallen": count - 1,
-        "turn": {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round},
+        "chained": seat.chained,
+        "wine": seat.wine,
+        # The whole count as it was: an undo (actions.undo) puts it back with the hero.
+        "fallen": fallen_before,
     }
+    after: dict[str, Any] = {"fallen": fallen}
     old_hero = seat.hero
     seat.hero = mode.seat_heroes(statuses(seats), placement, fallen)[index]
     _full_hp(mode, seat, seats)
@@ -383,10 +388,18 @@ def hero_fall(
     seat.save()
     public: dict[str, Any] = {}
     if fall.turn_passes and table.turn_seat_id == seat.pk:
-        step = mode.flow_after_turn(statuses(seats), flow_state(table), index)
+        flow = flow_state(table)
+        step = mode.flow_after_turn(statuses(seats), flow, index)
+        before["turn"] = {
+            **_turn_now(table),
+            "skips": list(table.phase_skips),
+            "turn_started_at": table.turn_started_at.isoformat() if table.turn_started_at else "",
+            **({"flow": flow} if "flow" in table.mode_state else {}),
+        }
         now = timezone.now()
         holder = apply_flow(table, seats, step, now)
         table.phase_started_at = now
+        after["turn"] = _turn_now(table)
         if holder is not None:
             public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
     return _record(
@@ -403,7 +416,7 @@ def hero_fall(
             **public,
         },
         before=before,
-        after={"hero": seat.hero, "hp": seat.hp, "fallen": count},
+        after={**after, "hero": seat.hero, "hp": seat.hp, "max_hp": seat.max_hp},
         subject=seat,
         action_id=action_id,
         change=Change(table.pk, table.version, private_seats={seat.pk}),

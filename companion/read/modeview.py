@@ -44,6 +44,27 @@ class Question:
 
 
 @dataclass(frozen=True)
+class OrderHero:
+    """One hero of a 1 vs 1 order: None while it is face down to this screen; `state` is
+    "fell", "in_play" or "to_come"."""
+
+    hero: HeroCard | None
+    state: str
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """A 1 vs 1 player's order once revealed, as this screen sees it: every screen sees the
+    heroes revealed so far and how many are still to come; his own phone sees them all."""
+
+    seat_id: int
+    name: str
+    heroes: list[OrderHero]
+    to_come: int
+    own: bool
+
+
+@dataclass(frozen=True)
 class ModeView:
     key: str
     sides: tuple[str, ...] = ()
@@ -72,6 +93,8 @@ class ModeView:
     sideways: list[int] = field(default_factory=list)
     places: dict[int, str] = field(default_factory=dict)
     fallen: dict[str, int] = field(default_factory=dict)
+    # 1 vs 1 once revealed: each seat's order as this screen sees it (seat order).
+    orders: list[OrderLine] = field(default_factory=list)
     # A seat's own view: its side, and whether it picks and places for it.
     side: str | None = None
     drafts: bool = False
@@ -125,6 +148,8 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
                 lineup={s: _cards(h) for s, h in placement.view(side, fallen).items()},
                 revealed=placement.revealed,
             )
+            if placement.revealed and mode.heroes_per_seat > 1:
+                parts["orders"] = _orders(mode, seats, placement.view(side, fallen), fallen, side)
     if table.status == Table.Status.PLAYING and all(s.identity for s in seats):
         flow = state.get("flow", {})
         status = statuses(seats)
@@ -136,6 +161,33 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
         places = {s.pk: mode.seat_place(status, i) for i, s in enumerate(seats)}
         parts["places"] = {pk: place for pk, place in places.items() if place}
     return ModeView(**parts)
+
+
+def _orders(
+    mode: modes.Mode,
+    seats: list[Seat],
+    lineup: dict[str, tuple[str | None, ...]],
+    fallen: dict[str, int],
+    viewer: str | None,
+) -> list[OrderLine]:
+    """Each seat's order (1 vs 1): its fallen heroes, the one in play, the rest to come (None
+    where this screen may not see them)."""
+    lines = []
+    for seat in seats:
+        side = mode.draft_side(Identity(seat.identity)) if seat.identity else None
+        if side is None or side not in lineup:
+            continue
+        gone = fallen.get(side, 0)
+        heroes = [
+            OrderHero(
+                hero_card(hero) if hero else None,
+                "fell" if i < gone or not seat.alive else "in_play" if i == gone else "to_come",
+            )
+            for i, hero in enumerate(lineup[side])
+        ]
+        to_come = sum(1 for h in heroes if h.state == "to_come")
+        lines.append(OrderLine(seat.pk, seat.name, heroes, to_come, side == viewer))
+    return lines
 
 
 def public_mode_view(table: Table, seats: list[Seat]) -> ModeView | None:

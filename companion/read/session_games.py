@@ -166,6 +166,8 @@ class GameSummary:
     corrections: int = 0
     # Issue 16: the variants and house rules this game was dealt with.
     variants: tuple[VariantOn, ...] = ()
+    # The way it was played (1 vs 1 names its winner, not a side).
+    mode: str = ""
 
     @property
     def duration(self) -> timedelta | None:
@@ -185,7 +187,11 @@ class GameSummary:
 
     @property
     def winner_label(self) -> str:
-        """The winning side in words."""
+        """The winning side in words (1 vs 1: the winner by name)."""
+        if self.mode == "duel":
+            won = [p.name for p in self.players if p.won]
+            if won:
+                return _("%(name)s wins") % {"name": won[0]}
         return side_label(self.winner)
 
 
@@ -255,6 +261,7 @@ def _game_summary(
         players=tuple(players),
         corrections=corrections,
         variants=tuple(variants_on(mode.key, game.options)),
+        mode=mode.key,
     )
 
 

@@ -154,6 +154,59 @@ def test_undoing_the_last_fall_counts_it_again() -> None:
     assert fresh(renegade).alive and fresh(renegade).dying
 
 
+def test_the_host_undoes_a_hero_fall_the_fallen_hero_and_the_turn_come_back() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    order = placement_now(table).lineup("renegade")
+    Seat.objects.filter(pk=renegade.pk).update(
+        equipment={"weapon": "诸葛连弩"}, judgement_zone=["乐不思蜀"]
+    )
+    first_hp = fresh(renegade).max_hp
+    # On the renegade's own turn: the fall passes the turn to the lord.
+    table.refresh_from_db()
+    assert table.turn_seat_id == renegade.pk
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    assert table.turn_seat_id == lord.pk and fresh(renegade).hero == order[1]
+    fell = Event.objects.filter(table=table, kind="hero_fell").last()
+    # A player may not undo it (as a death): refused, nothing changed.
+    with pytest.raises(ActionError):
+        actions.event_undo(token=renegade.token, version=fell.version)
+    assert fresh(renegade).hero == order[1]
+    actions.event_undo(token=table.host_token, version=fell.version)
+    table.refresh_from_db()
+    back = fresh(renegade)
+    assert back.alive and back.dying and back.hp == 0 and back.max_hp == first_hp
+    assert back.hero == order[0] and back.damage_source_id == lord.pk
+    assert back.equipment == {"weapon": "诸葛连弩"} and back.judgement_zone == ["乐不思蜀"]
+    assert table.mode_state["fallen"] == {}
+    assert table.turn_seat_id == renegade.pk
+    public = public_state(table)
+    assert next(s for s in public.seats if s.id == renegade.pk).hero.id == order[0]
+    # Saved instead (a Peach): the same hero plays on, nothing has fallen.
+    actions.seat_change_hp(token=table.host_token, seat_id=renegade.pk, delta=1)
+    assert fresh(renegade).hero == order[0] and fresh(renegade).hp == 1
+    # It falls again later: the second hero comes in, counted once.
+    kill(table, renegade, lord)
+    table.refresh_from_db()
+    assert fresh(renegade).hero == order[1] and table.mode_state["fallen"] == {"renegade": 1}
+
+
+def test_a_hero_fall_is_not_undone_once_the_next_hero_has_changed() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    kill(table, renegade, lord)
+    fell = Event.objects.filter(table=table, kind="hero_fell").last()
+    actions.seat_change_hp(token=table.host_token, seat_id=renegade.pk, delta=-1)
+    table.refresh_from_db()
+    version = table.version
+    with pytest.raises(ActionError) as refused:
+        actions.event_undo(token=table.host_token, version=fell.version)
+    assert refused.value.code == "changed"
+    table.refresh_from_db()
+    assert table.version == version and table.mode_state["fallen"] == {"renegade": 1}
+
+
 def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> None:
     table, _seats = in_play("duel")
     renegade, lord = drafter(table, "renegade"), drafter(table, "lord")
@@ -163,13 +216,67 @@ def test_the_renegade_side_draws_one_fewer_in_its_first_draw_phase_only() -> Non
 
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == renegade.pk
-    assert turn.draw == usual(renegade) - 1
+    assert turn.draw == usual(renegade) - 1 and turn.draw_change == -1
     actions.turn_end(token=renegade.token)
     table.refresh_from_db()
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == lord.pk and turn.draw == usual(lord)
+    assert turn.draw_change == 0
     actions.turn_end(token=lord.token)
     table.refresh_from_db()
     turn = public_state(table).turn
     assert turn is not None and turn.seat_id == renegade.pk and table.round == 2
     assert turn.draw == usual(renegade)
+
+
+def test_a_pick_and_a_placement_made_by_mistake_are_taken_back_until_the_reveal() -> None:
+    table, _seats = mode_table("duel", 2)
+    dealt_and_started(table)
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    actions.draft_pick(token=lord.token, positions=[0])
+    # Only the side's own last step: the renegade has nothing to take back.
+    refused("nothing", table, actions.draft_undo, token=renegade.token)
+    actions.draft_undo(token=lord.token)
+    assert draft_now(table).picks == ()
+    draft_all(table)
+    placement = placement_now(table)
+    actions.draft_place(token=lord.token, heroes=list(placement.held["lord"][:3]))
+    actions.draft_undo(token=lord.token)
+    assert not placement_now(table).has_placed("lord")
+    order = list(placement.held["lord"][2:5])
+    actions.draft_place(token=lord.token, heroes=order)
+    actions.draft_place(token=renegade.token, heroes=list(placement.held["renegade"][:3]))
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and fresh(lord).hero == order[0]
+    refused("not_drafting", table, actions.draft_undo, token=lord.token)
+
+
+def test_the_table_helpers_work_as_in_the_identity_game() -> None:
+    table, _seats = in_play("duel")
+    lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
+    # Distances: two seats, one apart; a horse counts.
+    assert public_state(table).matrix == [[None, 1], [1, None]]
+    actions.equipment_set(token=lord.token, seat_id=lord.pk, name="赤兔")
+    assert fresh(lord).equipment == {"minus_horse": "赤兔"}
+    # A delayed trick and its judgement on the renegade's turn (his first: the start phase).
+    actions.trick_place(token=table.host_token, seat_id=renegade.pk, name="乐不思蜀")
+    actions.turn_advance(token=renegade.token)
+    actions.judgement_flip(
+        token=renegade.token,
+        check="indulgence",
+        suit="spade",
+        rank=5,
+        seat_id=renegade.pk,
+        trick="乐不思蜀",
+    )
+    table.refresh_from_db()
+    assert "play" in table.phase_skips and fresh(renegade).judgement_zone == []
+    # Dying and saved: the hero in play stays.
+    hero = fresh(lord).hero
+    actions.seat_change_hp(token=table.host_token, seat_id=lord.pk, delta=-fresh(lord).hp)
+    assert fresh(lord).dying
+    actions.seat_change_hp(token=table.host_token, seat_id=lord.pk, delta=1)
+    assert not fresh(lord).dying and fresh(lord).hero == hero
+    # Undo: the lord's own last change (the equipment).
+    actions.event_undo(token=lord.token)
+    assert fresh(lord).equipment == {}

@@ -11,6 +11,7 @@ from the read layer's own views."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -118,6 +119,21 @@ class Oracle:
                 seen[other] = 1 + int(self.fallen.get(other, 0))
         return seen
 
+    def unrevealed_orders(self, viewer: Seat | None, seats: list[Seat]) -> dict[int, set[str]]:
+        """1 vs 1, once revealed: for each other player, the heroes of his order not in play
+        yet (whether face up or face down in the draft)."""
+        if self.placement is None or not self.placement.revealed or self.plan.reveal_all:
+            return {}
+        side = self.side_of(viewer)
+        hidden: dict[int, set[str]] = {}
+        for seat in seats:
+            other = self.side_of(seat)
+            if other is None or other == side or other not in self.placement.placed:
+                continue
+            shown = 1 + int(self.fallen.get(other, 0))
+            hidden[seat.pk] = set(self.placement.placed[other][shown:])
+        return hidden
+
 
 def check(table: Table, where: str) -> int:
     """Every viewer's texts against the oracle; returns how many texts were checked."""
@@ -134,9 +150,15 @@ def check(table: Table, where: str) -> int:
             for other, shown in oracle.hidden_places(viewer).items()
             if shown == 0 and oracle.placement is not None and other in oracle.placement.placed
         ]
+        unrevealed = oracle.unrevealed_orders(viewer, seats)
         for text in texts:
             assert not hero_leaks(text, hidden), (where, viewer, hero_leaks(text, hidden))
             assert not [o for o in orders if o in text], (where, viewer, orders)
+            # 1 vs 1: another player's order line names only the heroes revealed so far (the
+            # others, face up in the draft, are public; their places in his order are not).
+            for seat_id, line in ORDER_LINE.findall(text):
+                leaks = hero_leaks(line, unrevealed.get(int(seat_id), set()))
+                assert not leaks, (where, viewer, seat_id, leaks)
             checked += 1
         state = public_state(table) if viewer is None else private_state(fresh(viewer))
         view = state.mode_view
@@ -145,7 +167,14 @@ def check(table: Table, where: str) -> int:
             places = view.lineup.get(other, [])
             leaked = [card for card in places[shown:] if card is not None]
             assert not leaked, (where, viewer, other, leaked)
+        for line in view.orders:
+            seen = {h.hero.id for h in line.heroes if h.hero is not None}
+            assert not seen & unrevealed.get(line.seat_id, set()), (where, viewer, line)
     return checked
+
+
+# A 1 vs 1 order line as the screens render it (companion/modes/draft.html).
+ORDER_LINE = re.compile(r'<li class="duel-order" data-seat="(\d+)">(.*?)</li>', re.S)
 
 
 def test_the_duel_draft_order_and_falls_never_show_a_hidden_hero() -> None:
@@ -182,6 +211,11 @@ def test_the_duel_draft_order_and_falls_never_show_a_hidden_hero() -> None:
         kill(table, renegade, lord)
         check(table, f"fall {falls + 1}")
     assert fresh(renegade).hero in down  # a face-down hero came in, and is public now
+    # The order lines were there to be checked: the display's and each phone's.
+    display = _page(f"/t/{table.code}/", "en")
+    assert len(ORDER_LINE.findall(display)) == 2
+    lord_page = _page(f"/p/{fresh(lord).token}/", "en")
+    assert "2 heroes to come" in display and "my-order" in lord_page
 
 
 def test_a_threes_placement_is_shown_to_nobody_else_before_both_have_placed() -> None:
