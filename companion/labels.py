@@ -3,7 +3,9 @@ outcomes (from the Django translation files)."""
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 def identity_label(identity: str | None) -> str:
@@ -59,3 +61,31 @@ def outcome_label(outcome: str) -> str:
         "club": "♣",
         "diamond": "♦",
     }.get(outcome, outcome)
+
+
+# Issue 16: the dark souls 暗魂 (RULES §9, companion/rules/variants/souls.py).
+SOUL_LABELS: dict[str, Promise] = {
+    "luohan": gettext_lazy("罗汉 (Luohan)"),
+    "xuanwu": gettext_lazy("玄武 (Xuanwu)"),
+    "zhuyou": gettext_lazy("祝由 (Zhuyou)"),
+}
+
+SOUL_EFFECTS: dict[str, Promise] = {
+    "luohan": gettext_lazy(
+        "Blocks 1 point of the next damage to the haunted player, confirmed on the soul's "
+        "phone; the haunted player discards a hand card."
+    ),
+    "xuanwu": gettext_lazy(
+        "Draws a card from the deck now; at any time it may swap it for a hand card of the "
+        "haunted player's that the soul names."
+    ),
+    "zhuyou": gettext_lazy(
+        "In the haunted player's play phase, it may make him discard his whole hand and draw "
+        "as many cards."
+    ),
+}
+
+
+def soul_label(soul: str) -> str:
+    """A soul's name: Chinese, with its reading in the English UI."""
+    return str(SOUL_LABELS.get(soul, soul))

@@ -16,6 +16,7 @@ from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
+from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
@@ -167,6 +168,8 @@ class PublicState:
     chain_pause: ChainPause | None = None
     # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
     mode_view: ModeView | None = None
+    # Issue 16: rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
+    afterlife: AfterlifeView | None = None
 
     @property
     def seat_count(self) -> int:
@@ -445,6 +448,7 @@ def public_state(
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=public_mode_view(table, seats),
+        afterlife=afterlife_view(table, seats),
     )
 
 

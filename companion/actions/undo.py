@@ -121,6 +121,8 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             table.mode_state = {**table.mode_state, "flow": target.before["flow"]}
         if "fallen" in target.before:  # 1 vs 1: the last hero's fall is counted again
             table.mode_state = {**table.mode_state, "fallen": target.before["fallen"]}
+        if "afterlife" in target.before:  # rebirth, dark souls (actions/afterlife.py)
+            table.mode_state = {**table.mode_state, "afterlife": target.before["afterlife"]}
         return
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
