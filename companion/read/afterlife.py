@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils.functional import Promise
+
 from companion.actions.afterlife import load
-from companion.labels import SOUL_EFFECTS, soul_label
+from companion.labels import SOUL_EFFECTS, SOUL_LABELS
 from companion.models import Seat, Table
 from companion.rules.identities import Identity
 from companion.rules.variants import rebirth
@@ -45,8 +47,9 @@ class SoulView:
     """A dark soul: what it is, whose, whom it haunts, and what it does."""
 
     soul: str
-    label: str
-    effect: str
+    # Translated when shown (one state is rendered in each language).
+    label: Promise
+    effect: Promise
     owner_id: int
     owner_name: str
     host_id: int
@@ -60,7 +63,7 @@ class Choosing:
     seat_id: int
     name: str
     soul: str
-    label: str
+    label: Promise
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,10 @@ class AfterlifeView:
     @property
     def givers_attr(self) -> str:
         return " ".join(str(i) for i in self.givers)
+
+    @property
+    def reborn_ids(self) -> list[int]:
+        return [r.seat_id for r in self.reborn]
 
     @property
     def shown(self) -> bool:
@@ -107,7 +114,7 @@ def afterlife_view(table: Table, seats: Sequence[Seat]) -> AfterlifeView | None:
             i in state.rebirth.no_hero,
         )
         for i, n in sorted(state.rebirth.cards.items())
-        if i < count and not seats[i].alive
+        if i < count and not seats[i].alive and table.status == Table.Status.PLAYING
     ]
     reborn = [
         Reborn(seats[i].pk, seats[i].name, state.rebirth.rebirths.get(i, 1))
@@ -118,8 +125,8 @@ def afterlife_view(table: Table, seats: Sequence[Seat]) -> AfterlifeView | None:
     souls = [
         SoulView(
             s.soul.value,
-            soul_label(s.soul.value),
-            str(SOUL_EFFECTS[s.soul.value]),
+            SOUL_LABELS[s.soul.value],
+            SOUL_EFFECTS[s.soul.value],
             seats[s.owner].pk,
             seats[s.owner].name,
             seats[s.host].pk,
@@ -134,7 +141,9 @@ def afterlife_view(table: Table, seats: Sequence[Seat]) -> AfterlifeView | None:
             continue
         soul = soul_for(Identity(seats[i].identity))
         if soul is not None:
-            choosing.append(Choosing(seats[i].pk, seats[i].name, soul.value, soul_label(soul)))
+            choosing.append(
+                Choosing(seats[i].pk, seats[i].name, soul.value, SOUL_LABELS[soul.value])
+            )
     return AfterlifeView(
         rebirth=on_rebirth,
         dark_souls=on_souls,
