@@ -65,9 +65,9 @@ def outcome_label(outcome: str) -> str:
 
 # Issue 16: the dark souls 暗魂 (RULES §9, companion/rules/variants/souls.py).
 SOUL_LABELS: dict[str, Promise] = {
-    "luohan": gettext_lazy("罗汉 (Luohan)"),
-    "xuanwu": gettext_lazy("玄武 (Xuanwu)"),
-    "zhuyou": gettext_lazy("祝由 (Zhuyou)"),
+    "luohan": gettext_lazy("Luohan 罗汉"),
+    "xuanwu": gettext_lazy("Xuanwu 玄武"),
+    "zhuyou": gettext_lazy("Zhuyou 祝由"),
 }
 
 SOUL_EFFECTS: dict[str, Promise] = {

@@ -57,8 +57,10 @@ SOUL_REFUSALS: dict[souls.SoulRefusal, Promise] = {
     souls.SoulRefusal.OWNER_ALIVE: _("Only a dead player becomes a dark soul."),
     souls.SoulRefusal.ALREADY_A_SOUL: _("This player has already been a dark soul this game."),
     souls.SoulRefusal.HOST_DEAD: _("A dark soul haunts a living player."),
-    souls.SoulRefusal.LUOHAN_IS_AUTOMATIC: _("罗汉 blocks the next damage by itself."),
-    souls.SoulRefusal.NOT_HOSTS_PLAY_PHASE: _("祝由 acts only in the haunted player's play phase."),
+    souls.SoulRefusal.LUOHAN_IS_AUTOMATIC: _("Luohan 罗汉 blocks the next damage by itself."),
+    souls.SoulRefusal.NOT_HOSTS_PLAY_PHASE: _(
+        "Zhuyou 祝由 acts only in the haunted player's play phase."
+    ),
 }
 
 
@@ -339,7 +341,9 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     host = seats[soul.host]
     if soul.soul is Soul.LUOHAN:
         if tapper.pk != owner.pk:
-            raise ActionError(_("罗汉's block is confirmed on the soul's phone."), 403, "not_owner")
+            raise ActionError(
+                _("Luohan 罗汉's block is confirmed on the soul's phone."), 403, "not_owner"
+            )
     elif tapper.pk not in (owner.pk, host.pk):
         raise ActionError(
             _("Only the haunted player or the soul uses this dark soul."), 403, "not_haunted"
@@ -358,7 +362,7 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         damage = _last_damage(table, host, haunted_at)
         if damage is None:
             raise ActionError(
-                _("罗汉 blocks a damage: %(name)s has taken none since the haunting.")
+                _("Luohan 罗汉 blocks a damage: %(name)s has taken none since the haunting.")
                 % {"name": host.name},
                 409,
                 "no_damage",

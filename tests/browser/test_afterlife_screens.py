@@ -47,9 +47,9 @@ WORDS = {
         "dead_for_victory": "Reborn: dead for victory",
         "haunt": "Choose the living player to haunt",
         "haunts_you": "haunts you",
-        "luohan": "罗汉 (Luohan)",
-        "xuanwu": "玄武 (Xuanwu)",
-        "zhuyou": "祝由 (Zhuyou)",
+        "luohan": "Luohan 罗汉",
+        "xuanwu": "Xuanwu 玄武",
+        "zhuyou": "Zhuyou 祝由",
     },
 }
 
