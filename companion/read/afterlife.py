@@ -154,3 +154,13 @@ def afterlife_view(table: Table, seats: Sequence[Seat]) -> AfterlifeView | None:
         choosing=choosing if table.status == Table.Status.PLAYING else [],
         targets=[(s.pk, s.name) for s in seats if s.alive],
     )
+
+
+def luohan_owner(view: AfterlifeView | None, host_id: int) -> str:
+    """The name of the dead player whose 罗汉 haunts this seat (the first, if two), or "": the
+    damage dialogs say that 罗汉 will block 1 point, confirmed on that player's phone."""
+    if view is None:
+        return ""
+    return next(
+        (s.owner_name for s in view.souls if s.soul == "luohan" and s.host_id == host_id), ""
+    )
