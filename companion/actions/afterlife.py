@@ -428,3 +428,47 @@ def _last_damage(table: Table, host: Seat, since: int) -> int | None:
         if row_before and row_after and row_after.get("hp", 0) < row_before.get("hp", 0):
             return event.version
     return None
+
+
+# Undo (actions/undo.py): a gift (with its rebirth), a haunting, a soul's use ----------------
+
+UNDO_KINDS = frozenset({"rebirth_gift", "rebirth_reborn", "soul_haunted", "soul_used"})
+
+
+def undo(table: Table, target: Event) -> Seat | None:
+    """Revert one of this module's events while the table is still as it left it: the state
+    back, and the seat it changed (the reborn player dead again with his old hero; the HP 罗汉
+    gave back). Returns the seat whose HP or life changed, if any."""
+    if table.game_number != target.game_number or stored_before(table) != target.after.get(KEY):
+        raise _changed_since()
+    changed: Seat | None = None
+    if "seat" in target.before:
+        seat = table.seats.get(pk=int(target.subject_seat_id or 0))
+        if _seat_row(seat) != target.after["seat"]:
+            raise _changed_since()
+        row = target.before["seat"]
+        seat.hero = row["hero"]
+        seat.alive = row["alive"]
+        seat.hp = row["hp"]
+        seat.max_hp = row["max_hp"]
+        seat.killer_id = row["killer"]
+        seat.died_version = row["died_version"]
+        seat.final_duel = row["final_duel"]
+        seat.save()
+        changed = seat
+    if "hp" in target.before:
+        host = table.seats.get(pk=target.public["host"])
+        if not host.alive or {"hp": host.hp, "dying": host.dying} != target.after["hp"]:
+            raise _changed_since()
+        host.hp = target.before["hp"]["hp"]
+        host.dying = target.before["hp"]["dying"]
+        host.save(update_fields=["hp", "dying"])
+        changed = host
+    restore(table, target.before.get(KEY, {}))
+    return changed
+
+
+def _changed_since() -> ActionError:
+    return ActionError(
+        _("That change cannot be undone: the table has changed since."), 409, "changed"
+    )

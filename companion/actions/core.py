@@ -227,6 +227,11 @@ UNDOABLE_KINDS = frozenset(
         "wine",
         "damage_resolved",
         "chain_continued",
+        # Issue 16 (companion.actions.afterlife): a gift and its rebirth, a haunting, a soul used.
+        "rebirth_gift",
+        "rebirth_reborn",
+        "soul_haunted",
+        "soul_used",
     }
 )
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions import afterlife
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -198,6 +199,11 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
+    elif target.kind in afterlife.UNDO_KINDS:
+        # Rebirth and dark souls (issue 16): the state back, and the seat it changed.
+        changed = afterlife.undo(table, target)
+        private = {changed.pk} if changed is not None else set()
+        seat = changed or seat
     elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
         restored = undo_resolved(table, target)

@@ -238,3 +238,55 @@ def test_without_dark_souls_no_haunting() -> None:
     rebel = by_identity(table, "rebel")[0]
     kill(table, rebel, lord)
     refused(actions.soul_haunt, "no_dark_souls", token=rebel.token, seat_id=lord.pk)
+
+
+# Undo ----------------------------------------------------------------------------------------
+
+
+def test_a_gift_and_a_rebirth_are_undone_by_the_usual_undo() -> None:
+    table, _seats = picked_all(5, rebirth=True)
+    lord = by_identity(table, "lord")[0]
+    rebel, other_rebel = by_identity(table, "rebel")
+    loyalist = by_identity(table, "loyalist")[0]
+    old_hero = rebel.hero
+    kill(table, rebel, lord)
+    # The giver's own "undo my last change": the card is his again, and he may give again.
+    actions.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
+    actions.event_undo(token=loyalist.token)
+    state = afterlife.load(fresh_table(table))
+    assert state.rebirth.cards[seat_index(rebel)] == 0 and not state.rebirth.gave
+    for giver in (loyalist, other_rebel, lord):
+        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+    assert fresh(rebel).alive
+    # The host undoes the rebirth: dead again, his old hero, two cards given.
+    version = Event.objects.get(table=table, kind="rebirth_reborn").version
+    actions.event_undo(token=table.host_token, version=version)
+    back = fresh(rebel)
+    assert not back.alive and back.hero == old_hero
+    state = afterlife.load(fresh_table(table))
+    assert state.rebirth.cards[seat_index(rebel)] == 2 and not state.rebirth.reborn
+    assert Seat.objects.filter(table=table, hero=old_hero).count() == 1
+
+
+def test_a_haunting_and_a_block_are_undone_and_a_stale_undo_is_refused() -> None:
+    table, _seats = picked_all(6, dark_souls=True)
+    lord = by_identity(table, "lord")[0]
+    loyalist = by_identity(table, "loyalist")[0]
+    rebel = by_identity(table, "rebel")[0]
+    kill(table, loyalist, rebel)
+    actions.soul_haunt(token=loyalist.token, seat_id=rebel.pk)
+    haunted = Event.objects.get(table=table, kind="soul_haunted").version
+    actions.event_undo(token=table.host_token, version=haunted)
+    state = afterlife.load(fresh_table(table))
+    assert state.souls == () and state.choosing == (seat_index(loyalist),)
+    actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
+    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
+    hp = fresh(lord).hp
+    actions.soul_use(token=loyalist.token, seat_id=loyalist.pk)
+    used = Event.objects.get(table=table, kind="soul_used").version
+    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-1, source=rebel.pk)
+    refused(actions.event_undo, "changed", token=table.host_token, version=used)
+    actions.event_undo(token=lord.token)  # the later damage first
+    actions.event_undo(token=table.host_token, version=used)
+    assert fresh(lord).hp == hp
+    assert len(afterlife.load(fresh_table(table)).souls) == 1
