@@ -290,3 +290,56 @@ def test_a_haunting_and_a_block_are_undone_and_a_stale_undo_is_refused() -> None
     actions.event_undo(token=table.host_token, version=used)
     assert fresh(lord).hp == hp
     assert len(afterlife.load(fresh_table(table)).souls) == 1
+
+
+def test_the_reborn_player_is_back_in_turn_order() -> None:
+    table, _seats = picked_all(5, rebirth=True)
+    lord = by_identity(table, "lord")[0]
+    rebel = by_identity(table, "rebel")[0]
+    givers = [s for s in by_identity(table, "loyalist") + by_identity(table, "renegade")]
+    kill(table, rebel, lord)
+    for giver in [*givers, by_identity(table, "rebel")[1]]:
+        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+    assert fresh(rebel).alive
+    seen = []
+    for _ in range(5):
+        holder = Seat.objects.get(pk=fresh_table(table).turn_seat_id)
+        seen.append(holder.pk)
+        actions.turn_end(token=holder.token)
+    assert rebel.pk in seen, "his turn comes round again"
+
+
+def test_no_hero_of_his_kingdom_left_he_keeps_his_cards_and_takes_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, _seats = picked_all(5, rebirth=True)
+    lord = by_identity(table, "lord")[0]
+    rebel = by_identity(table, "rebel")[0]
+    kingdom_of = box.Box().hero(rebel.hero).kingdom
+    if kingdom_of in ("qun", "god"):
+        pytest.skip("a 群 hero is reborn as any kingdom")
+    others = frozenset(
+        h.id for h in box.Box().heroes() if h.kingdom == kingdom_of and h.id != rebel.hero
+    )
+    monkeypatch.setattr(afterlife, "table_box", lambda _t: box.Box(standard_off=others))
+    kill(table, rebel, lord)
+    givers = [s for s in table.seats.all() if s.alive and s.pk != rebel.pk][:3]
+    for giver in givers:
+        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+    assert not fresh(rebel).alive
+    state = afterlife.load(fresh_table(table))
+    assert seat_index(rebel) in state.rebirth.no_hero
+    assert state.rebirth.cards[seat_index(rebel)] == 3, "he keeps his cards"
+    actions.turn_end(token=Seat.objects.get(pk=fresh_table(table).turn_seat_id).token)
+    refused(actions.rebirth_give, "receiver_no_hero", token=givers[0].token, seat_id=rebel.pk)
+
+
+def test_no_gift_once_the_game_is_over() -> None:
+    table, _seats = picked_all(4, rebirth=True)
+    lord = by_identity(table, "lord")[0]
+    rebel = by_identity(table, "rebel")[0]
+    renegade = by_identity(table, "renegade")[0]
+    kill(table, rebel, lord)
+    kill(table, renegade, lord)
+    assert fresh_table(table).status == Table.Status.FINISHED
+    refused(actions.rebirth_give, "not_playing", token=lord.token, seat_id=rebel.pk)
