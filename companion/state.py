@@ -8,7 +8,7 @@ it was never given. History lines are in companion.read.history, deltas in compa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils import timezone
 
@@ -408,6 +408,11 @@ def public_state(
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing and distances else ({}, [])
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
+    afterlife = afterlife_view(table, seats)
+    if afterlife is not None and afterlife.reborn:
+        # Issue 16: a reborn player's identity, public since his death, stays shown.
+        shown = {s.pk: s.identity for s in seats if s.pk in afterlife.reborn_ids}
+        public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
     options = {
         **table.opts.stored(),
     }
@@ -448,7 +453,7 @@ def public_state(
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=public_mode_view(table, seats),
-        afterlife=afterlife_view(table, seats),
+        afterlife=afterlife,
     )
 
 

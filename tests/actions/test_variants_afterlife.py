@@ -11,6 +11,7 @@ from companion import actions
 from companion.actions import ActionError, afterlife
 from companion.models import Event, Game, Seat, Table
 from companion.rules import box
+from companion.state import public_state
 from tests.support.game import by_identity, fresh, kill, picked_all, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +56,8 @@ def test_gifts_to_the_threshold_rebirth_with_a_hero_of_his_kingdom_at_hp_1() -> 
     held = {s.hero for s in Seat.objects.filter(table=table)}
     assert old_hero not in held, "his old hero is back among the unused"
     assert kinds(table)[-3:] == ["rebirth_gift", "rebirth_gift", "rebirth_reborn"]
+    seen = next(s for s in public_state(fresh_table(table)).seats if s.id == rebel.pk)
+    assert seen.identity == "rebel", "his identity, public since his death, stays shown"
     state = afterlife.load(fresh_table(table))
     assert seat_index(rebel) in state.rebirth.reborn and state.rebirth.cards == {}
     # A reborn player cannot give; he can be reborn again (he waits once more when he dies).
