@@ -3,7 +3,9 @@ outcomes (from the Django translation files)."""
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from companion.rules import modes
 
@@ -85,3 +87,31 @@ def seats_needed(key: str) -> str:
     if mode.min_players == mode.max_players:
         return _("The deal needs exactly %(n)s players.") % {"n": mode.min_players}
     return _("Identities need 4 to 10 players.")
+
+
+# Issue 16: the dark souls 暗魂 (RULES §9, companion/rules/variants/souls.py).
+SOUL_LABELS: dict[str, Promise] = {
+    "luohan": gettext_lazy("Luohan 罗汉"),
+    "xuanwu": gettext_lazy("Xuanwu 玄武"),
+    "zhuyou": gettext_lazy("Zhuyou 祝由"),
+}
+
+SOUL_EFFECTS: dict[str, Promise] = {
+    "luohan": gettext_lazy(
+        "Blocks 1 point of the next damage to the haunted player, confirmed on the soul's "
+        "phone; the haunted player discards a hand card."
+    ),
+    "xuanwu": gettext_lazy(
+        "Draws a card from the deck now; at any time it may swap it for a hand card of the "
+        "haunted player's that the soul names."
+    ),
+    "zhuyou": gettext_lazy(
+        "In the haunted player's play phase, it may make him discard his whole hand and draw "
+        "as many cards."
+    ),
+}
+
+
+def soul_label(soul: str) -> str:
+    """A soul's name: Chinese, with its reading in the English UI."""
+    return str(SOUL_LABELS.get(soul, soul))

@@ -8,7 +8,7 @@ it was never given. History lines are in companion.read.history, deltas in compa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils import timezone
 
@@ -18,6 +18,7 @@ from companion.actions.inputs import seat_view, statuses
 from companion.labels import seats_needed
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
+from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
@@ -176,6 +177,8 @@ class PublicState:
     chain_pause: ChainPause | None = None
     # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
     mode_view: ModeView | None = None
+    # Issue 16: rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
+    afterlife: AfterlifeView | None = None
 
     @property
     def seat_count(self) -> int:
@@ -424,6 +427,11 @@ def public_state(
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing and distances else ({}, [])
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
+    afterlife = afterlife_view(table, seats)
+    if afterlife is not None and afterlife.reborn:
+        # Issue 16: a reborn player's identity, public since his death, stays shown.
+        shown = {s.pk: s.identity for s in seats if s.pk in afterlife.reborn_ids}
+        public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
     options = {
         **table.opts.stored(),
     }
@@ -464,6 +472,7 @@ def public_state(
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=public_mode_view(table, seats),
+        afterlife=afterlife,
     )
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
-from companion.labels import identity_label, outcome_label, phase_label, side_label
+from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
 from companion.names import card_label, check_label, hero_card, skill_list
 from companion.rules.cards import parse_suit, rank_label
 from companion.rules.flow import peaches_needed, shown_hp
@@ -669,4 +669,52 @@ for _kind in ("turn", "turn_ended", "phase"):
 _TEXTS["protection_ended"] = lambda public, name: (
     _("%(name)s attacks %(target)s, who attacked them: the protection ends")
     % {"name": name, "target": public.get("target_name", "")}
+)
+
+
+def _soul_words(public: dict[str, Any]) -> dict[str, str]:
+    return {
+        "name": public.get("name", ""),
+        "soul": soul_label(public.get("soul", "")),
+        "host": public.get("host_name", ""),
+    }
+
+
+def _gift_text(public: dict[str, Any], name: str) -> str:
+    text = _("%(giver)s gave %(name)s a card for rebirth (%(n)s of %(of)s)") % {
+        "giver": public.get("giver_name", ""),
+        "name": name,
+        "n": public.get("cards", 0),
+        "of": public.get("threshold", 0),
+    }
+    if public.get("reborn"):
+        text += " · " + _("%(name)s is reborn as %(hero)s with 1 HP") % {
+            "name": name,
+            "hero": _hero_name(public.get("hero", "")),
+        }
+    elif public.get("no_hero"):
+        text += " · " + _("no hero of his kingdom is left: he keeps his cards")
+    return text
+
+
+def _soul_used_text(public: dict[str, Any], name: str) -> str:
+    words = _soul_words(public)
+    if public.get("soul") == "luohan":
+        return _("%(soul)s (%(name)s's) blocked 1 point of damage to %(host)s (HP %(hp)s)") % {
+            **words,
+            "hp": public.get("hp", ""),
+        }
+    return _("%(soul)s (%(name)s's) was used on %(host)s and is gone") % words
+
+
+# Issue 16: rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py).
+_TEXTS.update(
+    {
+        "rebirth_gift": _gift_text,
+        "rebirth_reborn": _gift_text,
+        "soul_haunted": lambda public, name: (
+            _("%(name)s's dark soul %(soul)s haunts %(host)s") % _soul_words(public)
+        ),
+        "soul_used": _soul_used_text,
+    }
 )

@@ -5,6 +5,7 @@ action fits the table's state, change rows, append one Event, bump the table's v
 notified only after the commit (companion.broadcast).
 """
 
+from companion.actions.afterlife import rebirth_give, soul_haunt, soul_use
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -48,6 +49,9 @@ from companion.actions.turns import timer_set, turn_advance, turn_end, turn_set
 from companion.actions.undo import event_undo
 
 __all__ = [
+    "rebirth_give",
+    "soul_haunt",
+    "soul_use",
     "game_correct",
     "session_new",
     "ActionError",

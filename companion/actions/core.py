@@ -231,6 +231,11 @@ UNDOABLE_KINDS = frozenset(
         "protection_ended",
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
+        # Issue 16 (companion.actions.afterlife): a gift and its rebirth, a haunting, a soul used.
+        "rebirth_gift",
+        "rebirth_reborn",
+        "soul_haunted",
+        "soul_used",
     }
 )
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import last_three, protection, scoring
+from companion.actions import afterlife, last_three, protection, scoring
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -23,6 +23,7 @@ from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
 from companion.rules.identities import Identity
+from companion.rules.variants import rebirth
 
 
 def _game_of(table: Table) -> Game:
@@ -51,7 +52,7 @@ def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Change | None:
-    side = mode_of(table).victory(statuses(seats))
+    side = mode_of(table).victory(afterlife.statuses(table, seats))
     if side is None:
         return None
     table.status = Table.Status.FINISHED
@@ -60,6 +61,10 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.winner = side.value
     game.ended_at = timezone.now()
     game.results = game_results(table, seats)
+    # Rebirth (RULES §9): a reborn player alive at the end is dead for the scores.
+    for line, reborn in zip(game.results, afterlife.statuses(table, seats), strict=True):
+        if reborn.reborn:
+            line.update(alive=False, reborn=True)
     game.save()
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
 
@@ -94,6 +99,10 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             return fell
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
+    # Rebirth and dark souls (RULES §9, actions/afterlife.py): read before the death.
+    counted = afterlife.statuses(table, seats)
+    victim_was = counted[seats.index(seat)]
+    afterlife_before = afterlife.stored_before(table)
     before = {
         "hp": seat.hp,
         "dying": True,
@@ -108,13 +117,20 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     seat.killer = killer
     seat.died_version = table.version + 1
     seat.final_duel = mode_of(table).lost_final_duel(Identity(seat.identity), alive_before)
+    if any(s.reborn for s in counted):
+        seat.final_duel = rebirth.lost_final_duel(victim_was, counted)
     seat.equipment = {}
     seat.judgement_zone = []
     seat.save()
     consequence = mode_of(table).on_death(
-        statuses([seat])[0], statuses([killer])[0] if killer else None
+        victim_was, counted[seats.index(killer)] if killer else None
     )
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
+    if victim_was.reborn:
+        before["reborn"] = True  # no discard for the killer of a reborn loyalist
+    afterlife.died(table, seats, seat)
+    if afterlife_before or afterlife.KEY in table.mode_state:
+        before[afterlife.KEY] = afterlife_before
     flow = _death_flow(table, seats, seat, killer, before, after)
     # RULES §9: someone else out ends the protection; three alive start the last three.
     variants = {
@@ -160,7 +176,7 @@ def _death_flow(
     the turn of a player who dies on it passes at once to the next living player's start."""
     public: dict[str, Any] = {}
     victim = Identity(seat.identity)
-    if killer is not None and killer.alive and killer.equipment:
+    if killer is not None and killer.alive and killer.equipment and not before.get("reborn"):
         if mode_of(table).killer_discards_equipment(victim, Identity(killer.identity)):
             before["killer_equipment"] = dict(killer.equipment)
             public["discarded"] = sorted(killer.equipment.values())

@@ -350,6 +350,21 @@ class AnswerForm(TapForm):
     answer = Text(_("That is not one of the answers."))
 
 
+# Rebirth 转世 and dark souls 暗魂 (issue 16, companion/actions/afterlife.py) ------------------
+
+
+class GiveForm(SeatTap):
+    action = "rebirth_give"
+
+
+class HauntForm(SeatTap):
+    action = "soul_haunt"
+
+
+class SoulUseForm(SeatTap):
+    action = "soul_use"
+
+
 FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
     "remove": RemoveForm,
@@ -394,6 +409,9 @@ FORMS: dict[str, type[TapForm]] = {
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
     "strike": StrikeForm,
+    "give": GiveForm,
+    "haunt": HauntForm,
+    "souluse": SoulUseForm,
 }
 
 

@@ -107,6 +107,12 @@
       var own = state.querySelector('.rescue-other[data-dying="' + mySeat + '"]');
       if (own) own.hidden = true;
     }
+    // Issue 16 (rebirth, dark souls): a button or note for the phones its data-for-seats names.
+    var only = state.querySelectorAll('[data-for-seats]');
+    for (var o = 0; o < only.length; o++) {
+      var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;
+      only[o].hidden = !(mySeat && listed && only[o].getAttribute('data-not-seat') !== mySeat);
+    }
     var bar = state.querySelector('.turn-bar');
     var judge = state.querySelector('.banner-judge');
     body.classList.toggle('my-turn', !!(mySeat && bar && bar.getAttribute('data-turn-seat') === mySeat));

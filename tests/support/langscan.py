@@ -33,7 +33,15 @@ SKIPPED_TAGS = ("script", "style", "template-none")
 # read by a Chinese speaker.
 ALLOWED_ALONE = frozenset({"简体中文", "中文"})
 # Names the app spells out beside their Chinese name that are not a card, hero or skill.
-OTHER_NAMES = {"军争": "Maneuvering", "失去体力": "Lose HP", "酒": "Wine"}
+OTHER_NAMES = {
+    "军争": "Maneuvering",
+    "失去体力": "Lose HP",
+    "酒": "Wine",
+    # Issue 16: the dark souls (companion.labels.SOUL_LABELS).
+    "罗汉": "Luohan",
+    "玄武": "Xuanwu",
+    "祝由": "Zhuyou",
+}
 
 
 class _Text(HTMLParser):

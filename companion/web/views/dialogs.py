@@ -18,6 +18,7 @@ from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
 from companion.names import hero_card
+from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
@@ -76,6 +77,7 @@ def _seat_dialog(
         "maneuvering": table.opts.maneuvering,
         "hp_history": history,
         "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
+        "luohan": luohan_owner(state.afterlife, seat.id),  # issue 16: dark souls
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 from companion.actions import ActionError, Actor
 from companion.actions.damage import HORSE_SLOTS, QILIN, damage_preview, step_public
 from companion.models import Table
+from companion.read.afterlife import afterlife_view, luohan_owner
 from companion.rules.cards import Suit
 from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard
 from companion.rules.maneuvering import FireAttackError, FireAttackStage, fire_attack
@@ -74,6 +75,8 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
         "suits": SUITS,
         "fields": {},
         "options": {},
+        # Issue 16, dark souls: 罗汉 haunting the target blocks 1 point, confirmed by its owner.
+        "luohan": luohan_owner(afterlife_view(table, seats), seat.pk),
     }
     if not source_chosen:
         return _private(render(request, "companion/live.html#damage_dialog", context))

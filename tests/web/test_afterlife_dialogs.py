@@ -1,0 +1,31 @@
+"""Dark souls 暗魂 in the damage dialogs (issue 16 item 5): when 罗汉 haunts the target, the seat
+dialog's damage form and the damage-by-card dialog say that it blocks 1 point, confirmed on the
+soul's phone; for anybody else they say nothing of it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from companion import actions
+from tests.support.game import by_identity, kill, picked_all
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_the_damage_dialogs_name_the_luohan_that_will_block(lang: str) -> None:
+    table, _seats = picked_all(6, dark_souls=True)
+    lord = by_identity(table, "lord")[0]
+    loyalist = by_identity(table, "loyalist")[0]
+    rebel = by_identity(table, "rebel")[0]
+    kill(table, loyalist, rebel)
+    actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
+    client = Client()
+    client.cookies["sgs_lang"] = lang
+    word = "罗汉" if lang == "zh-hans" else "Luohan 罗汉"
+    for path in (f"seat/{lord.pk}", f"damage/{lord.pk}?card=杀&source={rebel.pk}"):
+        html = client.get(f"/p/{lord.token}/{path}").content.decode()
+        assert 'class="luohan-note' in html and word in html and loyalist.name in html, path
+        other = client.get(f"/p/{lord.token}/{path.replace(str(lord.pk), str(rebel.pk), 1)}")
+        assert "luohan-note" not in other.content.decode()
