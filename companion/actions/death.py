@@ -22,6 +22,7 @@ from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
+from companion.rules import modes
 from companion.rules.identities import Identity
 
 
@@ -64,11 +65,19 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
 
     scoring.game_finished(table, game)
+    public: dict[str, Any] = {
+        "winner": side.value,
+        "identities": {str(s.pk): s.identity for s in seats},
+    }
+    if table.mode != modes.DEFAULT:
+        # Issue 15: the history names the winning side in the mode's words, with its players.
+        won = mode_of(table).winners(statuses(seats), side)
+        public.update(mode=table.mode, winner_names=[seats[i].name for i in won])
     return _record(
         actor,
         table,
         kind="game_over",
-        public={"winner": side.value, "identities": {str(s.pk): s.identity for s in seats}},
+        public=public,
         after={"results": game.results},
         change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )
