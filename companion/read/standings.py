@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from companion import charts
@@ -37,7 +38,7 @@ class StandingRow:
     def win_parts(self) -> list[tuple[str, str, int]]:
         """Non-zero wins per identity (3 vs 3: per colour): (identity or side, label, count)."""
         if self.wins_by_side:
-            return [(s, draft_side_label(s), n) for s, n in self.wins_by_side if n]
+            return [(s, capfirst(draft_side_label(s)), n) for s, n in self.wins_by_side if n]
         return [(i, identity_label(i), n) for i, n in self.wins_by_identity if n]
 
 
@@ -58,7 +59,7 @@ class TeamRow:
     @property
     def win_parts(self) -> list[tuple[str, str, int]]:
         """Non-zero wins per colour: (side, label, count)."""
-        return [(s, draft_side_label(s), n) for s, n in self.wins_by_side if n]
+        return [(s, capfirst(draft_side_label(s)), n) for s, n in self.wins_by_side if n]
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class SessionSummary:
         """Each player's wins per identity, or per colour in 3 vs 3 (SVG)."""
         if self.sides:
             bars = [charts.Bar(row.name, row.wins_by_side, row.colour) for row in self.standings]
-            columns = [(s, draft_side_label(s)) for s in self.sides]
+            columns = [(s, capfirst(draft_side_label(s))) for s in self.sides]
         else:
             bars = [
                 charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings

@@ -236,7 +236,14 @@ def test_a_threes_game_in_the_browser(
     screenshot(display, f"threes-{lang}-display-sideways")
 
     # The area-trick helper on the player in turn: which way, then the targets in order.
-    vanguard = next(p for p in phones if p.locator(".end-turn button").count())
+    in_turn = display.locator("#table-state .ring .seat.has-turn").get_attribute("data-seat")
+    vanguard = next(
+        p for p in phones if p.locator("#my-seat").get_attribute("data-seat") == in_turn
+    )
+    user = vanguard.locator("#my-seat .me-name").inner_text().strip()
+    ring = display.locator("#table-state .ring .seat .seat-name").all_inner_texts()
+    at = ring.index(user)
+    turn_order = ring[at + 1 :] + ring[:at]
     helper = vanguard.locator("details.area-helper")
     helper.locator("summary").first.click()
     savage = helper.locator("details.area-trick[data-card='南蛮入侵']")
@@ -247,7 +254,7 @@ def test_a_threes_game_in_the_browser(
     ways.nth(1).locator("summary").click()
     first = ways.nth(0).locator(".area-order li").all_inner_texts()
     second = ways.nth(1).locator(".area-order li").all_inner_texts()
-    assert len(first) == 5 and second == first[::-1], (first, second)
+    assert first == turn_order and second == first[::-1], (first, second, turn_order)
     savage.scroll_into_view_if_needed()
     screenshot(vanguard, f"threes-{lang}-phone-area-helper")
 
