@@ -34,7 +34,7 @@ WORDS = {
         "acted": "已行动",
         "commander_acts": "主帅行动",
         "vanguards_act": "前锋行动",
-        "draw3": "摸三张",
+        "draw3": "摸三张牌",
     },
     "en": {
         "six": "6",
@@ -43,9 +43,9 @@ WORDS = {
         "cold": "cold",
         "wins": "The warm side wins",
         "acted": "acted",
-        "commander_acts": "the commander acts",
-        "vanguards_act": "the vanguards act",
-        "draw3": "draw 3",
+        "commander_acts": "The commander acts",
+        "vanguards_act": "The vanguards act",
+        "draw3": "draws 3 cards",
     },
 }
 
@@ -147,6 +147,8 @@ def test_a_threes_game_in_the_browser(
     tap(phones[1], "form[hx-post='act/commander'] button")
     tap(phones[4], "form[hx-post='act/commander'] button")
     expect(display.locator("#mode-board .teams .pill-warn")).to_have_count(2)
+    expect(phones[0].locator(".my-team")).to_contain_text("1")
+    expect(phones[4].locator(".my-team")).to_contain_text("2")
     screenshot(phones[0], f"threes-{lang}-phone-teams")
 
     # The host deals (the commanders' draw) and starts the draft.
@@ -269,6 +271,8 @@ def test_a_threes_game_in_the_browser(
     expect(result).to_contain_text(words["wins"])
     for i in (0, 1, 2) if warm is phones[1] else (3, 4, 5):
         expect(result).to_contain_text(names[i])
+    # Any kill draws 3: the history says so.
+    expect(display.locator("#table-state .events").first).to_contain_text(words["draw3"])
     screenshot(display, f"threes-{lang}-display-end")
     screenshot(warm, f"threes-{lang}-phone-end")
 
