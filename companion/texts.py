@@ -298,7 +298,8 @@ _extend(
 
 def _died_text(public: dict[str, Any]) -> str:
     name = public.get("name", "")
-    label = identity_label(public.get("identity"))
+    place = public.get("place")
+    label = place_label(place) if place else identity_label(public.get("identity"))
     killer = public.get("killer_name", "")
     text = (
         _("%(name)s (%(identity)s) was killed by %(killer)s")

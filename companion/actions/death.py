@@ -132,6 +132,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             "killer": killer.pk if killer else None,
             "killer_name": killer.name if killer else "",
             "consequence": consequence or "",
+            **_place(table, seats, seat),
             **flow,
         },
         before=before,
@@ -141,6 +142,17 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         change=Change(table.pk, table.version, private_seats={seat.pk}),
     )
     return _finish_if_over(actor, table, seats) or change
+
+
+def _place(table: Table, seats: list[Seat], seat: Seat) -> dict[str, str]:
+    """3 vs 3 (issue 15): the dead seat's colour and place, which the history names in place
+    of the identity card's name; nothing in the other modes."""
+    index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
+    try:
+        place = mode_of(table).seat_place(statuses(seats), index)
+    except (ValueError, IndexError):
+        return {}
+    return {"place": place} if place else {}
 
 
 def _death_flow(

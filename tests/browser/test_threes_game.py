@@ -27,6 +27,7 @@ NAMES = {
 WORDS = {
     "zh": {
         "six": "6",
+        "start": "开始选将",
         "team1": "加入第1队",
         "warm": "暖色方",
         "cold": "冷色方",
@@ -38,6 +39,7 @@ WORDS = {
     },
     "en": {
         "six": "6",
+        "start": "Start the draft",
         "team1": "Join team 1",
         "warm": "warm",
         "cold": "cold",
@@ -82,8 +84,19 @@ def version(page: Page) -> int:
     return int(page.locator("#mode-board").get_attribute("data-version") or 0)
 
 
-def tap(page: Page, selector: str) -> None:
-    """Click a button on this page and wait for the table's next version to reach it."""
+SYNCED_JS = """() => {
+    const board = document.querySelector('#mode-board');
+    const controls = document.querySelector('#mode-controls');
+    return board && controls && board.dataset.version === controls.dataset.version;
+}"""
+
+
+def tap(page: Page, selector: str, *, synced: bool = False) -> None:
+    """Click a button on this page and wait for the next version. `synced`: first wait until
+    the page's own controls show the board's version (a pick button of an older version may
+    name a hero just taken)."""
+    if synced:
+        page.wait_for_function(SYNCED_JS)
     before = version(page)
     page.locator(selector).first.click()
     settle(page, before)
@@ -154,7 +167,7 @@ def test_a_threes_game_in_the_browser(
     # The host deals (the commanders' draw) and starts the draft.
     host.locator("form[hx-post='act/deal'] button").first.click()
     start = host.locator("form[hx-post='act/start'] button")
-    expect(start).to_be_visible()
+    expect(start).to_have_text(words["start"])
     start.click()
     expect(display.locator("#mode-board .draft-pool .pool-card")).to_have_count(16)
     commanders = [phones[1], phones[4]]
@@ -176,14 +189,14 @@ def test_a_threes_game_in_the_browser(
             if step == 3 and n == 1:
                 screenshot(display, f"threes-{lang}-display-draft")
                 screenshot(picker, f"threes-{lang}-phone-draft")
-            tap(picker, ".hero-choices form button")
+            tap(picker, ".hero-choices form button", synced=True)
             taken += 1
             expect(display.locator("#mode-board .pool-card.taken")).to_have_count(taken)
         if step == 3:
             # Undo: the last pick goes back to the pool; the cold side picks again.
             tap(picker, "form[hx-post='act/draftundo'] button")
             expect(display.locator("#mode-board .pool-card.taken")).to_have_count(taken - 1)
-            tap(picker, ".hero-choices form button")
+            tap(picker, ".hero-choices form button", synced=True)
             expect(display.locator("#mode-board .pool-card.taken")).to_have_count(taken)
     expect(display.locator("#mode-board .pool-card.taken")).to_have_count(16)
 

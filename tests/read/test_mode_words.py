@@ -63,6 +63,9 @@ def test_a_threes_game_names_places_sideways_cards_the_winners_and_the_teams() -
         headline = public_state(table).winner_headline
         assert headline.startswith("The warm side wins: ")
         assert sorted(headline.split(": ")[1].split(", ")) == warm_names
+        died = Event.objects.filter(table=table, kind="died").get()
+        text = describe("died", died.public)["text"]
+        assert f"{cold.name} (The cold side: commander) was killed by {warm.name}" in text
         over = Event.objects.filter(table=table, kind="game_over").get()
         assert describe("game_over", over.public)["text"] == headline
         summary = current_summary(table)
