@@ -166,7 +166,7 @@ def test_a_threes_game_in_the_browser(
 
     # The host deals (the commanders' draw) and starts the draft.
     host.locator("form[hx-post='act/deal'] button").first.click()
-    start = host.locator("form[hx-post='act/start'] button")
+    start = host.locator("form[hx-post='act/start'] button").first
     expect(start).to_have_text(words["start"])
     start.click()
     expect(display.locator("#mode-board .draft-pool .pool-card")).to_have_count(16)
