@@ -93,10 +93,12 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " protected"
     if seat.id == turn_seat_id:
         classes += " has-turn"
+    if seat.sideways:
+        classes += " sideways"
     name = escape(seat.name)
     label = gettext("Details of %(name)s") % {"name": name}
     if seat.identity:
-        word = escape(identity_label(seat.identity))
+        word = escape(seat.role or identity_label(seat.identity))
         idn = f'<span class="idn idn-{escape(seat.identity)}">{word}</span>'
     else:
         idn = '<span class="idn idn-hidden">?</span>'
@@ -135,6 +137,10 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     if seat.protected:  # issue 16 (RULES §9): the previous game's first out
         protected = escape(gettext("Protected"))
         parts.append(f'<span class="protect-mark">{protected}</span>')
+    if seat.sideways:
+        # 3 vs 3 (issue 15): the identity card turned sideways once the seat has acted.
+        acted = escape(gettext("acted"))
+        parts.append(f'<span class="sideways-mark"><i class="card-sideways"></i>{acted}</span>')
     if seat.is_host:
         host = escape(gettext("Host"))
         parts.append(f'<span class="host-mark" title="{host}">★</span>')

@@ -3,6 +3,8 @@ outcomes (from the Django translation files)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,8 +23,28 @@ def identity_label(identity: str | None) -> str:
     return labels.get(identity or "", "")
 
 
-def side_label(side: str) -> str:
-    """The translated name of a winning side."""
+def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
+    """The translated words for a winning side, keyed by the mode (issue 15): the identity
+    game's sides; 3 vs 3's colours, with their players when `names` are given; 1 vs 1's
+    winner by name (`names`), or the card's side when no name is known."""
+    joined = _(", ").join(names)
+    if mode == "threes":
+        text = {
+            "lord": _("The warm side wins"),
+            "renegade": _("The cold side wins"),
+        }.get(side, "")
+        if text and joined:
+            return _("%(side)s: %(names)s") % {"side": text, "names": joined}
+        return text
+    if mode == "duel":
+        if side not in ("lord", "renegade"):
+            return ""
+        if joined:
+            return _("%(name)s wins") % {"name": joined}
+        return {
+            "lord": _("The Lord card's side wins"),
+            "renegade": _("The Renegade card's side wins"),
+        }[side]
     return {
         "lord": _("The Lord and the Loyalists win"),
         "rebels": _("The Rebels win"),

@@ -15,7 +15,7 @@ from django.utils import timezone
 from companion.actions import last_three, protection
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
-from companion.labels import seats_needed
+from companion.labels import seats_needed, side_label
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.read.afterlife import AfterlifeView, afterlife_view
@@ -30,6 +30,7 @@ from companion.rules.judgement import Check, judge, replacer_may_act
 from companion.rules.skills import Skill, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
+from companion.texts import place_label
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,15 @@ class PublicSeat:
     wine: str = ""
     # Issue 16 (RULES §9): the previous game's first out, whose last HP is kept.
     protected: bool = False
+    # 3 vs 3 (issue 15): the seat's colour and place ("cold_vanguard_a"), named in place of
+    # the identity; whether its card is turned sideways (it has acted in this go round).
+    place: str = ""
+    sideways: bool = False
+
+    @property
+    def role(self) -> str:
+        """The seat's place in words, in the active language ("" outside 3 vs 3)."""
+        return place_label(self.place) if self.place else ""
 
     @property
     def shown_hp(self) -> int:
@@ -232,6 +242,13 @@ class PublicState:
     def leader_choosing(self) -> bool:
         """The mode's leader (the identity game's lord) is choosing a hero, before the others."""
         return self.hero_stage == Table.HeroStage.LEADER
+
+    @property
+    def winner_headline(self) -> str:
+        """The end screen's words for the winning side, in this mode's words (3 vs 3: the
+        colour and its players; 1 vs 1: the winner's name)."""
+        names = [s.name for s in self.winners] if self.mode != modes.DEFAULT else []
+        return side_label(self.winner, self.mode, names)
 
     @property
     def winners(self) -> list[PublicSeat]:
@@ -444,6 +461,8 @@ def public_state(
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
     lines = _events(table, private_to__isnull=True) if history else []
+    view = public_mode_view(table, seats)
+    public_seats = _mode_seats(public_seats, view)
     return PublicState(
         mode=table.mode,
         code=table.code,
@@ -471,9 +490,23 @@ def public_state(
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
-        mode_view=public_mode_view(table, seats),
+        mode_view=view,
         afterlife=afterlife,
     )
+
+
+def _mode_seats(seats: list[PublicSeat], view: ModeView | None) -> list[PublicSeat]:
+    """The seats with their mode's place words and sideways cards (3 vs 3), else as they are."""
+    if view is None or not (view.places or view.sideways):
+        return seats
+    return [
+        replace(
+            s,
+            place=view.places.get(s.id, ""),
+            sideways=s.id in view.sideways and s.alive,
+        )
+        for s in seats
+    ]
 
 
 def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:

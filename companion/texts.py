@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
 from companion.names import card_label, check_label, hero_card, skill_list
+from companion.rules import modes
 from companion.rules.cards import parse_suit, rank_label
 from companion.rules.flow import peaches_needed, shown_hp
 
@@ -162,10 +164,10 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         % {"by": public.get("by_name"), "name": name, "hp": _hp(public)}
     ),
     "died": lambda public, name: _died_text(public),
-    "game_over": lambda public, name: (
-        _("%(name)s wins") % {"name": public["winner_name"]}
-        if public.get("winner_name")
-        else side_label(public.get("winner", ""))
+    "game_over": lambda public, name: side_label(
+        public.get("winner", ""),
+        public.get("mode", modes.DEFAULT),
+        [str(n) for n in public.get("winner_names", [])],
     ),
     "equipped": lambda public, name: (
         _("%(name)s equipped %(card)s") % {"name": name, "card": _card(public)}
@@ -296,7 +298,8 @@ _extend(
 
 def _died_text(public: dict[str, Any]) -> str:
     name = public.get("name", "")
-    label = identity_label(public.get("identity"))
+    place = public.get("place")
+    label = place_label(place) if place else identity_label(public.get("identity"))
     killer = public.get("killer_name", "")
     text = (
         _("%(name)s (%(identity)s) was killed by %(killer)s")
@@ -541,6 +544,18 @@ def draft_side_label(side: str) -> str:
         "lord": _("the Lord card's side"),
         "renegade": _("the Renegade card's side"),
     }.get(side, side)
+
+
+def place_label(place: str) -> str:
+    """A seat's place at a 3 vs 3 table ("cold_vanguard_a"): its colour and its place."""
+    colour, _sep, role = place.partition("_")
+    side = capfirst(draft_side_label(colour))
+    return {
+        "commander": _("%(side)s: commander") % {"side": side},
+        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
+        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
+        "vanguard": _("%(side)s: vanguard") % {"side": side},
+    }.get(role, place)
 
 
 def answer_label(answer: str) -> str:

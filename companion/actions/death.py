@@ -22,6 +22,7 @@ from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
+from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.variants import rebirth
 
@@ -69,15 +70,19 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
 
     scoring.game_finished(table, game)
-    public: dict[str, Any] = {"winner": side.value}
-    mode = mode_of(table)
-    if mode.heroes_per_seat > 1:  # 1 vs 1: the winner is named, not a side
-        public["winner_name"] = seats[mode.winners(statuses(seats), side)[0]].name
+    public: dict[str, Any] = {
+        "winner": side.value,
+        "identities": {str(s.pk): s.identity for s in seats},
+    }
+    if table.mode != modes.DEFAULT:
+        # Issue 15: the history names the winning side in the mode's words, with its players.
+        won = mode_of(table).winners(statuses(seats), side)
+        public.update(mode=table.mode, winner_names=[seats[i].name for i in won])
     return _record(
         actor,
         table,
         kind="game_over",
-        public={**public, "identities": {str(s.pk): s.identity for s in seats}},
+        public=public,
         after={"results": game.results},
         change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )
@@ -150,6 +155,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             "killer": killer.pk if killer else None,
             "killer_name": killer.name if killer else "",
             "consequence": consequence or "",
+            **_place(table, seats, seat),
             **flow,
             **variants,
         },
@@ -160,6 +166,17 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         change=Change(table.pk, table.version, private_seats={seat.pk, *losers}),
     )
     return _finish_if_over(actor, table, seats) or change
+
+
+def _place(table: Table, seats: list[Seat], seat: Seat) -> dict[str, str]:
+    """3 vs 3 (issue 15): the dead seat's colour and place, which the history names in place
+    of the identity card's name; nothing in the other modes."""
+    index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
+    try:
+        place = mode_of(table).seat_place(statuses(seats), index)
+    except (ValueError, IndexError):
+        return {}
+    return {"place": place} if place else {}
 
 
 def _death_flow(

@@ -15,6 +15,7 @@ event's `after` (the audit record, never shown) and in the seat's private state
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -57,6 +58,10 @@ REFUSALS: dict[str, Any] = {
     "already_placed": _("Your side has placed its heroes."),
     "draft_not_done": _("The draft is still on."),
     "too_few_heroes": _("Not enough heroes for the draft."),
+    "pool_size": _("Enter exactly as many heroes as the draft takes (16 in 3 vs 3)."),
+    "pool_repeats": _("A hero is entered twice."),
+    "unknown_hero": _("A hero entered is not among the table's heroes."),
+    "face_down": _("This draft deals heroes face down: it cannot be entered by hand."),
 }
 
 
@@ -129,11 +134,34 @@ def _all_phones(seats: Sequence[Seat]) -> set[int]:
 # The draft ------------------------------------------------------------------------------------
 
 
-def start_draft(actor: Actor, table: Table, seats: list[Seat], action_id: str | None) -> Change:
-    """The game starts with the mode's draft: the pool dealt from the table's heroes."""
+def entered_pool(text: str) -> list[str]:
+    """The heroes a table entered (names in Chinese or English, or ids, separated by commas,
+    、 or spaces), each as its id where one matches; an unknown name stays as entered."""
+    by_name: dict[str, str] = {}
+    for hero in STANDARD_HEROES:
+        for name in (hero.id, hero.name_zh, hero.name_en):
+            by_name[name.casefold().replace(" ", "")] = hero.id
+    # Commas (or 、, ;, new lines) separate names that hold a space ("Zhang Fei"); without
+    # them, spaces do.
+    separators = r"[,，、;；\n]+" if re.search(r"[,，、;；\n]", text) else r"\s+"
+    words = [w.strip() for w in re.split(separators, text.strip())]
+    return [by_name.get(w.casefold().replace(" ", ""), w) for w in words if w]
+
+
+def start_draft(
+    actor: Actor, table: Table, seats: list[Seat], action_id: str | None, pool: str = ""
+) -> Change:
+    """The game starts with the mode's draft: the pool dealt from the table's heroes, or the
+    heroes the table entered from the piles it dealt (`pool`, a face-up draft only)."""
     plan = plan_of(mode_of(table))
+    known = [hero.id for hero in STANDARD_HEROES]
     try:
-        draft = Draft.deal(plan, [hero.id for hero in STANDARD_HEROES])
+        if pool.strip():
+            if plan.face_down:
+                raise ActionError(REFUSALS["face_down"], 409, "face_down")
+            draft = Draft.entered(plan, entered_pool(pool), known=known)
+        else:
+            draft = Draft.deal(plan, known)
     except Refused as error:
         raise refused(error) from None
     _keep(table, draft=draft.as_data(), placement=None, fallen=None, flow=None)

@@ -64,12 +64,12 @@ def _first_game(table: Table) -> bool:
     return bool(getattr(table.opts, "first_game_mode", False))
 
 
-def start_heroes(actor: Actor, table: Table, action_id: str | None) -> Change:
+def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = "") -> Change:
     """Leave the deal: straight to play in first-game mode, a mode's hero draft (3 vs 3,
     1 vs 1: companion.actions.draft), else the leader's hero choice."""
     seats = _ordered(table)
     if mode_of(table).draft_plan() is not None:
-        return start_draft(actor, table, seats, action_id)
+        return start_draft(actor, table, seats, action_id, pool)
     if _first_game(table):
         _start_hp(table, seats)
         begin_turns(table, seats)

@@ -360,10 +360,11 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
 
 
 @action
-def game_start(actor: Actor, *, action_id: str | None = None) -> Change:
-    """Start the game once identities are dealt: hero choice, or play in first-game mode."""
+def game_start(actor: Actor, *, pool: str = "", action_id: str | None = None) -> Change:
+    """Start the game once identities are dealt: hero choice, or play in first-game mode, or a
+    mode's draft (`pool`: the heroes the table entered for it, else drawn at random)."""
     table = actor.table
     _require_host(actor)
     if table.status != Table.Status.DEALT:
         raise ActionError(_("Deal identities first."), status=409)
-    return start_heroes(actor, table, action_id)
+    return start_heroes(actor, table, action_id, str(pool or ""))

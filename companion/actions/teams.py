@@ -99,6 +99,8 @@ def team_join(
         after={"teams": joined.as_data()},
         subject=seat,
         action_id=action_id,
+        # Each phone shows its own team and command (modes/draft.html#controls).
+        change=Change(table.pk, table.version, private_seats=_all_seats(table)),
     )
 
 
@@ -123,6 +125,8 @@ def team_commander(actor: Actor, *, seat_id: Any = None, action_id: str | None =
         after={"teams": made.as_data()},
         subject=seat,
         action_id=action_id,
+        # Each phone shows its own team and command (modes/draft.html#controls).
+        change=Change(table.pk, table.version, private_seats=_all_seats(table)),
     )
 
 
@@ -146,6 +150,10 @@ def seat_teams(table: Table, seats: list[Seat]) -> list[Seat]:
             seat.position = position
             seat.save(update_fields=["position"])
     return arranged
+
+
+def _all_seats(table: Table) -> set[int]:
+    return set(table.seats.values_list("pk", flat=True))
 
 
 def forget_team(table: Table, seat_pk: int) -> None:

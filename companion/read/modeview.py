@@ -18,6 +18,13 @@ from companion.actions.inputs import statuses
 from companion.models import Seat, Table
 from companion.names import HeroCard, hero_card
 from companion.rules import modes
+from companion.rules.directions import (
+    AMAZING_GRACE,
+    ARROW_BARRAGE,
+    PEACH_GARDEN,
+    SAVAGE_ASSAULT,
+    area_order,
+)
 from companion.rules.draft import Draft, Placement
 from companion.rules.identities import Identity
 from companion.rules.teams import Teams
@@ -65,6 +72,22 @@ class OrderLine:
 
 
 @dataclass(frozen=True)
+class AreaWay:
+    """One way an area trick may go round: the direction and its targets' names in order."""
+
+    direction: str
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AreaTrick:
+    """An area trick as the helper shows it to its user: each way it may go (3 vs 3: two)."""
+
+    name: str
+    ways: tuple[AreaWay, ...]
+
+
+@dataclass(frozen=True)
 class ModeView:
     key: str
     sides: tuple[str, ...] = ()
@@ -98,6 +121,11 @@ class ModeView:
     # A seat's own view: its side, and whether it picks and places for it.
     side: str | None = None
     drafts: bool = False
+    # The area-trick helper for this seat (in play, alive): each trick's ways and targets.
+    area_tricks: tuple[AreaTrick, ...] = ()
+
+
+AREA_TRICK_ORDER = (SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE)
 
 
 def _cards(heroes: Sequence[str | None]) -> list[HeroCard | None]:
@@ -150,7 +178,8 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             )
             if placement.revealed and mode.heroes_per_seat > 1:
                 parts["orders"] = _orders(mode, seats, placement.view(side, fallen), fallen, side)
-    if table.status == Table.Status.PLAYING and all(s.identity for s in seats):
+    dealt = bool(seats) and all(s.identity for s in seats)
+    if table.status == Table.Status.PLAYING and dealt:
         flow = state.get("flow", {})
         status = statuses(seats)
         choice = mode.flow_pending(status, flow)
@@ -158,8 +187,10 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             chooser = seats[choice.chooser]
             parts["asking"] = Question(chooser.pk, chooser.name, choice.question, choice.answers)
         parts["sideways"] = [seats[i].pk for i in sorted(mode.acted_seats(flow))]
-        places = {s.pk: mode.seat_place(status, i) for i, s in enumerate(seats)}
-        parts["places"] = {pk: place for pk, place in places.items() if place}
+    if dealt and table.status != Table.Status.LOBBY:
+        parts["places"] = _places(mode, seats)
+    if table.status == Table.Status.PLAYING and viewer is not None and viewer.alive:
+        parts["area_tricks"] = _area_tricks(mode, seats, viewer)
     return ModeView(**parts)
 
 
@@ -188,6 +219,42 @@ def _orders(
         to_come = sum(1 for h in heroes if h.state == "to_come")
         lines.append(OrderLine(seat.pk, seat.name, heroes, to_come, side == viewer))
     return lines
+
+
+def _places(mode: modes.Mode, seats: list[Seat]) -> dict[int, str]:
+    """Each seat's place at the table (3 vs 3), once the identities are dealt; none where the
+    seating no longer fits the places (a host moved a seat after the deal)."""
+    status = statuses(seats)
+    places: dict[int, str] = {}
+    for i, seat in enumerate(seats):
+        try:
+            place = mode.seat_place(status, i)
+        except (ValueError, IndexError):
+            return {}
+        if place:
+            places[seat.pk] = place
+    return places
+
+
+def _area_tricks(mode: modes.Mode, seats: list[Seat], user: Seat) -> tuple[AreaTrick, ...]:
+    """The four area tricks as `user` would play them: each direction the mode lets him send
+    it round (`Mode.trick_directions`) with its targets in order (`directions.area_order`)."""
+    index = next((i for i, s in enumerate(seats) if s.pk == user.pk), None)
+    if index is None:
+        return ()
+    alive = [s.alive for s in seats]
+    tricks = []
+    for name in AREA_TRICK_ORDER:
+        ways = tuple(
+            AreaWay(
+                direction.value,
+                tuple(seats[i].name for i in area_order(alive, index, name, direction)),
+            )
+            for direction in mode.trick_directions(name)
+        )
+        if ways:
+            tricks.append(AreaTrick(name, ways))
+    return tuple(tricks)
 
 
 def public_mode_view(table: Table, seats: list[Seat]) -> ModeView | None:

@@ -15,6 +15,7 @@ from companion.actions.sessions import GAME_CORRECTED
 from companion.labels import identity_label, side_label
 from companion.models import Event, Game, Table
 from companion.names import hero_card
+from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 from companion.rules.scoring import (
@@ -30,6 +31,7 @@ from companion.rules.scoring import (
     REBELS_ALIVE,
 )
 from companion.rules.victory import Side
+from companion.texts import place_label
 from companion.variant_labels import VariantOn, variants_on
 
 
@@ -132,11 +134,13 @@ class PlayerGame:
     # duel scored in this game (the note explains the score).
     duelist: bool = False
     duel_scored: bool = False
+    # 3 vs 3 (issue 15): the colour and role played ("cold_commander"), shown for the identity.
+    role: str = ""
 
     @property
     def identity_label(self) -> str:
-        """The identity in the active language."""
-        return identity_label(self.identity)
+        """The identity in the active language (3 vs 3: the colour and role)."""
+        return place_label(self.role) if self.role else identity_label(self.identity)
 
     @property
     def hero_card(self) -> Any:
@@ -166,8 +170,8 @@ class GameSummary:
     corrections: int = 0
     # Issue 16: the variants and house rules this game was dealt with.
     variants: tuple[VariantOn, ...] = ()
-    # The way it was played (1 vs 1 names its winner, not a side).
-    mode: str = ""
+    # Issue 15: the way to play (the winner's words depend on it).
+    mode: str = modes.DEFAULT
 
     @property
     def duration(self) -> timedelta | None:
@@ -187,12 +191,17 @@ class GameSummary:
 
     @property
     def winner_label(self) -> str:
-        """The winning side in words (1 vs 1: the winner by name)."""
-        if self.mode == "duel":
-            won = [p.name for p in self.players if p.won]
-            if won:
-                return _("%(name)s wins") % {"name": won[0]}
-        return side_label(self.winner)
+        """The winning side in words."""
+        names = [p.name for p in self.players if p.won] if self.mode != modes.DEFAULT else []
+        return side_label(self.winner, self.mode, names)
+
+
+def _role(mode: Mode, identity: Identity) -> str:
+    """3 vs 3: a player's colour and role ("warm_commander"); "" in other modes."""
+    if not mode.team_size:
+        return ""
+    role = "commander" if mode.drafts_for_side(identity) else "vanguard"
+    return f"{mode.draft_side(identity)}_{role}"
 
 
 def _game_summary(
@@ -246,6 +255,7 @@ def _game_summary(
                 cumulative=cumulative,
                 winner=game.winner,
                 duelist=duelist,
+                role=_role(mode, Identity(entry["identity"])),
                 duel_scored=duelist
                 and not entry["alive"]
                 and bool(game.winner)

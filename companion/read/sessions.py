@@ -20,7 +20,7 @@ and JSON exports in session_export.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,10 +33,11 @@ from companion.actions.scoring import game_record
 from companion.actions.sessions import GAME_CORRECTED, PANEL_KINDS, _finished_game
 from companion.models import Event, Game, Session, Table
 from companion.read.session_games import GameSummary, _corrections, _game_summary, _scored
-from companion.read.standings import SessionSummary, StandingRow
+from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
 from companion.rules.identities import Identity
-from companion.rules.scoring import standings
+from companion.rules.scoring import GameRecord, standings
+from companion.rules.teams import side_wins, team_standings
 from companion.texts import describe as describe_event
 
 log = logging.getLogger(__name__)
@@ -57,13 +58,20 @@ def summarize(session: Session) -> SessionSummary:
     names: dict[int, str] = {int(k): v for k, v in session.players.items()}
     for game in games:
         names.update({int(e["seat"]): e["name"] for e in game.results})
-    ranked = standings(
-        [
-            {int(key): game_record(score) for key, score in _in_seat_order(game).items()}
-            for game in games
-        ]
-    )
+    records = [
+        {int(key): game_record(score) for key, score in _in_seat_order(game).items()}
+        for game in games
+    ]
+    ranked = standings(records)
     colours = player_colours(names)
+    sides: tuple[str, ...] = ()
+    by_side: dict[int, dict[str, int]] = {}
+    team_rows: tuple[TeamRow, ...] = ()
+    plan = mode.draft_plan()
+    if mode.team_size and plan is not None:
+        sides = plan.sides
+        by_side = side_wins(records, _side_of(mode))
+        team_rows = _team_rows(mode, records, names)
     rows = tuple(
         StandingRow(
             rank=s.rank,
@@ -75,6 +83,7 @@ def summarize(session: Session) -> SessionSummary:
             kills=s.kills,
             wins_by_identity=tuple((i.value, s.wins_by_identity[i]) for i in Identity),
             colour=colours.get(s.player, ""),
+            wins_by_side=tuple((side, by_side.get(s.player, {}).get(side, 0)) for side in sides),
         )
         for s in ranked
     )
@@ -93,6 +102,41 @@ def summarize(session: Session) -> SessionSummary:
         standings=rows,
         in_play=in_play,
         numbers=tuple(table.sessions.order_by("number").values_list("number", flat=True)),
+        teams=team_rows,
+        sides=sides,
+    )
+
+
+def _side_of(mode: modes.Mode) -> Callable[[Identity], str]:
+    return lambda identity: mode.draft_side(identity) or ""
+
+
+def _team_rows(
+    mode: modes.Mode, records: list[dict[int, GameRecord]], names: Mapping[int, str]
+) -> tuple[TeamRow, ...]:
+    """3 vs 3: each team's games and wins by colour. A team is the players who shared a colour
+    in a game (the same three in another game are the same team, whatever their colour)."""
+    keyed: list[dict[tuple[int, int], GameRecord]] = []
+    team_of: dict[tuple[int, int], tuple[int, ...]] = {}
+    side_of = _side_of(mode)
+    for number, game in enumerate(records):
+        by_colour: dict[str, list[int]] = {}
+        for seat, record in game.items():
+            by_colour.setdefault(side_of(record.identity), []).append(seat)
+        for members in by_colour.values():
+            for seat in members:
+                team_of[(number, seat)] = tuple(sorted(members))
+        keyed.append({(number, seat): record for seat, record in game.items()})
+    plan = mode.draft_plan()
+    sides = plan.sides if plan is not None else ()
+    return tuple(
+        TeamRow(
+            names=tuple(names.get(pk, "?") for pk in t.team),
+            games=t.games,
+            wins=t.wins,
+            wins_by_side=tuple((side, t.wins_by_side.get(side, 0)) for side in sides),
+        )
+        for t in team_standings(keyed, team_of, side_of)
     )
 
 

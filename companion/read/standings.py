@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from companion import charts
 from companion.actions.scoring import IDENTITIES, TIE_BREAK
 from companion.labels import identity_label
 from companion.read.session_games import GameSummary
+from companion.texts import draft_side_label
 
 
 @dataclass(frozen=True)
@@ -29,11 +31,35 @@ class StandingRow:
     wins_by_identity: tuple[tuple[str, int], ...]
     # The player's colour in the charts (SessionSummary.colours).
     colour: str = ""
+    # 3 vs 3 (issue 15): wins by the side (colour) played, in place of wins per identity.
+    wins_by_side: tuple[tuple[str, int], ...] = ()
 
     @property
     def win_parts(self) -> list[tuple[str, str, int]]:
-        """Non-zero wins per identity: (identity, label, count)."""
+        """Non-zero wins per identity (3 vs 3: per colour): (identity or side, label, count)."""
+        if self.wins_by_side:
+            return [(s, capfirst(draft_side_label(s)), n) for s, n in self.wins_by_side if n]
         return [(i, identity_label(i), n) for i, n in self.wins_by_identity if n]
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """3 vs 3 (issue 15): a team's games and wins over a session, and its wins by colour."""
+
+    names: tuple[str, ...]
+    games: int
+    wins: int
+    wins_by_side: tuple[tuple[str, int], ...]
+
+    @property
+    def name(self) -> str:
+        """The team, by its players' names."""
+        return _(", ").join(self.names)
+
+    @property
+    def win_parts(self) -> list[tuple[str, str, int]]:
+        """Non-zero wins per colour: (side, label, count)."""
+        return [(s, capfirst(draft_side_label(s)), n) for s, n in self.wins_by_side if n]
 
 
 @dataclass(frozen=True)
@@ -50,6 +76,9 @@ class SessionSummary:
     standings: tuple[StandingRow, ...]
     in_play: int | None = None
     numbers: tuple[int, ...] = field(default_factory=tuple)
+    # 3 vs 3 (issue 15): the teams' standings, and the colours the bar chart counts wins by.
+    teams: tuple[TeamRow, ...] = ()
+    sides: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -98,8 +127,19 @@ class SessionSummary:
         )
 
     @property
+    def bar_title(self) -> str:
+        """The bar chart's caption: wins per identity, or per colour in 3 vs 3."""
+        return _("Wins per colour") if self.sides else _("Wins per identity")
+
+    @property
     def bar_chart(self) -> SafeString:
-        """Each player's wins per identity (SVG)."""
-        bars = [charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings]
-        columns = [(i, identity_label(i)) for i in IDENTITIES]
-        return charts.bar_chart(bars, columns, title=_("Wins per identity"))
+        """Each player's wins per identity, or per colour in 3 vs 3 (SVG)."""
+        if self.sides:
+            bars = [charts.Bar(row.name, row.wins_by_side, row.colour) for row in self.standings]
+            columns = [(s, capfirst(draft_side_label(s))) for s in self.sides]
+        else:
+            bars = [
+                charts.Bar(row.name, row.wins_by_identity, row.colour) for row in self.standings
+            ]
+            columns = [(i, identity_label(i)) for i in IDENTITIES]
+        return charts.bar_chart(bars, columns, title=self.bar_title)

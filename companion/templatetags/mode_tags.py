@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
-from companion.texts import answer_label, draft_side_label
+from companion.texts import answer_label, draft_side_label, place_label
 
 register = template.Library()
 
@@ -30,14 +30,17 @@ def question_name(question: str) -> str:
 
 
 @register.filter
-def place_name(place: str) -> str:
-    colour, _sep, role = place.partition("_")
-    side = draft_side_label(colour)
+def direction_name(direction: str) -> str:
+    """An area trick's way round: turn order (counter-clockwise) or against it."""
     return {
-        "commander": _("%(side)s: commander") % {"side": side},
-        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
-        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
-    }.get(role, place)
+        "ccw": _("Counter-clockwise (turn order)"),
+        "cw": _("Clockwise (against turn order)"),
+    }.get(direction, direction)
+
+
+@register.filter
+def place_name(place: str) -> str:
+    return place_label(place)
 
 
 @register.filter

@@ -114,8 +114,10 @@ class DealForm(TapForm):
     confirm = Flag()
 
 
-class StartForm(NoFields):
+class StartForm(TapForm):
     action = "game_start"
+    # A drafted mode: the heroes the table entered from the piles it dealt (else drawn).
+    pool = Text(_("A hero entered is not among the table's heroes."))
 
 
 class PickForm(TapForm):
