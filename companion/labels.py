@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from companion.rules import modes
 
@@ -27,7 +27,7 @@ def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) 
     """The translated words for a winning side, keyed by the mode (issue 15): the identity
     game's sides; 3 vs 3's colours, with their players when `names` are given; 1 vs 1's
     winner by name (`names`), or the card's side when no name is known."""
-    joined = _(", ").join(names)
+    joined = pgettext("list separator", ", ").join(names)
     if mode == "threes":
         text = {
             "lord": _("The warm side wins"),

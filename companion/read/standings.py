@@ -9,6 +9,7 @@ from datetime import datetime
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from companion import charts
 from companion.actions.scoring import IDENTITIES, TIE_BREAK
@@ -54,7 +55,7 @@ class TeamRow:
     @property
     def name(self) -> str:
         """The team, by its players' names."""
-        return _(", ").join(self.names)
+        return pgettext("list separator", ", ").join(self.names)
 
     @property
     def win_parts(self) -> list[tuple[str, str, int]]:

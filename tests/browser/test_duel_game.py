@@ -28,7 +28,7 @@ WORDS = {
         "to_come": "还有 2 名武将待上场",
         "one_to_come": "还有 1 名武将待上场",
         "in": "登场：弃置其所有牌并摸四张牌",
-        "wins": "{name} 获胜",
+        "wins": "{name}获胜",
     },
     "en": {
         "draw_one": "Draw 1 card.",

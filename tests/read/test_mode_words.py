@@ -30,7 +30,7 @@ def test_side_words_are_keyed_by_mode() -> None:
         assert side_label("renegade", "duel", ["Kai"]) == "Kai wins"
         assert side_label("rebels", "threes") == ""
     with translation.override("zh-hans"):
-        assert side_label("lord", "threes", ["甲", "乙"]) == "暖色方获胜：甲，乙"
+        assert side_label("lord", "threes", ["甲", "乙"]) == "暖色方获胜：甲、乙"
         assert side_label("lord", "duel", ["甲"]) == "甲获胜"
 
 
