@@ -5,6 +5,7 @@ action fits the table's state, change rows, append one Event, bump the table's v
 notified only after the commit (companion.broadcast).
 """
 
+from companion.actions.box_offers import box_add, box_import, box_remove, box_switch
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -64,6 +65,10 @@ __all__ = [
     "seat_set_chained",
     "hero_pick",
     "heroes_redeal",
+    "box_add",
+    "box_import",
+    "box_remove",
+    "box_switch",
     "seat_change_hp",
     "seat_die",
     "seat_rescue",

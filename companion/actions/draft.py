@@ -22,6 +22,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions.box_offers import event_names, table_box
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -35,7 +36,6 @@ from companion.actions.turns import apply_flow, begin_turns, flow_state
 from companion.models import Seat, Table
 from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
-from companion.rules.heroes import STANDARD_HEROES, hero_by_id
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 
@@ -133,7 +133,7 @@ def start_draft(actor: Actor, table: Table, seats: list[Seat], action_id: str | 
     """The game starts with the mode's draft: the pool dealt from the table's heroes."""
     plan = plan_of(mode_of(table))
     try:
-        draft = Draft.deal(plan, [hero.id for hero in STANDARD_HEROES])
+        draft = Draft.deal(plan, list(table_box(table).ids()))
     except Refused as error:
         raise refused(error) from None
     _keep(table, draft=draft.as_data(), placement=None, fallen=None, flow=None)
@@ -207,6 +207,7 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
             # A face-down hero stays None: only its taker's phone shows it.
             "heroes": [shown.pool[position].hero for position, _side in new],
             "done": picked.done,
+            **event_names(table, [shown.pool[position].hero for position, _side in new]),
         },
         before={"draft": draft.as_data()},
         after={"draft": picked.as_data()},
@@ -275,8 +276,9 @@ def _reveal(
 
 def _full_hp(mode: Mode, seat: Seat, seats: list[Seat]) -> None:
     status = statuses([seat])[0]
+    hero = table_box(seat.table).lookup(seat.hero)
     seat.max_hp = mode.start_hp(
-        status, hero_hp=hero_by_id(seat.hero).hp, player_count=len(seats), first_game=False
+        status, hero_hp=hero.hp if hero else None, player_count=len(seats), first_game=False
     )
     seat.hp = seat.max_hp
 
@@ -400,6 +402,7 @@ def hero_fall(
             "fallen": count,
             "reminder": fall.reminder or "",
             "hp": seat.hp,
+            **event_names(table, [old_hero, seat.hero]),
             **public,
         },
         before=before,

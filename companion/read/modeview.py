@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.actions.inputs import statuses
 from companion.models import Seat, Table
-from companion.names import HeroCard, hero_card
+from companion.names import HeroCard, table_hero_card
 from companion.rules import modes
 from companion.rules.draft import Draft, Placement
 from companion.rules.identities import Identity
@@ -77,8 +77,8 @@ class ModeView:
     drafts: bool = False
 
 
-def _cards(heroes: Sequence[str | None]) -> list[HeroCard | None]:
-    return [hero_card(h) if h else None for h in heroes]
+def _cards(table: Table, heroes: Sequence[str | None]) -> list[HeroCard | None]:
+    return [table_hero_card(h, table) if h else None for h in heroes]
 
 
 def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | None:
@@ -109,20 +109,25 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             parts.update(
                 drafting=table.status == Table.Status.HEROES and not draft.done,
                 pool=[
-                    PoolCardView(i, hero_card(c.hero) if c.hero else None, c.taken_by, c.face_down)
+                    PoolCardView(
+                        i,
+                        table_hero_card(c.hero, table) if c.hero else None,
+                        c.taken_by,
+                        c.face_down,
+                    )
                     for i, c in enumerate(seen.pool)
                 ],
                 first=seen.first,
                 turn=seen.turn,
                 left_in_step=seen.left_in_step,
-                held={s: _cards(h) for s, h in seen.held.items()},
+                held={s: _cards(table, h) for s, h in seen.held.items()},
             )
         if state.get("placement"):
             placement = Placement.from_data(plan, state["placement"])
             parts.update(
                 placing=not placement.revealed,
                 placed_sides=[s for s in plan.sides if placement.has_placed(s)],
-                lineup={s: _cards(h) for s, h in placement.view(side, fallen).items()},
+                lineup={s: _cards(table, h) for s, h in placement.view(side, fallen).items()},
                 revealed=placement.revealed,
             )
     if table.status == Table.Status.PLAYING and all(s.identity for s in seats):

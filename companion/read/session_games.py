@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from companion.actions.sessions import GAME_CORRECTED
 from companion.labels import identity_label, side_label
 from companion.models import Event, Game, Table
-from companion.names import hero_card
+from companion.names import added_card, hero_card
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 from companion.rules.scoring import (
@@ -131,6 +131,7 @@ class PlayerGame:
     # duel scored in this game (the note explains the score).
     duelist: bool = False
     duel_scored: bool = False
+    added_hero: dict[str, Any] | None = None
 
     @property
     def identity_label(self) -> str:
@@ -139,7 +140,10 @@ class PlayerGame:
 
     @property
     def hero_card(self) -> Any:
-        """The hero card (names, kingdom), or None in first-game mode."""
+        """The hero card (names, kingdom), or None in first-game mode; an added hero's from
+        the game's record (issue 16)."""
+        if self.added_hero:
+            return added_card(self.hero, self.added_hero)
         return hero_card(self.hero)
 
     @property
@@ -228,6 +232,7 @@ def _game_summary(
                 position=int(entry.get("position", 0)),
                 identity=entry["identity"],
                 hero=entry.get("hero", ""),
+                added_hero=entry.get("added_hero"),
                 alive=bool(entry["alive"]),
                 killer=killer,
                 killer_name=names.get(int(killer), "") if killer is not None else "",
