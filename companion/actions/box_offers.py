@@ -96,10 +96,11 @@ def leader_offer(table: Table) -> list[str]:
     when it is on, else RULES §2's five (a mode without `leader_offer_from`: its own offer)."""
     mode = mode_of(table)
     offer_from = getattr(mode, "leader_offer_from", None)
-    if offer_from is None:
+    hero_box = table_box(table)
+    if offer_from is None or (_standard(hero_box) and not getattr(table.opts, "lord_pack", False)):
         return mode.leader_offer()
     try:
-        return list(offer_from(table.opts, table_box(table)))
+        return list(offer_from(table.opts, hero_box))
     except ValueError:
         raise _too_few() from None
 
@@ -110,14 +111,18 @@ def others_offers(
     """The other players' candidates from the table's box (RULES §2): disjoint, none taken (a
     mode without `leader_offer_from` deals its own `offers`)."""
     mode = mode_of(table)
-    if getattr(mode, "leader_offer_from", None) is None:
+    hero_box = table_box(table)
+    if getattr(mode, "leader_offer_from", None) is None or _standard(hero_box):
         return mode.offers(player_count=player_count, taken=taken, count=count)
     try:
-        return box.deal_candidates(
-            table_box(table), taken=taken, player_count=player_count, count=count
-        )
+        return box.deal_candidates(hero_box, taken=taken, player_count=player_count, count=count)
     except ValueError:
         raise _too_few() from None
+
+
+def _standard(hero_box: box.Box) -> bool:
+    """The standard 25 as they come: the mode deals them as it always has."""
+    return not hero_box.added and not hero_box.standard_off
 
 
 def _too_few() -> ActionError:
