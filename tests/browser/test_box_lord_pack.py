@@ -104,14 +104,17 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
     expect(choices.last).to_contain_text(ADDED[added])
     screenshot(phone, f"box-offer-{lang}")
     choices.last.locator("button.btn-wide").click()
-    expect(phone.locator(".banner")).to_be_visible()
+    expect(phone.locator(".hero-choices")).to_have_count(0)
 
     for seat in table.seats:
         if seat is not lord:
             seat.device.act("pick", hero=HERO_RE.findall(seat.device.page())[0])
 
     # The lord's card names the added hero; one tap opens his entry with the typed text.
-    card = phone.locator("#my-seat .hero-card")
+    fold = phone.locator("#my-seat .hero-fold")
+    expect(fold.locator("summary")).to_contain_text(ADDED[added])
+    fold.locator("summary").click()
+    card = fold.locator(".hero-card")
     expect(card).to_contain_text(ADDED[added])
     text = XIANDI_SKILL if added == "ADD001" else YUANSHAO_SKILL
     expect(card).to_contain_text(text)

@@ -2,10 +2,10 @@
 standard ones on and off, exports the box as a JSON file and imports one.
 
 Reached from the host's token (`/h/<token>/box/`, or the host seat's `/p/<token>/box/`); every
-other token is refused. Plain forms posting to the page, each one action (companion.actions
-box_*); a refused hero comes back on the form with the reason under its field, a refused file
-with its reason. The page answers with `Referrer-Policy: same-origin` so its plain form posts
-carry the site's origin (the token leaves the site in no header).
+other token is refused. Forms posting to the page, each one action (companion.actions box_*),
+boosted by htmx (a token's page is no-referrer: a plain form post would carry `Origin: null`,
+which the CSRF check refuses; htmx sends the CSRF header, companion.web.middleware); a refused
+hero comes back on the form with the reason under its field, a refused file with its reason.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from companion.actions import ActionError, Actor, NotFound
 from companion.actions.box_offers import BoxRefused, table_box
 from companion.models import Table
 from companion.rules import box
-from companion.web.views.common import _not_found, _private, _refused, with_actor
+from companion.web.views.common import _is_htmx, _not_found, _private, _refused, with_actor
 
 SKILL_ROWS = 4
 MAX_FILE = 256 * 1024
@@ -78,15 +78,19 @@ def _context(actor: Actor, token: str, **extra: Any) -> dict[str, Any]:
 
 
 def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    return _private(
-        render(request, "companion/box.html", context, status=status), referrer="same-origin"
-    )
+    """The page; a refusal to htmx (the boosted forms) is answered 200 with the page, so it
+    is shown (htmx swaps no 4xx here), and `X-Box-Refused` says so."""
+    refused = status >= 400 and _is_htmx(request)
+    response = render(request, "companion/box.html", context, status=200 if refused else status)
+    if refused:
+        response["X-Box-Refused"] = str(status)
+    return _private(response)
 
 
 def _back(actor: Actor, token: str) -> HttpResponse:
     response = HttpResponse(status=303)
     response["Location"] = reverse("box", args=[token])
-    return _private(response, referrer="same-origin")
+    return _private(response)
 
 
 def _host_only(request: HttpRequest, actor: Actor, token: str) -> HttpResponse | None:
