@@ -29,6 +29,21 @@ def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
     return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
 
 
+def _box_text(public: dict[str, Any]) -> str:
+    """A change of the table's hero box (issue 16, companion.actions.box_offers)."""
+    what = public.get("what")
+    hero = _hero_name(public.get("hero", ""), public)
+    if what == "add":
+        return _("The host added %(hero)s to the hero box") % {"hero": hero}
+    if what == "remove":
+        return _("The host took %(hero)s out of the hero box") % {"hero": hero}
+    if what == "off":
+        return _("The host took %(hero)s out of the hero box") % {"hero": hero}
+    if what == "on":
+        return _("The host put %(hero)s back in the hero box") % {"hero": hero}
+    return _("The host imported a hero box")
+
+
 def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
     """One history line from an event's public part only."""
     make = _TEXTS.get(kind)
@@ -134,6 +149,7 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         "All heroes revealed: take your hero card from the box"
     ),
     "heroes_redealt": lambda public, name: _("The host dealt the hero candidates again"),
+    "box_changed": lambda public, name: _box_text(public),
     "my_hero_picked": lambda public, name: (
         _("You chose %(hero)s") % {"hero": _hero_name(public["hero"], public)}
     ),

@@ -150,5 +150,4 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
     expect(second.locator(".box-hero")).to_have_count(2)
     expect(second.locator(".box-added")).to_contain_text("汉献帝")
     expect(second.locator(".box-added")).to_contain_text("袁绍")
-    second.locator(".box-file").scroll_into_view_if_needed()
     screenshot(second, f"box-imported-{lang}")

@@ -205,3 +205,17 @@ def test_an_added_hero_is_named_on_the_phone_and_the_display_with_its_help(lang:
     assert "血裔" in skill and lord_only in skill
     assert c.get(f"/help/added/{table.code}.ADD009/").status_code == 404
     assert c.get("/help/added/NOPE.ADD001/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("zh-hans", "房主把袁绍加入了武将盒"),
+        ("en", "The host added 袁绍 Yuan Shao to the hero box"),
+    ],
+)
+def test_the_history_names_a_box_change(lang: str, line: str) -> None:
+    table, _seats = make_table(4)
+    client().post(box_url(table.host_token) + "add", FORM)
+    assert line in client(lang).get(f"/t/{table.code}/").content.decode()
+    assert "box_changed" not in client(lang).get(f"/t/{table.code}/").content.decode()

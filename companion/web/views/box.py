@@ -84,6 +84,8 @@ def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> H
     response = render(request, "companion/box.html", context, status=200 if refused else status)
     if refused:
         response["X-Box-Refused"] = str(status)
+        # The reason in view (the form's first error, or the file's).
+        response["HX-Reswap"] = "innerHTML show:[role=alert]:top"
     return _private(response)
 
 
