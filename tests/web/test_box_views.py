@@ -219,3 +219,10 @@ def test_the_history_names_a_box_change(lang: str, line: str) -> None:
     client().post(box_url(table.host_token) + "add", FORM)
     assert line in client(lang).get(f"/t/{table.code}/").content.decode()
     assert "box_changed" not in client(lang).get(f"/t/{table.code}/").content.decode()
+
+
+def test_guessing_table_codes_through_the_help_is_throttled() -> None:
+    c = client()
+    answers = [c.get(f"/help/added/ZZZZ{i}.ADD001/").status_code for i in range(40)]
+    assert answers[0] == 404
+    assert 429 in answers, "a guesser is stopped like at /t/<code>/"

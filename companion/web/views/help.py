@@ -17,6 +17,8 @@ from companion.rules import help as rules_help
 from companion.rules.help import first_game as rules_first_game
 from companion.rules.help.roles import ROLE_TIPS
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS
+from companion.web import throttle
+from companion.web.views.common import _too_many
 
 MAX_QUERY = 60
 
@@ -82,8 +84,14 @@ def help_entry(request: HttpRequest, kind: str, name: str) -> HttpResponse:
     """One entry: the fragment a tap opens in place (`?pop=1`), or a page of its own."""
     others: dict[str, rules_help.Entry] = {}
     if kind == "added":
+        # A table's code is looked up here: counted like every lookup by code (a guess at
+        # table codes is throttled, companion.web.throttle).
+        if throttle.blocked(request):
+            return _too_many(request)
         others = _added_entries(name)
         e = others.get(f"added:{name}")
+        if e is None:
+            throttle.failed(request)
     else:
         e = rules_help.entry(f"{kind}:{name}")
     if e is None:
