@@ -14,6 +14,7 @@ from companion.models import Event, Game, Seat, Session, Table
 from companion.rules import box
 from tests.support.factories import make_table
 from tests.support.game import by_identity, fresh, started
+from tests.support.modeplay import dealt_and_started, draft_now, mode_table, registered  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +247,17 @@ def test_started_tables_without_a_box_deal_as_before() -> None:
     table, _seats = started(5)
     offer = by_identity(table, "lord")[0].hero_candidates
     assert len(offer) == 5 and LORDS <= set(offer)
+
+
+@pytest.mark.usefixtures("registered")
+def test_a_mode_draft_draws_its_pool_from_the_box() -> None:
+    """1 vs 1's draft of ten (companion.actions.draft.start_draft) from the table's box: with
+    all but ten heroes switched off, the pool is those ten, an added one among them."""
+    table, _seats = mode_table("duel", 2)
+    actions.box_add(token=table.host_token, fields={**XIANDI, "lord": False})
+    keep = {"WEI001", "WEI002", "SHU001", "SHU002", "WU001", "WU002", "QUN001", "QUN002", "WEI003"}
+    for hero in box.STANDARD:
+        if hero.id not in keep:
+            actions.box_switch(token=table.host_token, hero_id=hero.id, on=False)
+    dealt_and_started(table)
+    assert set(draft_now(table).pool) == keep | {"ADD001"}
