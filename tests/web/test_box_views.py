@@ -15,7 +15,7 @@ from companion import actions
 from companion.actions.box_offers import table_box
 from companion.models import Seat, Table
 from tests.support.factories import make_table
-from tests.support.game import by_identity, fresh
+from tests.support.game import by_identity, fresh, kill
 
 pytestmark = pytest.mark.django_db
 
@@ -226,3 +226,18 @@ def test_guessing_table_codes_through_the_help_is_throttled() -> None:
     answers = [c.get(f"/help/added/ZZZZ{i}.ADD001/").status_code for i in range(40)]
     assert answers[0] == 404
     assert 429 in answers, "a guesser is stopped like at /t/<code>/"
+
+
+def test_a_finished_game_names_its_added_hero_after_the_box_changed() -> None:
+    table, _seats = make_table(5, lord_pack=True)
+    client().post(box_url(table.host_token) + "add", FORM)
+    lord = lord_with_added(table)
+    actions.hero_pick(token=lord.token, hero_id="ADD001")
+    for seat in Seat.objects.filter(table=table).exclude(pk=lord.pk):
+        actions.hero_pick(token=seat.token, hero_id=seat.hero_candidates[0])
+    kill(table, lord, None)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    actions.box_remove(token=table.host_token, hero_id="ADD001")  # allowed: the game is over
+    page = client("en").get(f"/t/{table.code}/session/").content.decode()
+    assert "袁绍" in page and "Yuan Shao" in page
