@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
 def hero_name(hero: HeroCard) -> SafeString:
     """A hero's Chinese name, with the English one beside it in the English UI."""
-    english = f' <span class="en">{escape(hero.name_en)}</span>' if hero.english else ""
+    english = (
+        f' <span class="en">{escape(hero.name_en)}</span>' if hero.english and hero.name_en else ""
+    )
     return mark_safe(  # noqa: S308 - every value escaped
         f'<span class="hero-name kingdom-{escape(hero.kingdom)}">'
         f'<span lang="zh-CN">{escape(hero.name_zh)}</span>{english}</span>'

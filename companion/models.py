@@ -295,6 +295,10 @@ class Session(models.Model):
     lord_order = models.JSONField(default=list, blank=True)
     # Who played: seat id -> name at the time, so exports survive seats leaving.
     players = models.JSONField(default=dict, blank=True)
+    # Issue 16: the session's hero box (`rules.box.Box.stored()`: the standard heroes switched
+    # off, the heroes the table added); empty: the standard 25. Read through
+    # `actions.box_offers.table_box`.
+    box = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]

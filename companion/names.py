@@ -7,22 +7,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from companion.actions.box_offers import table_box
+from companion.models import Table
+from companion.rules.box import Box, BoxError, BoxHero, check_hero
 from companion.rules.cards import load_deck
 from companion.rules.heroes import hero_by_id
 from companion.rules.skills import Skill, skills_for
 from companion.rules.skills import hero_ids as skill_hero_ids
 
-KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群"}
+KINGDOMS = {"wei": "魏", "shu": "蜀", "wu": "吴", "qun": "群", "god": "神"}
 # The kingdoms' Chinese and English names, for the badges of the English UI.
 KINGDOM_NAMES = {
     "wei": ("魏", "Wei"),
     "shu": ("蜀", "Shu"),
     "wu": ("吴", "Wu"),
     "qun": ("群", "Qun"),
+    "god": ("神", "God"),
 }
 
 
@@ -38,6 +43,15 @@ class HeroCard:
     hp: int
     gender: str
     skills: tuple[Skill, ...]
+    # Issue 16: a hero the table added to its box; its help entry's key ("added:<code>.<id>",
+    # its skills' "added:<skill id>"), the standard heroes' "hero:<id>" and "skill:<id>".
+    added: bool = False
+    scope: str = ""
+
+    @property
+    def help_key(self) -> str:
+        """The key of the hero's help entry (`data-help`)."""
+        return f"added:{self.scope}.{self.id}" if self.added else f"hero:{self.id}"
 
     @property
     def english(self) -> bool:
@@ -55,14 +69,17 @@ class HeroCard:
         return KINGDOM_NAMES.get(self.kingdom, ("", ""))[1]
 
 
-def hero_card(hero_id: str) -> HeroCard | None:
-    """The card of a hero id, or None for an empty or unknown id."""
+def hero_card(hero_id: str, box: Box | None = None, scope: str = "") -> HeroCard | None:
+    """The card of a hero id, or None for an empty or unknown id. A hero the table added is
+    known from its box (`actions.box_offers.table_box`), its help entries under `scope` (the
+    table's code)."""
     if not hero_id:
         return None
     try:
         hero = hero_by_id(hero_id)
     except KeyError:
-        return None
+        added = box.lookup(hero_id) if box is not None else None
+        return _added_card(added, scope) if added is not None else None
     return HeroCard(
         id=hero.id,
         name_zh=hero.name_zh,
@@ -73,6 +90,60 @@ def hero_card(hero_id: str) -> HeroCard | None:
         gender=hero.gender,
         skills=skills_for(hero.id),
     )
+
+
+def table_hero_card(hero_id: str, table: Table) -> HeroCard | None:
+    """The card of a hero a seat of this table holds or is offered: a standard hero's at
+    once, a hero the table added from the table's box (read only then)."""
+    card = hero_card(hero_id)
+    if card is None and hero_id:
+        card = hero_card(hero_id, table_box(table), table.code)
+    return card
+
+
+def added_card(hero_id: str, stored: dict[str, Any]) -> HeroCard | None:
+    """An added hero's card from its stored fields (a finished game's record keeps them)."""
+    try:
+        return _added_card(check_hero(stored, hero_id=hero_id), "")
+    except BoxError:
+        return None
+
+
+def _added_card(hero: BoxHero, scope: str) -> HeroCard:
+    """An added hero's card: the names, kingdom, HP, gender and skill texts the table typed
+    (shown as typed in both languages; a lord skill marked as one)."""
+    return HeroCard(
+        id=hero.id,
+        name_zh=hero.name_zh,
+        name_en=hero.name_en,
+        kingdom=hero.kingdom,
+        kingdom_zh=KINGDOMS.get(hero.kingdom, ""),
+        hp=hero.hp,
+        gender=hero.gender,
+        skills=tuple(
+            Skill(
+                id=f"{scope}.{hero.id}.{index}",
+                name_zh=skill.name,
+                name_en="",
+                lord_skill=skill.lord,
+                compulsory=False,
+                phases=(),
+                text_zh=skill.text,
+                text_en=skill.text,
+            )
+            for index, skill in enumerate(hero.skills)
+        ),
+        added=True,
+        scope=scope,
+    )
+
+
+def hero_name_of(hero_id: str, box: Box | None = None) -> str:
+    """A hero's name as a line names it: Chinese, with the English name in the English UI."""
+    card = hero_card(hero_id, box)
+    if card is None:
+        return ""
+    return f"{card.name_zh} {card.name_en}" if card.english and card.name_en else card.name_zh
 
 
 CHECK_NAMES = {

@@ -17,7 +17,7 @@ from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.labels import seats_needed, side_label
 from companion.models import Handover, Seat, Table
-from companion.names import HeroCard, hero_card
+from companion.names import HeroCard, table_hero_card
 from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
@@ -27,7 +27,7 @@ from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
 from companion.rules.judgement import Check, judge, replacer_may_act
-from companion.rules.skills import Skill, skills_for, skills_in_phase
+from companion.rules.skills import Skill, has_skills, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
 from companion.texts import place_label
@@ -339,8 +339,9 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
         else:
             state = "upcoming"
         phases.append((phase, state))
-    skills = list(skills_in_phase(holder.hero, table.phase)) if holder.hero else []
-    names = [skill.name_zh for skill in skills_for(holder.hero)] if holder.hero else []
+    known = bool(holder.hero) and has_skills(holder.hero)
+    skills = list(skills_in_phase(holder.hero, table.phase)) if known else []
+    names = [skill.name_zh for skill in skills_for(holder.hero)] if known else []
     deadline = None
     if table.timer_seconds and table.turn_started_at:
         deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
@@ -418,7 +419,7 @@ def _public_seat(
         is_host=s.is_host,
         identity=_visible_identity(s, table),
         leader=bool(s.identity) and modes.get(table.mode).is_leader(Identity(s.identity)),
-        hero=hero_card(s.hero),
+        hero=table_hero_card(s.hero, table),
         hp=s.hp,
         max_hp=s.max_hp,
         dying=s.dying,

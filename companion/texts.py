@@ -15,17 +15,35 @@ from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
-from companion.names import card_label, check_label, hero_card, skill_list
+from companion.names import card_label, check_label, english_ui, hero_card, skill_list
 from companion.rules import modes
 from companion.rules.cards import parse_suit, rank_label
 from companion.rules.flow import peaches_needed, shown_hp
 
 
-def _hero_name(hero_id: str) -> str:
+def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
+    """A hero's name; a hero the table added is named by the event itself (`names`: id ->
+    [Chinese, English], written with the event, issue 16)."""
     card = hero_card(hero_id)
     if card is None:
-        return ""
+        zh, en = ((public or {}).get("names") or {}).get(hero_id, ["", ""])
+        return f"{zh} {en}" if en and english_ui() else zh
     return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
+
+
+def _box_text(public: dict[str, Any]) -> str:
+    """A change of the table's hero box (issue 16, companion.actions.box_offers)."""
+    what = public.get("what")
+    hero = _hero_name(public.get("hero", ""), public)
+    if what == "add":
+        return _("The host added %(hero)s to the hero box") % {"hero": hero}
+    if what == "remove":
+        return _("The host took %(hero)s out of the hero box") % {"hero": hero}
+    if what == "off":
+        return _("The host took %(hero)s out of the hero box") % {"hero": hero}
+    if what == "on":
+        return _("The host put %(hero)s back in the hero box") % {"hero": hero}
+    return _("The host imported a hero box")
 
 
 def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
@@ -119,7 +137,7 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     ),
     "hero_lord_picked": lambda public, name: (
         _("The Lord %(name)s plays %(hero)s")
-        % {"name": name, "hero": _hero_name(public.get("hero", ""))}
+        % {"name": name, "hero": _hero_name(public.get("hero", ""), public)}
     ),
     "hero_picked": lambda public, name: (
         _("%(name)s has chosen a hero (%(n)s of %(of)s)")
@@ -133,8 +151,9 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
         "All heroes revealed: take your hero card from the box"
     ),
     "heroes_redealt": lambda public, name: _("The host dealt the hero candidates again"),
+    "box_changed": lambda public, name: _box_text(public),
     "my_hero_picked": lambda public, name: (
-        _("You chose %(hero)s") % {"hero": _hero_name(public["hero"])}
+        _("You chose %(hero)s") % {"hero": _hero_name(public["hero"], public)}
     ),
     "damage": lambda public, name: (
         (
@@ -569,7 +588,9 @@ def answer_label(answer: str) -> str:
 
 
 def _picked_text(public: dict[str, Any], name: str) -> str:
-    heroes = [_hero_name(h) if h else _("a face-down hero") for h in public.get("heroes", [])]
+    heroes = [
+        _hero_name(h, public) if h else _("a face-down hero") for h in public.get("heroes", [])
+    ]
     return _("%(name)s picked %(heroes)s") % {"name": name, "heroes": ", ".join(heroes)}
 
 
@@ -625,8 +646,8 @@ _TEXTS.update(
             _("%(name)s's %(fallen)s fell; %(hero)s comes in: discard its cards and draw 4")
             % {
                 "name": name,
-                "fallen": _hero_name(public.get("fallen_hero", "")),
-                "hero": _hero_name(public.get("hero", "")),
+                "fallen": _hero_name(public.get("fallen_hero", ""), public),
+                "hero": _hero_name(public.get("hero", ""), public),
             }
         ),
     }

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from companion.web.views import acts, dialogs, errors, handover, session, table
+from companion.web.views import acts, box, dialogs, errors, handover, session, table
 from companion.web.views import help as help_views
 
 TOKEN = r"(?P<token>[A-Za-z0-9_-]{1,64})"  # noqa: S105 - a URL pattern
@@ -75,6 +75,13 @@ urlpatterns = [
         session.display_game_detail,
         name="display-game",
     ),
+    # Issue 16: the table's hero box (the host's page; export and import as a JSON file).
+    re_path(rf"^[ph]/{TOKEN}/box/$", box.box_page, name="box"),
+    re_path(rf"^[ph]/{TOKEN}/box/add$", box.box_add, name="box-add"),
+    re_path(rf"^[ph]/{TOKEN}/box/switch$", box.box_switch, name="box-switch"),
+    re_path(rf"^[ph]/{TOKEN}/box/remove$", box.box_remove, name="box-remove"),
+    re_path(rf"^[ph]/{TOKEN}/box/import$", box.box_import, name="box-import"),
+    re_path(rf"^[ph]/{TOKEN}/box/export\.json$", box.box_export, name="box-export"),
     # Issue 10: the one-time link a seat moves to a new phone with.
     re_path(rf"^n/{TOKEN}/$", handover.claim, name="handover-claim"),
     # Only for reverse(): the websocket routes live in companion/web/routing.py.

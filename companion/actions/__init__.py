@@ -6,6 +6,7 @@ notified only after the commit (companion.broadcast).
 """
 
 from companion.actions.afterlife import rebirth_give, soul_haunt, soul_use
+from companion.actions.box_offers import box_add, box_import, box_remove, box_switch
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -70,6 +71,10 @@ __all__ = [
     "seat_set_chained",
     "hero_pick",
     "heroes_redeal",
+    "box_add",
+    "box_import",
+    "box_remove",
+    "box_switch",
     "seat_change_hp",
     "seat_die",
     "seat_rescue",

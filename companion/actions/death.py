@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions import afterlife, last_three, protection, scoring
+from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -22,7 +23,7 @@ from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
-from companion.rules import modes
+from companion.rules import box, modes
 from companion.rules.identities import Identity
 from companion.rules.variants import rebirth
 
@@ -34,6 +35,7 @@ def _game_of(table: Table) -> Game:
 
 def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
     """One line per seat for the end screen and the scores."""
+    hero_box = table_box(table)
     return [
         {
             "seat": s.pk,
@@ -47,9 +49,17 @@ def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
             "final_duel": s.final_duel,
             "kills": [v.pk for v in seats if v.killer_id == s.pk],
             "kill_identities": [v.identity for v in seats if v.killer_id == s.pk],
+            **_added_hero(hero_box, s.hero),
         }
         for s in seats
     ]
+
+
+def _added_hero(hero_box: box.Box, hero_id: str) -> dict[str, Any]:
+    """An added hero as the game's record keeps it (issue 16): the session pages name it
+    whatever the box holds later."""
+    hero = hero_box.lookup(hero_id) if hero_id else None
+    return {"added_hero": hero.stored()} if hero is not None and not hero.standard else {}
 
 
 def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Change | None:

@@ -23,6 +23,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions.box_offers import event_names, table_box
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -36,7 +37,6 @@ from companion.actions.turns import _turn_now, apply_flow, begin_turns, flow_sta
 from companion.models import Seat, Table
 from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
-from companion.rules.heroes import STANDARD_HEROES, hero_by_id
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 
@@ -134,11 +134,11 @@ def _all_phones(seats: Sequence[Seat]) -> set[int]:
 # The draft ------------------------------------------------------------------------------------
 
 
-def entered_pool(text: str) -> list[str]:
+def entered_pool(text: str, heroes: Sequence[Any] = ()) -> list[str]:
     """The heroes a table entered (names in Chinese or English, or ids, separated by commas,
     、 or spaces), each as its id where one matches; an unknown name stays as entered."""
     by_name: dict[str, str] = {}
-    for hero in STANDARD_HEROES:
+    for hero in heroes:
         for name in (hero.id, hero.name_zh, hero.name_en):
             by_name[name.casefold().replace(" ", "")] = hero.id
     # Commas (or 、, ;, new lines) separate names that hold a space ("Zhang Fei"); without
@@ -154,12 +154,14 @@ def start_draft(
     """The game starts with the mode's draft: the pool dealt from the table's heroes, or the
     heroes the table entered from the piles it dealt (`pool`, a face-up draft only)."""
     plan = plan_of(mode_of(table))
-    known = [hero.id for hero in STANDARD_HEROES]
+    known = list(table_box(table).ids())  # issue 16: the table's hero box
     try:
         if pool.strip():
             if plan.face_down:
                 raise ActionError(REFUSALS["face_down"], 409, "face_down")
-            draft = Draft.entered(plan, entered_pool(pool), known=known)
+            hero_box = table_box(table)
+            heroes = [h for h in map(hero_box.lookup, known) if h is not None]
+            draft = Draft.entered(plan, entered_pool(pool, heroes), known=known)
         else:
             draft = Draft.deal(plan, known)
     except Refused as error:
@@ -235,6 +237,7 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
             # A face-down hero stays None: only its taker's phone shows it.
             "heroes": [shown.pool[position].hero for position, _side in new],
             "done": picked.done,
+            **event_names(table, [shown.pool[position].hero for position, _side in new]),
         },
         before={"draft": draft.as_data()},
         after={"draft": picked.as_data()},
@@ -303,8 +306,9 @@ def _reveal(
 
 def _full_hp(mode: Mode, seat: Seat, seats: list[Seat]) -> None:
     status = statuses([seat])[0]
+    hero = table_box(seat.table).lookup(seat.hero)
     seat.max_hp = mode.start_hp(
-        status, hero_hp=hero_by_id(seat.hero).hp, player_count=len(seats), first_game=False
+        status, hero_hp=hero.hp if hero else None, player_count=len(seats), first_game=False
     )
     seat.hp = seat.max_hp
 
@@ -441,6 +445,7 @@ def hero_fall(
             "fallen": count,
             "reminder": fall.reminder or "",
             "hp": seat.hp,
+            **event_names(table, [old_hero, seat.hero]),
             **public,
         },
         before=before,

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from companion.actions.box_offers import event_names as _named
 from companion.actions.box_offers import leader_offer as box_leader_offer
+from companion.actions.box_offers import others_offers, table_box
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -22,7 +24,6 @@ from companion.actions.draft import start_draft
 from companion.actions.inputs import _leader, _ordered, mode_of, statuses
 from companion.actions.turns import begin_turns
 from companion.models import Event, Seat, Table
-from companion.rules.heroes import hero_by_id
 
 
 def reset_for_game(seat: Seat) -> None:
@@ -47,8 +48,10 @@ def reset_for_game(seat: Seat) -> None:
 
 def _start_hp(table: Table, seats: list[Seat]) -> None:
     mode = mode_of(table)
+    hero_box = table_box(table)
     for seat, status in zip(seats, statuses(seats), strict=True):
-        hero_hp = hero_by_id(seat.hero).hp if seat.hero else None
+        hero = hero_box.lookup(seat.hero) if seat.hero else None
+        hero_hp = hero.hp if hero else None
         seat.max_hp = mode.start_hp(
             status,
             hero_hp=hero_hp,
@@ -101,7 +104,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = 
 
 def _deal_others(table: Table, seats: list[Seat], leader: Seat) -> None:
     others = [s for s in seats if s.pk != leader.pk]
-    hands = mode_of(table).offers(player_count=len(seats), taken={leader.hero}, count=len(others))
+    hands = others_offers(table, player_count=len(seats), taken={leader.hero}, count=len(others))
     for seat, hand in zip(others, hands, strict=True):
         seat.hero_candidates = hand
         seat.hero_pick = ""
@@ -127,7 +130,6 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         raise ActionError(_("You have already picked your hero."), status=409, code="picked")
     if hero_id not in seat.hero_candidates:
         raise ActionError(_("That hero was not offered to you."), code="not_offered")
-    hero = hero_by_id(hero_id)
     if is_leader:
         seat.hero = seat.hero_pick = hero_id
         seat.save(update_fields=["hero", "hero_pick"])
@@ -137,7 +139,11 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
             actor,
             table,
             kind="hero_lord_picked",
-            public={**_seat_public(seat), "hero": hero_id},
+            public={
+                **_seat_public(seat),
+                "hero": hero_id,
+                **_named(table, [hero_id]),
+            },
             after={"hero": hero_id, "candidates": {s.pk: s.hero_candidates for s in seats}},
             subject=seat,
             action_id=action_id,
@@ -169,7 +175,7 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         actor_seat=seat,
         subject_seat=seat,
         private_to=seat,
-        public={"hero": hero.id},
+        public={"hero": hero_id, **_named(table, [hero_id])},
     )
     if picked < len(others):
         return change
@@ -183,7 +189,10 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         actor,
         table,
         kind="heroes_revealed",
-        public={"heroes": {str(s.pk): s.hero for s in seats}},
+        public={
+            "heroes": {str(s.pk): s.hero for s in seats},
+            **_named(table, [s.hero for s in seats]),
+        },
         change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
     )
 

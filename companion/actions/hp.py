@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
 from companion.actions import protection
+from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -23,9 +24,8 @@ from companion.actions.inputs import _int, mode_of
 from companion.actions.play import _delta, _dying
 from companion.models import Seat, Table
 from companion.rules.flow import HpResult, capped_recovery, damage_skills, lose_hp, peach_heal
-from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity
-from companion.rules.skills import skills_for
+from companion.rules.skills import has_skills, skills_for
 
 MAX_DELTA = 10
 MAX_MAX_HP = 12
@@ -168,7 +168,7 @@ def seat_change_hp(
 
 def _damage_skills(seat: Seat, has_source: bool) -> dict[str, Any]:
     """The damaged hero's skills that may now trigger (奸雄, 反馈, 刚烈, 遗计), for the line."""
-    if not seat.hero:
+    if not seat.hero or not has_skills(seat.hero):
         return {}
     names = {s.id: s.name_zh for s in skills_for(seat.hero)}
     found = damage_skills(names, has_source=has_source)
@@ -264,7 +264,7 @@ def seat_rescue(
     before = seat.hp
     heal = 1
     if kind == "peach":
-        giver_hero = hero_by_id(giver.hero) if giver.hero else None
+        giver_hero = table_box(table).lookup(giver.hero) if giver.hero else None
 
         def healed(is_leader: bool) -> int:
             return peach_heal(

@@ -25,7 +25,10 @@ def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
     """The session the next game belongs to: the table's, or a new one if it has none or ended."""
     session = table.session
     if session is None or session.ended_at is not None:
-        session = Session.objects.create(table=table, number=_next_number(table))
+        # The hero box carries over from the session before (issue 16).
+        session = Session.objects.create(
+            table=table, number=_next_number(table), box=session.box if session else {}
+        )
         table.session = session
         table.save(update_fields=["session"])
     names = {str(s.pk): s.name for s in seats}

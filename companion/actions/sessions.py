@@ -93,7 +93,10 @@ def session_new(
             current.ended_at = timezone.now()
             current.save(update_fields=["ended_at"])
             previous = current.number
-        session = Session(table=table, number=_next_number(table))
+        # The hero box carries over to the new session (issue 16).
+        session = Session(
+            table=table, number=_next_number(table), box=current.box if current else {}
+        )
     session.tournament = bool(tournament)
     session.lord_order = leaders  # the stored name of the leaders' order
     session.players = {str(s.pk): s.name for s in seats}

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.actions.inputs import statuses
 from companion.models import Seat, Table
-from companion.names import HeroCard, hero_card
+from companion.names import HeroCard, table_hero_card
 from companion.rules import modes
 from companion.rules.directions import (
     AMAZING_GRACE,
@@ -128,8 +128,8 @@ class ModeView:
 AREA_TRICK_ORDER = (SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE)
 
 
-def _cards(heroes: Sequence[str | None]) -> list[HeroCard | None]:
-    return [hero_card(h) if h else None for h in heroes]
+def _cards(table: Table, heroes: Sequence[str | None]) -> list[HeroCard | None]:
+    return [table_hero_card(h, table) if h else None for h in heroes]
 
 
 def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | None:
@@ -160,24 +160,31 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             parts.update(
                 drafting=table.status == Table.Status.HEROES and not draft.done,
                 pool=[
-                    PoolCardView(i, hero_card(c.hero) if c.hero else None, c.taken_by, c.face_down)
+                    PoolCardView(
+                        i,
+                        table_hero_card(c.hero, table) if c.hero else None,
+                        c.taken_by,
+                        c.face_down,
+                    )
                     for i, c in enumerate(seen.pool)
                 ],
                 first=seen.first,
                 turn=seen.turn,
                 left_in_step=seen.left_in_step,
-                held={s: _cards(h) for s, h in seen.held.items()},
+                held={s: _cards(table, h) for s, h in seen.held.items()},
             )
         if state.get("placement"):
             placement = Placement.from_data(plan, state["placement"])
             parts.update(
                 placing=not placement.revealed,
                 placed_sides=[s for s in plan.sides if placement.has_placed(s)],
-                lineup={s: _cards(h) for s, h in placement.view(side, fallen).items()},
+                lineup={s: _cards(table, h) for s, h in placement.view(side, fallen).items()},
                 revealed=placement.revealed,
             )
             if placement.revealed and mode.heroes_per_seat > 1:
-                parts["orders"] = _orders(mode, seats, placement.view(side, fallen), fallen, side)
+                parts["orders"] = _orders(
+                    table, mode, seats, placement.view(side, fallen), fallen, side
+                )
     dealt = bool(seats) and all(s.identity for s in seats)
     if table.status == Table.Status.PLAYING and dealt:
         flow = state.get("flow", {})
@@ -195,6 +202,7 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
 
 
 def _orders(
+    table: Table,
     mode: modes.Mode,
     seats: list[Seat],
     lineup: dict[str, tuple[str | None, ...]],
@@ -211,7 +219,7 @@ def _orders(
         gone = fallen.get(side, 0)
         heroes = [
             OrderHero(
-                hero_card(hero) if hero else None,
+                table_hero_card(hero, table) if hero else None,
                 "fell" if i < gone or not seat.alive else "in_play" if i == gone else "to_come",
             )
             for i, hero in enumerate(lineup[side])

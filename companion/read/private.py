@@ -10,7 +10,7 @@ from django.utils.html import conditional_escape
 
 from companion.actions import protection
 from companion.models import Seat, Table
-from companion.names import HeroCard, hero_card
+from companion.names import HeroCard, table_hero_card
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, private_mode_view
 from companion.rules import modes
@@ -99,11 +99,11 @@ def private_state(seat: Seat) -> PrivateState:
         private_hp(seat, table),
         identity=seat.identity or None,
         history=_events(table, private_to=seat),
-        candidates=[c for c in map(hero_card, seat.hero_candidates) if c]
+        candidates=[c for c in (table_hero_card(h, table) for h in seat.hero_candidates) if c]
         if picking and not seat.hero
         else [],
         pick=seat.hero_pick if picking else "",
-        hero=hero_card(own_hero),
+        hero=table_hero_card(own_hero, table),
         leader=bool(seat.identity) and modes.get(table.mode).is_leader(Identity(seat.identity)),
         leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
         mode_view=private_mode_view(seat),

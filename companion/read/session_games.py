@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from companion.actions.sessions import GAME_CORRECTED
 from companion.labels import identity_label, side_label
 from companion.models import Event, Game, Table
-from companion.names import hero_card
+from companion.names import added_card, hero_card
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
@@ -136,6 +136,7 @@ class PlayerGame:
     duel_scored: bool = False
     # 3 vs 3 (issue 15): the colour and role played ("cold_commander"), shown for the identity.
     role: str = ""
+    added_hero: dict[str, Any] | None = None
 
     @property
     def identity_label(self) -> str:
@@ -144,7 +145,10 @@ class PlayerGame:
 
     @property
     def hero_card(self) -> Any:
-        """The hero card (names, kingdom), or None in first-game mode."""
+        """The hero card (names, kingdom), or None in first-game mode; an added hero's from
+        the game's record (issue 16)."""
+        if self.added_hero:
+            return added_card(self.hero, self.added_hero)
         return hero_card(self.hero)
 
     @property
@@ -244,6 +248,7 @@ def _game_summary(
                 position=int(entry.get("position", 0)),
                 identity=entry["identity"],
                 hero=entry.get("hero", ""),
+                added_hero=entry.get("added_hero"),
                 alive=bool(entry["alive"]),
                 killer=killer,
                 killer_name=names.get(int(killer), "") if killer is not None else "",

@@ -9,9 +9,11 @@ The JSON file:
      "standard_off": ["QUN003"],
      "added": [{"id": "ADD001", "name_zh": "汉献帝", "name_en": "Emperor Xian", "kingdom": "qun",
                 "hp": 3, "gender": "male", "lord": true,
-                "skills": [{"name": "天命", "text": "…"}]}]}
+                "skills": [{"name": "天命", "text": "…"},
+                           {"name": "汉统", "text": "…", "lord": true}]}]}
 
-`standard_off` lists standard heroes the table has switched off; `added` the table's own.
+`standard_off` lists standard heroes the table has switched off; `added` the table's own; a
+skill's `lord` (optional) marks a lord skill (主公技), which works only while the hero is the lord.
 """
 
 from __future__ import annotations
@@ -65,10 +67,16 @@ class BoxError(ValueError):
 
 @dataclass(frozen=True)
 class SkillText:
-    """A skill as printed on an added hero's card."""
+    """A skill as printed on an added hero's card; `lord`: a lord skill (主公技), which works
+    only while the hero is the lord."""
 
     name: str
     text: str
+    lord: bool = False
+
+    def stored(self) -> dict[str, Any]:
+        """The skill as the JSON file keeps it (`lord` only when it is a lord skill)."""
+        return {"name": self.name, "text": self.text, **({"lord": True} if self.lord else {})}
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ class BoxHero:
             "hp": self.hp,
             "gender": self.gender,
             "lord": self.lord,
-            "skills": [{"name": s.name, "text": s.text} for s in self.skills],
+            "skills": [s.stored() for s in self.skills],
         }
 
 
@@ -169,12 +177,16 @@ def check_hero(raw: Mapping[str, Any], *, hero_id: str) -> BoxHero:
         )
     skills: list[SkillText] = []
     for item in skills_raw:
-        if not isinstance(item, Mapping):
+        if not isinstance(item, Mapping) or set(item) - {"name", "text", "lord"}:
             raise BoxError("bad_skills", "each skill has a name and a text", field="skills")
+        skill_lord = item.get("lord", False)
+        if not isinstance(skill_lord, bool):
+            raise BoxError("bad_skills", "a skill's lord must be true or false", field="skills")
         skills.append(
             SkillText(
                 name=_text(item, "name", required=True, limit=MAX_SKILL_NAME),
                 text=_text(item, "text", required=True, limit=MAX_SKILL_TEXT),
+                lord=skill_lord,
             )
         )
     return BoxHero(
@@ -209,6 +221,14 @@ class Box:
             if hero.id == hero_id:
                 return hero
         raise KeyError(hero_id)
+
+    def lookup(self, hero_id: str) -> BoxHero | None:
+        """The hero of this id, standard (switched off too: a seat may hold one switched off
+        mid-game) or added; None if none."""
+        for hero in (*STANDARD, *self.added):
+            if hero.id == hero_id:
+                return hero
+        return None
 
     def lord_heroes(self) -> tuple[BoxHero, ...]:
         """The lord heroes (曹操, 刘备, 孙权, and any added as a lord, 汉献帝 or 袁绍)."""
@@ -283,6 +303,14 @@ def import_box(text: str | bytes) -> Box:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise BoxError("not_json", "the file is not JSON") from None
+    return from_stored(raw)
+
+
+def from_stored(raw: Any) -> Box:
+    """The box an object in the JSON file's shape holds (a session keeps `Box.stored()`); an
+    empty object is the standard box. BoxError as for `import_box`."""
+    if raw == {}:
+        return Box()
     if not isinstance(raw, dict):
         raise BoxError("not_object", "the file does not hold a box")
     if raw.get("format") != FORMAT:

@@ -67,6 +67,12 @@ def skills_for(hero_id: str) -> tuple[Skill, ...]:
     return _all_skills()[hero_id]
 
 
+def has_skills(hero_id: str) -> bool:
+    """Whether the hero is one of the reference table's (a hero a table added to its box has
+    only the texts it typed, and no skill the app acts on)."""
+    return hero_id in _all_skills()
+
+
 def skills_in_phase(hero_id: str, phase: str) -> tuple[Skill, ...]:
     """Return the hero's skills relevant in the given phase; ValueError for an unknown phase."""
     if phase not in PHASES:

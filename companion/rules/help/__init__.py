@@ -14,6 +14,7 @@ from functools import cache
 
 from pypinyin import Style, lazy_pinyin, pinyin
 
+from companion.rules.box import BoxHero
 from companion.rules.cards import Card, _cards_in, load_deck
 from companion.rules.help.card_texts import CARD_TEXTS, CardText
 from companion.rules.help.faq import FAQS, Faq
@@ -43,6 +44,7 @@ _KINGDOMS: dict[str, Pair] = {
     "shu": ("蜀", "Shu"),
     "wu": ("吴", "Wu"),
     "qun": ("群", "Qun"),
+    "god": ("神", "God"),
 }
 _LORD_NOTE: Pair = (
     "主公技：只有这名武将身为主公时才有效。",
@@ -203,6 +205,54 @@ def _hero_and_skill_entries() -> tuple[dict[str, Entry], dict[str, Entry]]:
             links=tuple(f"skill:{s.id}" for s in hero_skills),
         )
     return heroes, skills
+
+
+def added_entries(hero: BoxHero, scope: str) -> dict[str, Entry]:
+    """The entries of a hero a table added to its box (issue 16, 17): the hero and each skill,
+    with the text the table typed (the same in both languages); a lord skill says it works
+    only while the hero is the lord. Keys "added:<scope>.<hero id>" and
+    "added:<scope>.<hero id>.<n>" (`scope`: the table's code)."""
+    base = f"added:{scope}.{hero.id}"
+    gender = ("女", "female") if hero.gender == "female" else ("男", "male")
+    zh_k, en_k = _KINGDOMS.get(hero.kingdom, ("神", "God"))
+    name_en = hero.name_en
+    sections = []
+    entries: dict[str, Entry] = {}
+    for index, skill in enumerate(hero.skills):
+        text: Pair = (skill.text, skill.text)
+        if skill.lord:
+            text = (f"{skill.text}（{_LORD_NOTE[0]}）", f"{skill.text} ({_LORD_NOTE[1]})")
+        sections.append(Section((skill.name, skill.name), text))
+        skill_sections = [Section(("技能", "Skill"), (skill.text, skill.text))]
+        if skill.lord:
+            skill_sections.append(Section(("主公技", "Lord skill"), _LORD_NOTE))
+        entries[f"{base}.{index}"] = Entry(
+            key=f"{base}.{index}",
+            kind="skill",
+            name_zh=skill.name,
+            name_en="",
+            kind_label=(
+                f"{hero.name_zh}的技能",
+                f"Skill of {name_en} {hero.name_zh}" if name_en else f"Skill of {hero.name_zh}",
+            ),
+            sections=tuple(skill_sections),
+            links=(base,),
+        )
+    entries[base] = Entry(
+        key=base,
+        kind="hero",
+        name_zh=hero.name_zh,
+        name_en=name_en,
+        kind_label=(
+            f"武将（本桌添加） · {zh_k} · {hero.hp}体力 · {gender[0]}"
+            + (" · 主公武将" if hero.lord else ""),
+            f"Hero (added by this table) · {en_k} · {hero.hp} HP · {gender[1]}"
+            + (" · lord hero" if hero.lord else ""),
+        ),
+        sections=tuple(sections),
+        links=tuple(f"{base}.{index}" for index in range(len(hero.skills))),
+    )
+    return entries
 
 
 def _faq_entry(faq: Faq) -> Entry:

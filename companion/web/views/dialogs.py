@@ -17,7 +17,7 @@ from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
-from companion.names import hero_card
+from companion.names import table_hero_card
 from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
@@ -47,7 +47,7 @@ def _seat_dialog(
     own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
     if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
-        seat = replace(seat, hero=hero_card(actor.seat.hero_pick))
+        seat = replace(seat, hero=table_hero_card(actor.seat.hero_pick, table))
     playing = table.status == Table.Status.PLAYING and seat.alive
     allowed = actor is not None and may_act_on(actor, seat_id)
     events = list(

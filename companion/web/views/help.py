@@ -11,10 +11,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from companion import names
+from companion.actions.box_offers import table_box
+from companion.models import Table
 from companion.rules import help as rules_help
 from companion.rules.help import first_game as rules_first_game
 from companion.rules.help.roles import ROLE_TIPS
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS
+from companion.web import throttle
+from companion.web.views.common import _too_many
 
 MAX_QUERY = 60
 
@@ -29,11 +33,12 @@ def _title(e: rules_help.Entry) -> str:
     return f"{e.name_en} {e.name_zh}" if names.english_ui() and e.name_en else e.name_zh
 
 
-def shown(e: rules_help.Entry) -> dict[str, Any]:
-    """An entry as a template shows it, in the active language."""
+def shown(e: rules_help.Entry, others: dict[str, rules_help.Entry] | None = None) -> dict[str, Any]:
+    """An entry as a template shows it, in the active language (`others`: the entries its
+    links may name besides the rule book's, an added hero's)."""
     links = []
     for key in e.links:
-        other = rules_help.entry(key)
+        other = (others or {}).get(key) or rules_help.entry(key)
         if other is not None:
             links.append(
                 {
@@ -77,11 +82,36 @@ def help_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def help_entry(request: HttpRequest, kind: str, name: str) -> HttpResponse:
     """One entry: the fragment a tap opens in place (`?pop=1`), or a page of its own."""
-    e = rules_help.entry(f"{kind}:{name}")
+    others: dict[str, rules_help.Entry] = {}
+    if kind == "added":
+        # A table's code is looked up here: counted like every lookup by code (a guess at
+        # table codes is throttled, companion.web.throttle).
+        if throttle.blocked(request):
+            return _too_many(request)
+        others = _added_entries(name)
+        e = others.get(f"added:{name}")
+        if e is None:
+            throttle.failed(request)
+    else:
+        e = rules_help.entry(f"{kind}:{name}")
     if e is None:
         raise Http404("no such entry")
     template = "companion/help.html#pop" if request.GET.get("pop") else "companion/help.html"
-    return render(request, template, {"e": shown(e)})
+    return render(request, template, {"e": shown(e, others)})
+
+
+def _added_entries(name: str) -> dict[str, rules_help.Entry]:
+    """The entries of a hero a table added (issue 16): "<table code>.<hero id>[.<skill>]". The
+    box is no secret of the table: its display shows every hero the box holds."""
+    code, _, rest = name.partition(".")
+    hero_id = rest.partition(".")[0]
+    table = Table.objects.filter(code=code).first() if code else None
+    if table is None or not hero_id:
+        return {}
+    hero = table_box(table).lookup(hero_id)
+    if hero is None or hero.standard:
+        return {}
+    return rules_help.added_entries(hero, table.code)
 
 
 @require_GET
