@@ -51,6 +51,7 @@ HELPERS = {
     "texts.py",  # the history line's words
     "names.py",  # hero and card names
     "labels.py",  # identities, phases
+    "actions/protection.py",  # issue 16: the first out's protection, asked of every HP change
 }
 REQUIRED = {
     "dbthread.py",
