@@ -175,10 +175,13 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             )
         if state.get("placement"):
             placement = Placement.from_data(plan, state["placement"])
+            # A side's places are its drafter's alone until both are revealed (issue 15: a
+            # 3 vs 3 commander places face down; his vanguards see them with everybody).
+            placer = side if drafts else None
             parts.update(
                 placing=not placement.revealed,
                 placed_sides=[s for s in plan.sides if placement.has_placed(s)],
-                lineup={s: _cards(table, h) for s, h in placement.view(side, fallen).items()},
+                lineup={s: _cards(table, h) for s, h in placement.view(placer, fallen).items()},
                 revealed=placement.revealed,
             )
             if placement.revealed and mode.heroes_per_seat > 1:

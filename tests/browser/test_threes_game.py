@@ -203,13 +203,12 @@ def test_a_threes_game_in_the_browser(
     # Each commander places three of its eight face down; nobody else sees a place.
     expect(warm.locator("form.placement")).to_be_visible()
     tap(warm, "form.placement button")
-    # The warm side's phones see its places; the display, the console and the cold side's
-    # phones see only that the warm side has placed.
-    warm_side = phones[:3] if warm is phones[1] else phones[3:]
-    cold_side = [p for p in phones if p not in warm_side]
+    # The warm commander's phone sees its places; the display, the console, his own vanguards
+    # and the cold side's phones see only that the warm side has placed.
+    others = [p for p in phones if p is not warm]
     places = "text=" + ("你方位置" if lang == "zh" else "Your places")
     expect(warm.locator(places)).to_have_count(1)
-    for page in [display, host, *cold_side]:
+    for page in [display, host, *others]:
         expect(page.locator("#mode-board")).to_contain_text(words["warm"])
         expect(page.locator(places)).to_have_count(0)
     expect(cold.locator("form.placement")).to_be_visible()

@@ -107,10 +107,11 @@ class Oracle:
         """For each other side: how many of its places the viewer may see (0 before both have
         placed; all once revealed in 3 vs 3; in 1 vs 1 the heroes in play so far)."""
         side = self.side_of(viewer)
+        drafts = viewer is not None and self.mode.drafts_for_side(viewer.identity)
         seen: dict[str, int] = {}
         for other in self.plan.sides:
-            if other == side:
-                continue
+            if other == side and drafts:
+                continue  # the drafter's own places (a 3 vs 3 vanguard sees them at the reveal)
             if self.placement is None or not self.placement.revealed:
                 seen[other] = 0
             elif self.plan.reveal_all:
@@ -233,10 +234,12 @@ def test_a_threes_placement_is_shown_to_nobody_else_before_both_have_placed() ->
     placement = placement_now(table)
     actions.draft_place(token=drafter(table, "warm").token, heroes=list(placement.held["warm"][:3]))
     check(table, "warm placed")
-    # The warm side's vanguards see their commander's placement; the cold side sees nothing.
+    # Only the warm commander sees his placement: his vanguards and the cold side see nothing.
+    warm_commander = table.seats.get(identity="lord")
     warm_vanguard = table.seats.filter(identity="loyalist").first()
     cold_vanguard = table.seats.filter(identity="rebel").first()
-    assert private_state(fresh(warm_vanguard)).mode_view.lineup["warm"][0] is not None
+    assert private_state(fresh(warm_commander)).mode_view.lineup["warm"][0] is not None
+    assert private_state(fresh(warm_vanguard)).mode_view.lineup["warm"] == [None, None, None]
     assert private_state(fresh(cold_vanguard)).mode_view.lineup["warm"] == [None, None, None]
     actions.draft_place(token=drafter(table, "cold").token, heroes=list(placement.held["cold"][:3]))
     check(table, "revealed")
