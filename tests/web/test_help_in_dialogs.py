@@ -75,3 +75,25 @@ def test_the_hp_history_of_a_seat_links_the_cards_it_names(lang: str) -> None:
     history = page.split('<ol class="events">', 1)[1].split("</ol>", 1)[0]
     assert '<span data-help="card:火杀">火杀</span>' in history, history
     help_keys(page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_guicai_lines_open_its_entry(lang: str) -> None:
+    """The judgement banner's 鬼才 note, 司马懿's question and the replace dialog's title: each
+    names 鬼才 as a tap that opens its entry; the player's name in the note stays plain text."""
+    from tests.actions.test_judge_skill_wait import _flipped
+
+    table, _seats, holder, sima = _flipped()
+    client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    judged = client.get(f"/p/{holder.token}/").content.decode()
+    note = re.search(
+        r'<span class="muted small guicai-note">(.*?)</span>\s*(?:</|<[a-z])', judged, re.S
+    )
+    assert note and 'data-help="skill:guicai"' in note.group(1) and sima.name in note.group(1)
+    own = client.get(f"/p/{sima.token}/").content.decode()
+    ask = re.search(r'<strong class="guicai-ask-title">(.*?)</strong>', own, re.S)
+    assert ask and '<span data-help="skill:guicai">鬼才</span>' in ask.group(1)
+    replace = client.get(f"/p/{sima.token}/replace").content.decode()
+    title = re.search(r'<h2 id="replace-title">(.*?)</h2>', replace, re.S)
+    assert title and '<span data-help="skill:guicai">鬼才</span>' in title.group(1)
+    assert "skill:guicai" in help_keys(judged + own + replace)
