@@ -26,6 +26,7 @@ CSV_COLUMNS = (
     "player",
     "position",
     "identity",
+    "role",  # 3 vs 3: the colour and place played ("warm_commander"); empty in other modes
     "hero",
     "hero_name",
     "alive",
@@ -84,6 +85,7 @@ def export_csv(session: Session) -> str:
                         p.name,
                         p.position + 1,
                         p.identity,
+                        p.role,
                         p.hero,
                         card.name_zh if card else "",
                         int(p.alive),
@@ -131,6 +133,7 @@ def export_json(session: Session) -> dict[str, Any]:
                         "name": p.name,
                         "position": p.position + 1,
                         "identity": p.identity,
+                        "role": p.role,
                         "hero": p.hero,
                         "alive": p.alive,
                         "killer": p.killer,

@@ -4,6 +4,9 @@ through the actions to its end."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from django.utils import translation
 
@@ -12,6 +15,7 @@ from companion.fragments import seat_item
 from companion.labels import side_label
 from companion.models import Event, Table
 from companion.read.modeview import private_mode_view
+from companion.read.session_export import export_csv, export_json
 from companion.read.sessions import current_summary
 from companion.state import public_state
 from companion.texts import describe
@@ -82,4 +86,15 @@ def test_a_threes_game_names_places_sideways_cards_the_winners_and_the_teams() -
         roles = {p.name: p.identity_label for p in summary.games[0].players}
         assert roles[warm.name] == "The warm side: commander"
         assert roles[cold.name] == "The cold side: commander"
+    # The export keeps the colour and place each played (issue 15, item 6).
+    session = table.session
+    assert session is not None
+    rows = list(csv.DictReader(io.StringIO(export_csv(session).lstrip("\ufeff"))))
+    assert {r["player"]: r["role"] for r in rows}[warm.name] == "warm_commander"
+    assert {r["role"] for r in rows} == {
+        "warm_commander", "warm_vanguard", "cold_commander", "cold_vanguard"
+    }  # fmt: skip
+    exported = export_json(session)
+    players = exported["games"][0]["players"]
+    assert {p["name"]: p["role"] for p in players}[cold.name] == "cold_commander"
     assert table.status == Table.Status.FINISHED
