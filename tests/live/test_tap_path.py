@@ -64,7 +64,12 @@ REQUIRED = {
 }
 # Entered or not depending on what the process did before (a cache already warm, a module's
 # first use): allowed on the way, not required.
-MAYBE = {"actions/inputs.py", "templatetags/sgs.py"}
+MAYBE = {
+    "actions/inputs.py",
+    "templatetags/sgs.py",
+    # Issue 16: the turn bar's last-three countdown, when the change re-renders the turn.
+    "actions/last_three.py",
+}
 # On the in-memory layer only: its delivery (Redis delivers on several processes).
 IN_MEMORY = {"layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
