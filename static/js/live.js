@@ -23,8 +23,13 @@
   var wsPath = body.getAttribute('data-ws');
   var mySeat = body.getAttribute('data-my-seat');
   var socket = null;
+  // Failed attempts since a socket was last current: an open that ends before its state
+  // arrives (closed with 1013 while Redis is away) does not start the backoff again.
   var retry = 0;
   var retryTimer = null;
+  // The server said "try later" (1013) and no socket has been current since: retries stay
+  // between 1 s and 2.5 s apart, whatever closes them meanwhile (a refused handshake is a 1006).
+  var tryLater = false;
   var lastPublic = 0;
   // The version the page was served at, named to its first socket (`?v=`): the server then
   // sends {"type": "current"} instead of the state the page already shows. Only until a socket
@@ -412,7 +417,6 @@
     }
     var sock = socket;
     sock.current = false;
-    sock.onopen = function () { retry = 0; };
     // "open" once the server's first frame (the whole current state) is on the screen; the
     // heartbeat starts only then.
     sock.onmessage = function (ev) {
@@ -424,6 +428,8 @@
       if (!sock.current && current) {
         pageVersion = 0;
         sock.current = true;
+        retry = 0;
+        tryLater = false;
         setConn('open');
         Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
       }
@@ -449,9 +455,12 @@
       }
       setConn('closed');
       // 1008: too many messages; 4429: too many screens on this table; 1013: the server cannot
-      // reach Redis for now, so it retries often (back within a few seconds of Redis).
+      // reach Redis for now: at most one try a second (not five: every phone of the table at
+      // once), never more than 2.5 s apart (current within a few seconds of Redis's return).
+      if (ev.code === 1013) tryLater = true;
       if (ev.code === 4429) schedule(30000);
-      else schedule(ev.code === 1008 ? 5000 : 0, ev.code === 1013 ? 2000 : 5000);
+      else if (tryLater) schedule(1000, 2500);
+      else schedule(ev.code === 1008 ? 5000 : 0, 5000);
     };
   }
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env python
+"""A Redis outage under phones that behave like the real page: how often they reconnect meanwhile.
+
+    .venv/bin/python bench/outage.py                     # 10 tables × 8 phones, Redis away 6 s
+    .venv/bin/python bench/outage.py --tables 2 --outage 3 --json
+
+One `manage.py play` process on SQLite whose channel layer and cache are a private `redis-server`
+(bench/servers.py's RedisServer, on a spare port: the machine's own Redis is never touched). The
+tables are set up and their games started over HTTP (bench/soak.py's SoakBench), then every phone
+opens its page and runs a bench/livephone.py LivePhone (live.js's reconnect, read from live.js).
+Once every phone is open, redis-server is stopped for --outage seconds and started again. It
+prints the socket handshakes the phones tried during the outage (per phone per second), and how
+long after Redis came back every phone was current again (its socket's first state arrived).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.fleet import Fleet  # noqa: E402
+from bench.livephone import Hub, timings  # noqa: E402
+from bench.procs import raise_fd_limit  # noqa: E402
+from bench.servers import RedisServer  # noqa: E402
+from bench.soak import SoakBench  # noqa: E402
+
+OPEN_SECONDS = 60  # every phone open before the outage, and again after it
+
+
+async def _all_open(bench: SoakBench, since: float, seconds: float) -> float | None:
+    """Seconds from `since` until every phone had a current socket opened after it (None: not
+    within `seconds`)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if all(p.open and p.opens and p.opens[-1] >= since for p in bench.phones):
+            return max(p.opens[-1] for p in bench.phones) - since
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def outage(args: argparse.Namespace, fleet: Fleet, redis: RedisServer) -> dict[str, Any]:
+    live, model, _missing = timings()
+    hub = Hub(live, model)
+    args.arrive, args.rate, args.duration = 0, 1.0, 0.0
+    bench = SoakBench(args, fleet, hub)
+    try:
+        setup = await bench.setup()
+        for phone in bench.phones:
+            hub.spawn(phone.open_page())
+        if await _all_open(bench, 0.0, OPEN_SECONDS) is None:
+            raise RuntimeError("not every phone opened its socket before the outage")
+        await asyncio.sleep(0.5)
+        stopped = time.monotonic()
+        await asyncio.to_thread(redis.stop)
+        await asyncio.sleep(args.outage)
+        await asyncio.to_thread(redis.start)
+        back = time.monotonic()
+        current = await _all_open(bench, back, OPEN_SECONDS)
+        during = [t for p in bench.phones for t in p.attempts if stopped <= t < back]
+        phones = len(bench.phones)
+        return {
+            "phones": phones,
+            "tables_ready": setup["tables_ready"],
+            "reconnect_model": hub.reconnect[0],
+            "outage_s": round(back - stopped, 2),
+            "handshakes_during_outage": len(during),
+            "per_phone_per_s": round(len(during) / phones / (back - stopped), 2),
+            "most_by_one_phone": max(
+                sum(stopped <= t < back for t in p.attempts) for p in bench.phones
+            ),
+            "every_phone_current_after_s": None if current is None else round(current, 2),
+        }
+    finally:
+        await bench.close()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bench/outage.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=10, help="tables (10)")
+    parser.add_argument("--phones", type=int, default=8, help="phones per table (8)")
+    parser.add_argument("--outage", type=float, default=6.0, help="seconds without Redis (6)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser.parse_args(argv)
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Start redis-server and the app, run the outage, stop everything (pass or fail)."""
+    raise_fd_limit()
+    with tempfile.TemporaryDirectory(prefix="sgs-outage-") as tmp:
+        redis = RedisServer(Path(tmp))
+        redis.start()
+        fleet = Fleet(0, pin=False, redis_url=redis.url())
+        try:
+            fleet.start()
+            result = asyncio.run(outage(args, fleet, redis))
+            result["server_log_problems"] = fleet.log_problems()
+            return result
+        finally:
+            fleet.close()
+            redis.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    result = measure(parse_args(argv))
+    if "--json" in (argv or sys.argv[1:]):
+        print(json.dumps(result, indent=2))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
