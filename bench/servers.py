@@ -255,5 +255,5 @@ class RedisServer:
                 self.proc.wait(timeout=10)
         self.proc = None
 
-    def client(self, db: int = 0) -> Any:
+    def client(self, db: int = 0) -> redis.Redis:
         return redis.Redis.from_url(self.url(db), socket_timeout=5)
