@@ -52,7 +52,8 @@ DEFAULTS = {
     "pong wait": 5.0,  # close when no pong came this long after a ping
     "backoff cap": 5.0,  # schedule(): min(cap, base × 2^retry) × (0.5 + random / 2)
     "backoff base": 0.25,
-    "status cap": 5.0,  # askStatus(): min(cap, 500 ms << tries)
+    "status cap": 5.0,  # askStatus(): min(cap, base << tries)
+    "status base": 0.5,
     "behind wait": 1.0,  # behind(): "sync" when still behind after this long
     "policy wait": 5.0,  # reconnect no sooner after a 1008 close
 }
@@ -64,7 +65,8 @@ PATTERNS = {
     "pong wait": r"data-pong-ms'\), 10\) \|\| (\d+)",
     "backoff cap": r"Math\.min\(maxDelay \|\| (\d+), \d+ \* Math\.pow\(2, retry\)\)",
     "backoff base": r"Math\.min\(maxDelay \|\| \d+, (\d+) \* Math\.pow\(2, retry\)\)",
-    "status cap": r"Math\.min\((\d+), 500 << tap\.tries\)",
+    "status cap": r"Math\.min\((\d+), \d+ << tap\.tries\)",
+    "status base": r"Math\.min\(\d+, (\d+) << tap\.tries\)",
     "policy wait": r"schedule\(ev\.code === 1008 \? (\d+)",
     "behind wait": r"function behind\(version\)[\s\S]*?\}, (\d+)\);",
 }
@@ -89,6 +91,14 @@ def reconnect_model() -> tuple[str, float, float]:
     return "legacy", 0.0, int(legacy.group(1)) / 1000 if legacy else DEFAULTS["backoff cap"]
 
 
+# What live.js does or not (1.0 or 0.0 in `timings`): a status question over HTTP while the
+# socket is away; a tap whose socket copy and HTTP copy both said "not applied" is not applied.
+FLAGS = {
+    "status over http": r"'status/' \+ id",
+    "both not applied": r"else tap\.notApplied = true",
+}
+
+
 def timings() -> tuple[dict[str, float], str, list[str]]:
     """live.js's timings (seconds), its heartbeat model, and the names not found in it."""
     text = LIVE_JS.read_text()
@@ -102,6 +112,8 @@ def timings() -> tuple[dict[str, float], str, list[str]]:
             found[name] = int(match.group(1)) / 1000
         else:
             missing.append(name)
+    for name, pattern in FLAGS.items():
+        found[name] = 1.0 if re.search(pattern, text) else 0.0
     return found, "legacy" if LEGACY_PONG_RE.search(heartbeat) else "fixed", missing
 
 
@@ -370,8 +382,8 @@ class LivePhone(TapPath, Phone):
                 self.answered(msg)
             if kind == "status" and msg.get("action_id"):
                 tap = self.pending.get(msg["action_id"])
-                if tap and isinstance(msg.get("applied"), bool):
-                    self.settle(tap, "applied" if msg["applied"] else "not_applied")
+                if tap:
+                    self.status_answer(tap, msg)
             return
         sections = [
             (m.group(1), dict(ATTR_RE.findall(m.group(0)))) for m in SECTION_RE.finditer(text)

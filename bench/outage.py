@@ -1,8 +1,10 @@
 #!/usr/bin/env python
-"""A Redis outage under phones that behave like the real page: how often they reconnect meanwhile.
+"""Faults under phones that behave like the real page: a Redis outage (how often they reconnect
+meanwhile) and a held database lock (how long a tap stays in doubt).
 
     .venv/bin/python bench/outage.py                     # 10 tables × 8 phones, Redis away 6 s
     .venv/bin/python bench/outage.py --tables 2 --outage 3 --json
+    .venv/bin/python bench/outage.py --fault lock        # SQLite's write lock held 25 s
 
 One `manage.py play` process on SQLite whose channel layer and cache are a private `redis-server`
 (bench/servers.py's RedisServer, on a spare port: the machine's own Redis is never touched). The
@@ -11,6 +13,9 @@ opens its page and runs a bench/livephone.py LivePhone (live.js's reconnect, rea
 Once every phone is open, redis-server is stopped for --outage seconds and started again. It
 prints the socket handshakes the phones tried during the outage (per phone per second), and how
 long after Redis came back every phone was current again (its socket's first state arrived).
+With --fault lock (SQLite, the in-memory layer): every table taps once a second while another
+connection holds the write lock for --lock seconds; it prints the taps' outcomes and the longest
+time one stayed in doubt (from "checking…" to its outcome) and from tap to outcome.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
 import tempfile
 import time
@@ -82,11 +88,74 @@ async def outage(args: argparse.Namespace, fleet: Fleet, redis: RedisServer) -> 
         await bench.close()
 
 
+async def held_lock(args: argparse.Namespace, fleet: Fleet) -> dict[str, Any]:
+    """Every table taps once a second (its phones in turn) while another connection holds the
+    SQLite write lock for --lock seconds; how long taps stayed in doubt ("checking…")."""
+    live, model, _missing = timings()
+    hub = Hub(live, model)
+    args.arrive, args.rate, args.duration = 0, 1.0, 0.0
+    bench = SoakBench(args, fleet, hub)
+    try:
+        setup = await bench.setup()
+        for phone in bench.phones:
+            hub.spawn(phone.open_page())
+        if await _all_open(bench, 0.0, OPEN_SECONDS) is None:
+            raise RuntimeError("not every phone opened its socket")
+        lock = asyncio.create_task(asyncio.to_thread(_hold_lock, fleet, args.lock))
+        turns = 0
+        while not lock.done():
+            for table in bench.tables:
+                table.phones[turns % len(table.phones)].tap()
+            turns += 1
+            await asyncio.sleep(1.0)
+        await lock
+        deadline = time.monotonic() + 40
+        while any(p.pending or p.queue for p in bench.phones) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        taps = list(hub.taps.values())
+        doubted = [t for t in taps if t.doubt]
+        outcomes: dict[str, int] = {}
+        for tap in taps:
+            outcomes[tap.outcome or "unresolved"] = outcomes.get(tap.outcome or "unresolved", 0) + 1
+        return {
+            "phones": len(bench.phones),
+            "tables_ready": setup["tables_ready"],
+            "lock_s": args.lock,
+            "taps": len(taps),
+            "outcomes": outcomes,
+            "in_doubt": len(doubted),
+            "longest_in_doubt_s": round(
+                max((t.settled_at - t.doubt_at for t in doubted if t.settled_at), default=0), 2
+            ),
+            "longest_tap_to_answer_s": round(
+                max((t.settled_at - t.t0 for t in taps if t.settled_at and t.t0), default=0), 2
+            ),
+            "counts": hub.counts,
+        }
+    finally:
+        await bench.close()
+
+
+def _hold_lock(fleet: Fleet, seconds: float) -> None:
+    """Another connection takes the app's SQLite write lock and keeps it `seconds`."""
+    other = sqlite3.connect(fleet.tmp / "db.sqlite3", isolation_level=None, timeout=10)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        time.sleep(seconds)
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bench/outage.py", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=10, help="tables (10)")
     parser.add_argument("--phones", type=int, default=8, help="phones per table (8)")
     parser.add_argument("--outage", type=float, default=6.0, help="seconds without Redis (6)")
+    parser.add_argument(
+        "--fault", choices=("redis", "lock"), default="redis", help="Redis away, or a held lock"
+    )
+    parser.add_argument("--lock", type=float, default=25.0, help="seconds the lock is held (25)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
@@ -94,6 +163,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Start redis-server and the app, run the outage, stop everything (pass or fail)."""
     raise_fd_limit()
+    if getattr(args, "fault", "redis") == "lock":
+        fleet = Fleet(0, pin=False)
+        try:
+            fleet.start()
+            result = asyncio.run(held_lock(args, fleet))
+            result["server_log_problems"] = fleet.log_problems()
+            return result
+        finally:
+            fleet.close()
     with tempfile.TemporaryDirectory(prefix="sgs-outage-") as tmp:
         redis = RedisServer(Path(tmp))
         redis.start()

@@ -21,7 +21,7 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError, NotFound
 from companion.actions.core import Change, _seen, holding
-from companion.actions.outcomes import record_outcome, recorded_outcome
+from companion.actions.outcomes import record_outcome, recorded_outcome, tap_outcome
 from companion.models import TapOutcome
 from companion.web import forms, taps
 
@@ -212,3 +212,20 @@ def _lock_timed_out(exc: OperationalError) -> bool:
 
 
 ACTIONS = {name: _judged(name, handler) for name, handler in ACTIONS.items()}
+
+
+def status_of(token: str, action_id: str) -> dict[str, Any]:
+    """What became of this screen's tap `action_id`, as the phone's status question is answered
+    (over the socket or HTTP): `outcome` "applied", "refused" (with its `status` and
+    `message`), "merged", "not_applied", or "unknown" while a copy of it is still in line in this
+    process (`applied` null: the phone asks again). A read beside the writer, never behind it: a
+    held lock delays the tap, not the answer (a database that cannot be read raises)."""
+    judging = taps.waiting(token, action_id)  # before the read: a tap judged meanwhile shows
+    known = tap_outcome(token, action_id)
+    answer: dict[str, Any] = {"type": "status", "action_id": action_id, "version": known.version}
+    if judging and known.outcome == "not_applied":
+        return answer | {"applied": None, "outcome": "unknown"}
+    answer |= {"applied": known.applied, "outcome": known.outcome}
+    if known.outcome == "refused":
+        answer["status"], answer["message"] = known.status, known.message
+    return answer

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,6 +48,9 @@ _applied: dict[Key, list[tuple[str | None, float]]] = {}
 # The first arrival of each (screen, action id) in this process.
 _first: dict[tuple[str, str], float] = {}
 _last_forget = [0.0]
+# The taps this process has taken and not judged yet, by (screen, action id): asked about, one of
+# them is "not known yet", never "not applied" (it may still apply).
+_in_line: Counter[tuple[str, str]] = Counter()
 
 
 def window_seconds() -> float:
@@ -143,3 +147,35 @@ def _forget(before: float) -> None:
             _locks.pop(key, None)
         for key in [k for k in _locks if k not in _applied and not _locks[k].locked()]:
             _locks.pop(key, None)
+
+
+def enter_line(token: str, action_id: str | None) -> None:
+    """The tap `action_id` of this screen is taken: it may apply until `leave_line`."""
+    if action_id:
+        with _guard:
+            _in_line[(fingerprint(token), action_id)] += 1
+
+
+def leave_line(token: str, action_id: str | None) -> None:
+    """The tap taken by `enter_line` is judged (applied, refused, merged or not tried)."""
+    if action_id:
+        key = (fingerprint(token), action_id)
+        with _guard:
+            _in_line[key] -= 1
+            if _in_line[key] <= 0:
+                del _in_line[key]
+
+
+@contextlib.contextmanager
+def in_line(token: str, action_id: str | None) -> Iterator[None]:
+    enter_line(token, action_id)
+    try:
+        yield
+    finally:
+        leave_line(token, action_id)
+
+
+def waiting(token: str, action_id: str) -> bool:
+    """Whether a copy of this screen's tap `action_id` is taken and not judged yet here."""
+    with _guard:
+        return (fingerprint(token), action_id) in _in_line

@@ -223,8 +223,12 @@
     var tap = pending[msg.action_id];
     if (!tap) return;
     if (msg.type === 'error') {
-      // Not applied over the socket while the same tap is on its way over HTTP: that decides.
-      if (msg.outcome === 'not_applied') { if (!tap.posting) settle(msg.action_id, 'not_applied'); }
+      // Not applied over the socket while the same tap is on its way over HTTP: that decides
+      // (and if it is not applied either, neither copy can be any more).
+      if (msg.outcome === 'not_applied') {
+        if (!tap.posting) settle(msg.action_id, 'not_applied');
+        else tap.notApplied = true;
+      }
       else if ((msg.status || 0) >= 500) doubt(msg.action_id);
       else settle(msg.action_id, 'refused', msg.message);
     } else {
@@ -247,13 +251,23 @@
     askStatus(id);
   }
 
+  // The answer is read beside the server's writer, so it comes at once: "not known yet" while
+  // a copy of the tap is still in line there (until its deadline), so the phone asks again
+  // soon; over HTTP while the socket is away.
   function askStatus(id) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
     tap.tries += 1;
-    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 << tap.tries));
-    send({ type: 'status', action_id: id });
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(1000, 250 << tap.tries));
+    if (socket && socket.readyState === 1) {
+      send({ type: 'status', action_id: id });
+      return;
+    }
+    fetch(tap.path.replace(/act\/[a-z]+$/, 'status/' + id), { credentials: 'same-origin', cache: 'no-store' })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (msg) { if (msg) statusAnswer(msg); })
+      .catch(function () { /* offline: asked again */ });
   }
 
   // One tap, one outcome: refused or merged as its first answer said, whichever copy got it.
@@ -798,7 +812,9 @@
       pending[id].posting = false;
       var merged = xhr.getResponseHeader('X-Tap-Outcome') === 'merged';
       if (xhr.status >= 200 && xhr.status < 400) settle(id, merged ? 'merged' : 'applied');
-      else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if ((only || pending[id].notApplied) && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') {
+        settle(id, 'not_applied');
+      }
       else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
       else settle(id, 'refused', errorText(xhr));
       if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
