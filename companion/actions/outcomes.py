@@ -85,7 +85,7 @@ def earlier_copies(
     (`mark`: its key's hash and moment) with another id was applied less than `window` seconds
     from it, by whichever process, and this id was not applied itself (a replay)."""
     parts: list[str] = []
-    params: list[object] = []
+    params: list[int | float | str] = []
     table_id = actor.table.pk
     if action_id:
         parts.append(_EARLIER_OUTCOME_SQL)
