@@ -52,17 +52,27 @@ async def _all_open(bench: SoakBench, since: float, seconds: float) -> float | N
     return None
 
 
-async def outage(args: argparse.Namespace, fleet: Fleet, redis: RedisServer) -> dict[str, Any]:
+def _bench(args: argparse.Namespace, fleet: Fleet) -> SoakBench:
     live, model, _missing = timings()
-    hub = Hub(live, model)
     args.arrive, args.rate, args.duration = 0, 1.0, 0.0
-    bench = SoakBench(args, fleet, hub)
+    return SoakBench(args, fleet, Hub(live, model))
+
+
+async def _open_every_phone(bench: SoakBench) -> dict[str, Any]:
+    """The tables set up over HTTP, then every phone's page open and its socket current."""
+    setup = await bench.setup()
+    for phone in bench.phones:
+        bench.hub.spawn(phone.open_page())
+    if await _all_open(bench, 0.0, OPEN_SECONDS) is None:
+        raise RuntimeError("not every phone opened its socket")
+    return setup
+
+
+async def outage(args: argparse.Namespace, fleet: Fleet, redis: RedisServer) -> dict[str, Any]:
+    bench = _bench(args, fleet)
+    hub = bench.hub
     try:
-        setup = await bench.setup()
-        for phone in bench.phones:
-            hub.spawn(phone.open_page())
-        if await _all_open(bench, 0.0, OPEN_SECONDS) is None:
-            raise RuntimeError("not every phone opened its socket before the outage")
+        setup = await _open_every_phone(bench)
         await asyncio.sleep(0.5)
         stopped = time.monotonic()
         await asyncio.to_thread(redis.stop)
@@ -91,16 +101,10 @@ async def outage(args: argparse.Namespace, fleet: Fleet, redis: RedisServer) -> 
 async def held_lock(args: argparse.Namespace, fleet: Fleet) -> dict[str, Any]:
     """Every table taps once a second (its phones in turn) while another connection holds the
     SQLite write lock for --lock seconds; how long taps stayed in doubt ("checking…")."""
-    live, model, _missing = timings()
-    hub = Hub(live, model)
-    args.arrive, args.rate, args.duration = 0, 1.0, 0.0
-    bench = SoakBench(args, fleet, hub)
+    bench = _bench(args, fleet)
+    hub = bench.hub
     try:
-        setup = await bench.setup()
-        for phone in bench.phones:
-            hub.spawn(phone.open_page())
-        if await _all_open(bench, 0.0, OPEN_SECONDS) is None:
-            raise RuntimeError("not every phone opened its socket")
+        setup = await _open_every_phone(bench)
         lock = asyncio.create_task(asyncio.to_thread(_hold_lock, fleet, args.lock))
         turns = 0
         while not lock.done():
