@@ -199,6 +199,7 @@ async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_s
         await comm.disconnect()
 
 
+@pytest.mark.backend
 async def test_a_status_question_is_answered_at_once_while_the_tap_still_waits_for_the_lock() -> (
     None
 ):
