@@ -91,12 +91,9 @@ def reconnect_model() -> tuple[str, float, float]:
     return "legacy", 0.0, int(legacy.group(1)) / 1000 if legacy else DEFAULTS["backoff cap"]
 
 
-# What live.js does or not (1.0 or 0.0 in `timings`): a status question over HTTP while the
-# socket is away; a tap whose socket copy and HTTP copy both said "not applied" is not applied.
-FLAGS = {
-    "status over http": r"'status/' \+ id",
-    "both not applied": r"else tap\.notApplied = true",
-}
+# What live.js does or not (1.0 or 0.0 in `timings`): a tap whose socket copy and HTTP copy both
+# said "not applied" is not applied.
+FLAGS = {"both not applied": r"else tap\.notApplied = true"}
 
 
 def timings() -> tuple[dict[str, float], str, list[str]]:

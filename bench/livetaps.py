@@ -179,18 +179,7 @@ class TapPath:
         live = self.hub.live
         wait = min(live["status cap"], live["status base"] * 2**tap.tries)
         tap.timer = self.later(wait, self.ask_status, tap)
-        if self.sock and self.sock.state == "open" and not self.sock.closed_by_page:
-            self.send({"type": "status", "action_id": tap.id})
-        elif live["status over http"]:
-            self.hub.spawn(self.status_over_http(tap))
-
-    async def status_over_http(self, tap: LiveTap) -> None:
-        try:
-            reply = await self.device.get(f"/p/{self.token}/status/{tap.id}")
-        except HTTPFailure:
-            return
-        if reply.status == 200:
-            self.status_answer(tap, json.loads(reply.text))
+        self.send({"type": "status", "action_id": tap.id})
 
     def status_answer(self, tap: LiveTap, msg: dict[str, Any]) -> None:
         """As live.js's statusAnswer: `applied` null is "not known yet" (asked again)."""

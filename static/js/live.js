@@ -253,21 +253,14 @@
 
   // The answer is read beside the server's writer, so it comes at once: "not known yet" while
   // a copy of the tap is still in line there (until its deadline), so the phone asks again
-  // soon; over HTTP while the socket is away.
+  // within a second.
   function askStatus(id) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
     tap.tries += 1;
     tap.timer = setTimeout(function () { askStatus(id); }, Math.min(1000, 250 << tap.tries));
-    if (socket && socket.readyState === 1) {
-      send({ type: 'status', action_id: id });
-      return;
-    }
-    fetch(tap.path.replace(/act\/[a-z]+$/, 'status/' + id), { credentials: 'same-origin', cache: 'no-store' })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (msg) { if (msg) statusAnswer(msg); })
-      .catch(function () { /* offline: asked again */ });
+    send({ type: 'status', action_id: id });
   }
 
   // One tap, one outcome: refused or merged as its first answer said, whichever copy got it.
