@@ -35,7 +35,7 @@ from tests.live.test_socket_taps import fresh, tap
 from tests.support.factories import make_table
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 playing = database_sync_to_async(picked_all)
 SQLITE = connection.vendor == "sqlite"

@@ -15,7 +15,7 @@ from companion.asgi import application
 from companion.models import Seat, Table
 from tests.support.factories import make_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = "http://testserver"
 

@@ -36,7 +36,10 @@ from tests.web.test_views import csrf_client, csrf_post, htmx_post
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server binary")
+pytestmark = [
+    pytest.mark.backend,
+    pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server binary"),
+]
 
 
 def free_port() -> int:

@@ -32,7 +32,7 @@ from tests.live.test_consumers import drain, make, open_socket, receive_until
 from tests.support.game import picked_all
 from tests.web.test_harden import DEVICE_A, DEVICE_B, DEVICE_C, socket
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 playing = database_sync_to_async(picked_all)
 

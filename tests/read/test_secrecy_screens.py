@@ -24,7 +24,7 @@ from companion.rules.heroes import hero_by_id
 from tests.live.test_consumers import drain, open_socket
 from tests.support.factories import make_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 FORMS = {
     "loyalist": ["loyalist", "Loyalist", "忠臣", ">忠<", ">Loy<"],

@@ -25,6 +25,10 @@ from companion.web.consumers.table import TableConsumer
 from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post
 
+# The throttle counts in the cache (Redis on the second pass) and the socket caps go through
+# the channel layer.
+pytestmark = pytest.mark.backend
+
 ORIGIN = "http://testserver"
 make = database_sync_to_async(make_table)
 

@@ -126,6 +126,7 @@ def test_table_code_never_opens_a_private_page() -> None:
     assert display.status_code == 200 and 'id="host-panel"' not in display.content.decode()
 
 
+@pytest.mark.backend
 def test_repeated_failures_are_throttled() -> None:
     table, seats = make_table(4)
     client = Client()
