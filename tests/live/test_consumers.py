@@ -57,6 +57,11 @@ async def drain(comm: WebsocketCommunicator, timeout: float = 0.3) -> list[str]:
     return frames
 
 
+async def drain_all(comms: list[WebsocketCommunicator], timeout: float = 0.3) -> list[list[str]]:
+    """`drain` of every socket at once: each waits for its own quiet, side by side."""
+    return list(await asyncio.gather(*(drain(comm, timeout=timeout) for comm in comms)))
+
+
 async def receive_until(comm: WebsocketCommunicator, predicate, timeout: float = 5) -> str:
     async def loop() -> str:
         while True:
