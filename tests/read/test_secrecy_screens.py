@@ -338,8 +338,8 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     await database_sync_to_async(die)()
     await record(table)
     label = {"loyalist": "idn-loyalist", "rebel": "idn-rebel", "renegade": "idn-renegade"}
-    for _pk, (comm, _frames) in sockets.items():
-        frames = await drain(comm, timeout=0.3)
+    after = await drain_all([comm for comm, _frames in sockets.values()], timeout=0.3)
+    for _pk, frames in zip(sockets, after, strict=True):
         public = [f for f in frames if 'id="table-state"' in f]
         assert public
         assert f'data-seat="{victim.pk}"' in public[-1]
