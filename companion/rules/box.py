@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import heroes
+from companion.rules import heroes, typed
 
 FORMAT = "sanguosha-box"
 VERSION = 1
@@ -48,7 +48,7 @@ LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord her
 LORD_OFFER_SIZE = 5  # RULES §2: 曹操, 刘备, 孙权 and 2 others
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_ADDED_ID = re.compile(r"^ADD\d{3}$")
+_ADDED_ID = re.compile(r"ADD[0-9]{3}")
 
 
 class BoxError(ValueError):
@@ -132,6 +132,8 @@ def _text(raw: Mapping[str, Any], name: str, *, required: bool, limit: int) -> s
         value = ""
     if not isinstance(value, str):
         raise BoxError("bad_field", f"{name} must be text", field=name)
+    if not typed.storable(value):
+        raise BoxError("bad_text", f"{name} holds a character no text may hold", field=name)
     value = value.strip()
     if required and not value:
         raise BoxError("missing_field", f"{name} is required", field=name)
@@ -303,6 +305,9 @@ def import_box(text: str | bytes) -> Box:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise BoxError("not_json", "the file is not JSON") from None
+    except RecursionError:
+        # Arrays or objects nested thousands deep: valid JSON, never a box (a box nests four).
+        raise BoxError("wrong_format", "the file nests too deep for a hero box") from None
     return from_stored(raw)
 
 
@@ -336,7 +341,7 @@ def from_stored(raw: Any) -> Box:
     added: list[BoxHero] = []
     for index, item in enumerate(added_raw):
         hero_id = item.get("id") if isinstance(item, Mapping) else None
-        if not isinstance(hero_id, str) or not _ADDED_ID.match(hero_id):
+        if not isinstance(hero_id, str) or not _ADDED_ID.fullmatch(hero_id):
             raise BoxError("bad_id", "id must be ADD and three digits", field="id", index=index)
         try:
             added.append(check_hero(item, hero_id=hero_id))

@@ -24,10 +24,10 @@ ADDED = {"ADD001": "汉献帝", "ADD002": "袁绍"}
 XIANDI_SKILL = "锁定技，你的手牌上限+2；当你成为杀的目标后，你可以令一名其他角色摸一张牌。"
 YUANSHAO_SKILL = "出牌阶段，你可以将两张花色相同的手牌当万箭齐发使用。"
 WORDS = {
-    "zh": {"error": "请用中文写名字", "note": "修改只影响之后的发牌", "lords": "主公武将"},
+    "zh": {"error": "请用中文写名字", "note": "修改从下一次发牌起生效", "lords": "主公武将"},
     "en": {
         "error": "Write the name in Chinese",
-        "note": "Changes affect only later deals",
+        "note": "Changes apply from the next deal",
         "lords": "Lord heroes",
     },
 }

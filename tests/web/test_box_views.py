@@ -50,7 +50,7 @@ def test_the_host_reaches_the_box_page_from_the_host_panel_and_a_player_is_refus
     assert 'href="box/"' in host_page
     page = client().get(box_url(table.host_token))
     assert page.status_code == 200
-    assert "只影响之后的发牌" in page.content.decode()
+    assert "从下一次发牌起生效" in page.content.decode()
     player = next(s for s in seats if not s.is_host)
     assert client().get(f"/p/{player.token}/box/").status_code == 403
     assert client().post(f"/p/{player.token}/box/add", FORM).status_code == 403
