@@ -39,10 +39,16 @@ THREE_KINGDOMS: frozenset[str] = frozenset({"wei", "shu", "wu"})
 GENDERS: tuple[str, ...] = ("male", "female")
 MIN_HP, MAX_HP = 1, 8
 MAX_NAME = 12
+MAX_NAME_EN = 40
 MAX_SKILLS = 6
 MAX_SKILL_NAME = 8
 MAX_SKILL_TEXT = 500
 MAX_ADDED = 100
+# The largest file an export can be: every added hero with every text at its longest, each
+# character 4 bytes in UTF-8 (an escaped one is 2), and the JSON around them, generously. An
+# import takes any file up to this, so a box's own export always goes back in.
+_HERO_CHARACTERS = MAX_NAME + MAX_NAME_EN + MAX_SKILLS * (MAX_SKILL_NAME + MAX_SKILL_TEXT)
+MAX_FILE_BYTES = MAX_ADDED * (4 * _HERO_CHARACTERS + 1024) + 4096
 
 LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord hero
 LORD_OFFER_SIZE = 5  # RULES §2: 曹操, 刘备, 孙权 and 2 others
@@ -157,7 +163,7 @@ def check_hero(raw: Mapping[str, Any], *, hero_id: str) -> BoxHero:
     name_zh = _text(raw, "name_zh", required=True, limit=MAX_NAME)
     if not _CJK.search(name_zh):
         raise BoxError("name_not_chinese", "name_zh must be the name in Chinese", field="name_zh")
-    name_en = _text(raw, "name_en", required=False, limit=40)
+    name_en = _text(raw, "name_en", required=False, limit=MAX_NAME_EN)
     kingdom = raw.get("kingdom")
     if kingdom not in KINGDOMS:
         raise BoxError(

@@ -83,20 +83,25 @@ def host_answers(client: Client, table: Table) -> list[tuple[str, Answer]]:
                 dropped = {**stored, "added": [h for h in stored["added"] if h["id"] != hero_id]}
                 changed = {
                     **stored,
-                    "added": [
-                        {**h, "hp": 8} if h["id"] == hero_id else h for h in stored["added"]
-                    ],
+                    "added": [{**h, "hp": 8} if h["id"] == hero_id else h for h in stored["added"]],
                 }
                 asks += [
-                    (f"remove {hero_id}", lambda h=htmx, i=hero_id: client.post(
-                        here + "remove", {"hero": i}, **h
-                    )),
-                    (f"drop {hero_id}", lambda h=htmx, d=dropped: client.post(
-                        here + "import", {"file": _file(d)}, **h
-                    )),
-                    (f"change {hero_id}", lambda h=htmx, c=changed: client.post(
-                        here + "import", {"file": _file(c)}, **h
-                    )),
+                    (
+                        f"remove {hero_id}",
+                        lambda h=htmx, i=hero_id: client.post(here + "remove", {"hero": i}, **h),
+                    ),
+                    (
+                        f"drop {hero_id}",
+                        lambda h=htmx, d=dropped: client.post(
+                            here + "import", {"file": _file(d)}, **h
+                        ),
+                    ),
+                    (
+                        f"change {hero_id}",
+                        lambda h=htmx, c=changed: client.post(
+                            here + "import", {"file": _file(c)}, **h
+                        ),
+                    ),
                 ]
             for name, ask in asks:
                 answers.append((f"{lang} {htmx} {name}", _answer(ask())))

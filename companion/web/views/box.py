@@ -22,10 +22,10 @@ from companion import actions, names
 from companion.actions import ActionError, Actor, NotFound
 from companion.actions.box_offers import LOCKED_CODE, BoxRefused, box_locked, table_box
 from companion.rules import box
+from companion.web.middleware import OVERSIZED_UPLOAD
 from companion.web.views.common import _is_htmx, _not_found, _private, _refused, with_actor
 
 SKILL_ROWS = 4
-MAX_FILE = 256 * 1024
 
 
 def _base(actor: Actor, token: str) -> str:
@@ -223,12 +223,14 @@ def box_import(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     if box_locked(actor.table):
         # Refused as every change is while a game runs, whatever the file.
         return _simple_import(request, actor, token, b"")
-    upload = request.FILES.get("file")
+    # A body larger than any box file was left unread (companion.web.middleware).
+    oversized = bool(request.META.get(OVERSIZED_UPLOAD))
+    upload = None if oversized else request.FILES.get("file")
+    if oversized or (upload is not None and (upload.size or 0) > box.MAX_FILE_BYTES):
+        context = _context(actor, token, import_error=_("The file is too large for a hero box."))
+        return _page(request, context, status=400)
     if upload is None:
         context = _context(actor, token, import_error=_("Choose a box file to import."))
-        return _page(request, context, status=400)
-    if upload.size is not None and upload.size > MAX_FILE:
-        context = _context(actor, token, import_error=_("The file is too large for a hero box."))
         return _page(request, context, status=400)
     return _simple_import(request, actor, token, upload.read())
 
