@@ -261,6 +261,7 @@ def long_box(heroes: int) -> box.Box:
 FIELDS = {"kingdom": "qun", "hp": 4, "gender": "male", "lord": False}
 
 
+@pytest.mark.backend
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_host_reimports_their_own_export_of_a_large_box(htmx: bool) -> None:
     table, _seats = make_table(4)
