@@ -134,6 +134,24 @@ async def held_lock(args: argparse.Namespace, fleet: Fleet) -> dict[str, Any]:
             "longest_tap_to_answer_s": round(
                 max((t.settled_at - t.t0 for t in taps if t.settled_at and t.t0), default=0), 2
             ),
+            "taps_over_5_s_to_answer": sum(
+                1 for t in taps if t.settled_at and t.t0 and t.settled_at - t.t0 > 5
+            ),
+            "answered_5xx": sum(1 for t in taps if t.status >= 500),
+            "longest_doubts": sorted(
+                (
+                    (
+                        round(t.settled_at - t.doubt_at, 2),
+                        round(t.doubt_at - t.t0, 2),
+                        t.via,
+                        t.status,
+                        t.outcome,
+                    )
+                    for t in doubted
+                    if t.settled_at
+                ),
+                reverse=True,
+            )[:5],
             "counts": hub.counts,
         }
     finally:

@@ -35,7 +35,7 @@ from tests.live.test_socket_taps import fresh, tap
 from tests.support.factories import make_table
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 playing = database_sync_to_async(picked_all)
 SQLITE = connection.vendor == "sqlite"
@@ -199,7 +199,6 @@ async def test_a_socket_tap_refused_by_a_held_lock_is_answered_not_applied_and_s
         await comm.disconnect()
 
 
-@pytest.mark.backend
 async def test_a_status_question_is_answered_at_once_while_the_tap_still_waits_for_the_lock() -> (
     None
 ):

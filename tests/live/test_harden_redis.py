@@ -33,7 +33,10 @@ from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post, htmx_post
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server binary")
+pytestmark = [
+    pytest.mark.backend,
+    pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server binary"),
+]
 
 
 @pytest.fixture
@@ -163,7 +166,6 @@ def test_pages_load_and_the_throttle_holds_while_redis_is_down(
         assert any("reachable again" in r.getMessage() for r in caplog.records)
 
 
-@pytest.mark.backend
 @pytest.mark.django_db(transaction=True)
 async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_after(
     redis_server: RedisServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -265,7 +267,6 @@ def test_changes_are_refused_with_a_clear_message_while_redis_is_down(
 # Issue 19, items 4 and 5 -----------------------------------------------------------------------
 
 
-@pytest.mark.backend
 @pytest.mark.django_db(transaction=True)
 async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_current_after(
     redis_server: RedisServer,

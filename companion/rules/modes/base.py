@@ -254,6 +254,11 @@ class Mode:
         the tournament ends after the last."""
         raise NotImplementedError
 
+    def leader_seats(self, seat_count: int) -> tuple[int, ...]:
+        """The seat indexes a tournament's first leader may sit at (`leader_rotation` refuses
+        the others): any seat, in a mode that lets every seat lead."""
+        return tuple(range(seat_count))
+
     # Added for modes beyond the identity game (3 vs 3, 1 vs 1). Each default is the identity
     # game's behaviour, so the identity mode needs no change.
 

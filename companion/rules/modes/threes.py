@@ -507,6 +507,10 @@ class ThreesMode(Mode):
             records[key] = GameRecord(player.identity, wins, Breakdown((line,)), len(player.kills))
         return records
 
+    def leader_seats(self, seat_count: int) -> tuple[int, ...]:
+        """Only a commander's seat: the warm commander leads."""
+        return COMMANDER_SEATS if seat_count == SEATS else ()
+
     def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
         """Two games: each commander warm once (the colours swap)."""
         _check_count(seat_count)
