@@ -8,29 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from tests.live.multiprocess.phones import Browser, close_all, connect
 from tests.live.multiprocess.test_two_processes import Table
+from tests.live.multiprocess.test_two_processes import pytestmark as PYTESTMARK
 from tests.support.aio import run
 
 if TYPE_CHECKING:
     from bench.servers import Server
     from tests.live.multiprocess.conftest import Cluster
 
-pytestmark = [
-    pytest.mark.multiprocess,
-    pytest.mark.backend,
-    pytest.mark.skipif(
-        os.environ.get("DB") != "postgres" or not os.environ.get("REDIS_URL"),
-        reason="multiprocess test needs PostgreSQL and Redis: set DB=postgres and REDIS_URL",
-    ),
-]
+# Two processes on PostgreSQL and Redis, skipped without them (as test_two_processes.py).
+pytestmark = PYTESTMARK
 
 STATUS_SECONDS = 15
 
