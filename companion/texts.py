@@ -38,6 +38,11 @@ def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
     return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
 
 
+def _in_sentence(label: str) -> str:
+    """A label that starts a line ("The warm side: commander") inside a sentence."""
+    return label[:1].lower() + label[1:]
+
+
 def _box_text(public: dict[str, Any]) -> str:
     """A change of the table's hero box (issue 16, companion.actions.box_offers)."""
     what = public.get("what")
@@ -134,13 +139,13 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "options_changed": lambda public, name: _("Table options changed"),
     "identities_dealt": lambda public, name: (
         _("Identities dealt: %(name)s is %(role)s")
-        % {"name": public.get("lord_name", ""), "role": place_label(public["role"])}
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
         if public.get("role")
         else _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
     ),
     "identities_redealt": lambda public, name: (
         _("Identities dealt again: %(name)s is %(role)s")
-        % {"name": public.get("lord_name", ""), "role": place_label(public["role"])}
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
         if public.get("role")
         else _("Identities dealt again: %(name)s is the Lord")
         % {"name": public.get("lord_name", "")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from companion.labels import draft_side_label, place_label
 from companion.texts import answer_label
@@ -15,6 +16,17 @@ register = template.Library()
 @register.filter
 def side_name(side: str) -> str:
     return draft_side_label(side)
+
+
+@register.filter
+def side_tag(side: str) -> str:
+    """A side in one short word, for a card it has taken."""
+    return {
+        "warm": pgettext("side tag", "Warm"),
+        "cold": pgettext("side tag", "Cold"),
+        "lord": pgettext("side tag", "2nd"),
+        "renegade": pgettext("side tag", "1st"),
+    }.get(side, side)
 
 
 @register.filter

@@ -83,11 +83,11 @@ def test_the_draft_pool_is_cards_each_taken_one_marked_with_its_side() -> None:
     actions.draft_first(token=drafter(table, "warm").token, side="warm")
     first = draft_now(table).pool[0]
     actions.draft_pick(token=drafter(table, "warm").token, positions=[0])
-    for lang, warm in (("zh-hans", "暖色方"), ("en", "The warm side")):
+    for lang, warm in (("zh-hans", "暖色方"), ("en", "Warm")):
         display = page(f"/t/{table.code}/", lang)
         taken = re.search(r'<li class="pool-card taken side-warm[^"]*"[^>]*>(.*?)</li>', display)
         assert taken and hero_by_id(first).name_zh in taken.group(1)
-        assert f'<span class="pool-side side-warm">{warm}</span>' in taken.group(1)
+        assert f'<span class="pool-side side-warm">{warm}</span>' in taken.group(1), taken.group(1)
         assert display.count('class="pool-card') == 16
         assert display.count('<span class="hero-hp"') >= 16
 
