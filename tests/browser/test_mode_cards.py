@@ -205,3 +205,29 @@ def test_threes_draft_placement_and_play_seen_at_the_table(
     # The first turn ends: the draw is no longer announced.
     _tap(setup, cold, "endturn")
     expect(draw).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_option_does_not_stay_ticked(
+    lang: str, app_server: AppServer, new_context: ContextFactory
+) -> None:
+    """A box ticked on a page that did not yet know it is refused (rebirth while dark souls is
+    on, both deciding what becomes of the dead) goes back to unticked, with the reason."""
+    context = new_context(kind="display", locale="zh-CN" if lang == "zh" else "en-US")
+    if lang == "en":
+        cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
+        context.add_cookies([cookie])  # type: ignore[list-item]
+    host = context.new_page()
+    host.goto("/")
+    host.locator("form[action='/new/'] button").last.click()
+    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
+    expect(host.locator("#conn")).to_have_attribute("data-state", "open")
+    host.locator("input[name=dark_souls]").check()
+    rebirth = host.locator("input[name=rebirth]")
+    expect(rebirth).to_be_disabled()
+    # The page as a stale one would have it: the box still open.
+    rebirth.evaluate("el => { el.disabled = false; }")
+    rebirth.click()
+    expect(host.locator("#toast")).to_be_visible()
+    expect(rebirth).not_to_be_checked()
+    expect(host.locator("input[name=dark_souls]")).to_be_checked()

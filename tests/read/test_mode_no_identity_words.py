@@ -49,6 +49,8 @@ def _screens(table: Table) -> Iterator[str]:
     if table.status != Table.Status.LOBBY:
         for seat in seats:
             yield f"/p/{seats[0].token}/seat/{seat.pk}"
+    if table.status == Table.Status.FINISHED:
+        yield f"/p/{seats[0].token}/session/"
 
 
 def _stages(key: str) -> Iterator[Table]:
