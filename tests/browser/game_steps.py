@@ -296,3 +296,14 @@ def place_heroes(page: Page, order: list[int] | None = None) -> None:
     cards = page.locator("form.placement .place-card")
     for place, card in enumerate(order or [0, 1, 2]):
         cards.nth(card).locator(".place-tap").nth(place).click()
+
+
+def lang_context(
+    new_context: ContextFactory, base_url: str, lang: str, kind: str
+) -> BrowserContext:
+    """A device in this language ("zh" or "en": the English UI's cookie set)."""
+    context = new_context(kind=kind, locale="zh-CN" if lang == "zh" else "en-US")
+    if lang == "en":
+        cookie = {"name": "django_language", "value": "en", "url": base_url}
+        context.add_cookies([cookie])  # type: ignore[list-item]
+    return context

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import APIRequestContext, BrowserContext, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
-from tests.browser.game_steps import join_by_http
+from tests.browser.game_steps import join_by_http, lang_context
 
 pytestmark = [pytest.mark.browser]
 
@@ -105,14 +105,8 @@ COLOUR = "el => getComputedStyle(el).color"
 def test_threes_draft_placement_and_play_seen_at_the_table(
     lang: str, app_server: AppServer, new_context: ContextFactory
 ) -> None:
-    locale = "zh-CN" if lang == "zh" else "en-US"
-
     def device(kind: str) -> BrowserContext:
-        context = new_context(kind=kind, locale=locale)
-        if lang == "en":
-            cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
-            context.add_cookies([cookie])  # type: ignore[list-item]
-        return context
+        return lang_context(new_context, app_server.base_url, lang, kind)
 
     setup = device("display")
     host, code, phones = _threes_table(setup)
@@ -213,11 +207,7 @@ def test_a_refused_option_does_not_stay_ticked(
 ) -> None:
     """A box ticked on a page that did not yet know it is refused (rebirth while dark souls is
     on, both deciding what becomes of the dead) goes back to unticked, with the reason."""
-    context = new_context(kind="display", locale="zh-CN" if lang == "zh" else "en-US")
-    if lang == "en":
-        cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
-        context.add_cookies([cookie])  # type: ignore[list-item]
-    host = context.new_page()
+    host = lang_context(new_context, app_server.base_url, lang, "display").new_page()
     host.goto("/")
     host.locator("form[action='/new/'] button").last.click()
     expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))

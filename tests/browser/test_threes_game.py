@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
-from tests.browser.game_steps import join_by_http, place_heroes
+from tests.browser.game_steps import join_by_http, lang_context, place_heroes
 from tests.browser.tables import Device
 
 pytestmark = [pytest.mark.browser]
@@ -106,16 +106,11 @@ def tap(page: Page, selector: str, *, synced: bool = False) -> None:
 def test_a_threes_game_in_the_browser(
     lang: str, app_server: AppServer, new_context: ContextFactory
 ) -> None:
-    locale = "zh-CN" if lang == "zh" else "en-US"
     words = WORDS[lang]
     names = NAMES[lang]
 
     def device(kind: str) -> BrowserContext:
-        context = new_context(kind=kind, locale=locale)
-        if lang == "en":
-            cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
-            context.add_cookies([cookie])  # type: ignore[list-item]
-        return context
+        return lang_context(new_context, app_server.base_url, lang, kind)
 
     console_context = device("display")
 

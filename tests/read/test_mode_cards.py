@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from companion import actions
 from companion.models import Seat, Table
 from companion.rules.heroes import hero_by_id
 from companion.rules.skills import skills_for
+from tests.read.test_mode_screens import page
 from tests.support.modeplay import (
     dealt_and_started,
     draft_all,
@@ -31,14 +31,6 @@ __all__ = ["registered"]
 
 DRAW_FOUR = {"zh-hans": "每位武将在第一个回合前先摸 4 张牌", "en": "Every hero draws 4 cards"}
 COMES_IN = {"zh-hans": "以满体力上场", "en": "comes in at full HP"}
-
-
-def page(url: str, lang: str = "zh-hans") -> str:
-    client = Client()
-    client.cookies["sgs_lang"] = lang
-    response = client.get(url)
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 def screens(table: Table) -> list[str]:
