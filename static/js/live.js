@@ -210,10 +210,11 @@
       // Merged: the server counted it once with the identical tap just before it.
       if (outcome === 'merged') toast(tapText('merged'));
       else if (tap.doubt) toast(tapText('applied'));
-    } else if (outcome === 'not_applied') {
-      toast(tapText('not-applied'));
     } else {
-      toast(message || body.getAttribute('data-error-text'));
+      // A refused option: its box goes back to what the table has.
+      var box = tap.changed;
+      if (box && box.type === 'checkbox') box.checked = !box.checked;
+      toast(outcome === 'not_applied' ? tapText('not-applied') : message || body.getAttribute('data-error-text'));
     }
     if (tap.doubt) send({ type: 'sync', version: lastPublic });
     setTimeout(nextTap, 0);
@@ -731,7 +732,7 @@
     });
     var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
     var trigger = d.triggeringEvent;
-    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, path: d.path, fields: fields, key: key, via: 'http' };
+    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, changed: trigger && trigger.type === 'change' ? trigger.target : null, path: d.path, fields: fields, key: key, via: 'http' };
     var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
     if (waiting.length) {
       ev.preventDefault();
