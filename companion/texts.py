@@ -702,6 +702,10 @@ _extend(
 )
 for _kind in ("turn", "turn_ended", "phase"):
     _extend(_kind, _round_loss)
+_TEXTS["protection_attacked"] = lambda public, name: (
+    _("%(name)s dodged a Slash from %(attacker)s: an attack all the same")
+    % {"name": name, "attacker": public.get("attacker_name", "")}
+)
 _TEXTS["protection_ended"] = lambda public, name: (
     _("%(name)s attacks %(target)s, who attacked them: the protection ends")
     % {"name": name, "target": public.get("target_name", "")}

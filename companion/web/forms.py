@@ -347,6 +347,12 @@ class StrikeForm(SeatTap):
     action = "protection_strike"
 
 
+class DodgedForm(SeatTap):
+    """The protected player dodged a 杀 from a player: an attack all the same (RULES §9)."""
+
+    action = "protection_dodged"
+
+
 class AnswerForm(TapForm):
     action = "flow_answer"
     answer = Text(_("That is not one of the answers."))
@@ -411,6 +417,7 @@ FORMS: dict[str, type[TapForm]] = {
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
     "strike": StrikeForm,
+    "dodged": DodgedForm,
     "give": GiveForm,
     "haunt": HauntForm,
     "souluse": SoulUseForm,
