@@ -17,7 +17,7 @@ from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
 from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
 from companion.names import card_label, check_label, english_ui, hero_card, skill_list
 from companion.rules import modes
-from companion.rules.cards import parse_suit, rank_label
+from companion.rules.cards import corner_label, parse_suit
 from companion.rules.flow import peaches_needed, shown_hp
 
 
@@ -342,7 +342,7 @@ def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
     return {
         "name": public.get("name", ""),
         "check": check_label(public.get("check", "")),
-        "card": f"{suit.symbol}{rank_label(public['rank'])}",
+        "card": corner_label(suit, public.get("rank")),
         "result": outcome_label(public.get("outcome", "")),
     }
 

@@ -198,7 +198,7 @@ class JudgeForm(TapForm):
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     check = Choice([check.value for check in Check], _("Choose what is being judged."))
     suit = SuitField()
-    rank = RankField()
+    rank = RankField(required=False)  # none when the rank does not decide (rules.judgement)
     seat = SeatId(required=False)  # none: the tapping seat
     trick = Text(_("That is not a delayed trick of this deck."))
 
@@ -206,7 +206,7 @@ class JudgeForm(TapForm):
 class ReplaceForm(TapForm):
     action = "judgement_replace"
     suit = SuitField()
-    rank = RankField()
+    rank = RankField(required=False)
 
 
 class ConfirmForm(NoFields):

@@ -174,6 +174,24 @@
   }
   window.addEventListener('resize', fitSeats);
 
+  // The judgement helper asks the rank only for a check it decides (data-rank on the check):
+  // then it is required; otherwise the suit (with a check chosen) is the last tap and shows
+  // the result at once (3 taps: the helper, the check, the suit).
+  document.addEventListener('change', function (ev) {
+    var form = ev.target.closest && ev.target.closest('form.judge-form');
+    if (!form || !/^(check|suit)$/.test(ev.target.name)) return;
+    var check = form.querySelector('input[name=check]:checked');
+    var asked = !!(check && check.hasAttribute('data-rank'));
+    var ranks = form.querySelectorAll('.ranks[data-rank-asked] input[name=rank]');
+    for (var i = 0; i < ranks.length; i++) {
+      ranks[i].required = asked;
+      if (!asked) ranks[i].checked = false;
+    }
+    if (ranks.length && check && !asked && form.querySelector('input[name=suit]:checked')) {
+      form.requestSubmit();
+    }
+  });
+
   function closeDialogOf(elt) {
     var dialog = document.getElementById('dialog');
     if (dialog && elt && dialog.contains(elt)) dialog.innerHTML = '';

