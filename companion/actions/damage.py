@@ -249,6 +249,14 @@ def damage_preview(table: Table, **fields: Any) -> tuple[DamageStep, ...]:
     return _work_out(table, **fields)[1]
 
 
+def shown_key(steps: tuple[DamageStep, ...]) -> str:
+    """What a preview showed, in a few characters: each seat reached, what it takes, its type
+    and HP after (and 寒冰剑's discards). The dialog's apply form sends it back; a resolve that
+    works out something else refuses, so what is applied is what was shown."""
+    parts = [f"{s.seat}:{s.amount}:{s.damage_type.value}:{s.hp_after}" for s in steps]
+    return ",".join(parts) + f"/{steps[0].discards}"
+
+
 def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: DamageStep) -> str:
     """The horse slot 麒麟弓 discards from the target ("": none)."""
     if value in ("", None):
@@ -286,11 +294,14 @@ def damage_resolve(
     target_hand_empty: Any = False,
     qilin: Any = "",
     axe: Any = False,
+    shown: Any = "",
     action_id: str | None = None,
 ) -> Change:
     """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
     it reaches: HP, dying (with its source), chains removed, the source's 酒 used, the horse
-    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else)."""
+    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else).
+    `shown`: the dialog's preview (`shown_key`); when the table now works it out otherwise (a
+    seat's armour, HP or chain changed since), nothing is applied (409 `stale_preview`)."""
     table = actor.table
     _in_play(table)
     target_seat = _living(table, target)
@@ -311,6 +322,12 @@ def damage_resolve(
         black=black,
         target_hand_empty=target_hand_empty,
     )
+    if shown not in ("", None) and str(shown) != shown_key(steps):
+        raise ActionError(
+            _("The damage has changed since it was shown: look at it again."),
+            status=409,
+            code="stale_preview",
+        )
     damage_card = request.card
     by_pk = {s.pk: s for s in seats}
     horse = _qilin_slot(qilin, source_seat, target_seat, steps[0])

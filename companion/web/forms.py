@@ -272,6 +272,7 @@ class ResolveForm(TapForm):
     target_hand_empty = Flag()
     qilin = Choice(HORSE_SLOTS, _("The target has no such horse."), default="")
     axe = Flag()
+    shown = Text(_("The damage has changed since it was shown: look at it again."))
 
 
 class ChainForm(SeatTap):

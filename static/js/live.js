@@ -174,6 +174,24 @@
   }
   window.addEventListener('resize', fitSeats);
 
+  // The damage dialog applies only what its preview shows: while a new choice is being worked
+  // out, the preview is marked stale and its Apply is off until the new one replaces it; a
+  // refused apply (the table changed since: 409) asks for the preview again.
+  document.addEventListener('htmx:beforeRequest', function (ev) {
+    var pick = ev.target.closest && ev.target.closest('form.damage-pick');
+    var card = pick && pick.closest('.damage-dialog');
+    if (!card) return;
+    var preview = card.querySelector('.damage-preview');
+    if (preview) preview.classList.add('stale');
+    var apply = card.querySelector('form.damage-apply button');
+    if (apply) apply.disabled = true;
+  });
+  document.addEventListener('htmx:responseError', function (ev) {
+    var apply = ev.detail.elt && ev.detail.elt.closest && ev.detail.elt.closest('form.damage-apply');
+    var pick = apply && apply.closest('.damage-dialog') && apply.closest('.damage-dialog').querySelector('form.damage-pick');
+    if (pick && ev.detail.xhr && ev.detail.xhr.status === 409) htmx.trigger(pick, 'submit');
+  });
+
   // The judgement helper asks the rank only for a check it decides (data-rank on the check):
   // then it is required; otherwise the suit (with a check chosen) is the last tap and shows
   // the result at once (3 taps: the helper, the check, the suit).

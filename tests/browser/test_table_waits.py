@@ -7,11 +7,13 @@ Screenshots for a human go to test-artifacts/wait-*.png.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
-from tests.browser.tables import HttpSeat, playing
+from tests.browser.tables import HttpSeat, deal, playing, seated
 
 pytestmark = [pytest.mark.browser]
 
@@ -58,3 +60,50 @@ def test_a_judgement_the_suit_decides_is_three_taps(
     form.locator("button.btn-primary").click()
     expect(page.locator("#dialog form.judge-form")).to_have_count(0)
     expect(page.locator("#table-state .events li").first).to_contain_text("♠5")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("locale", "lang"), LANGS)
+def test_the_damage_dialog_applies_only_the_preview_it_shows(
+    app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str, size: tuple[int, int]
+) -> None:
+    """A slowed preview (the route holds it): while the new choice is worked out, the old
+    preview is marked stale and its Apply is off; once the new one is in, Apply applies it."""
+    table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee"])
+    table.host.act("options", fields="maneuvering", maneuvering="1")
+    deal(table, first_game=True)
+    table.host.act("start")
+    source, target = table.seats[0], table.seats[1]
+    table.host.act("equip", seat=str(source.id), name="古锭刀")
+    page = phone(new_phone, source, locale, size)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if "target_hand_empty=1" in route.request.url:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/damage/*", hold)
+    page.locator(f"#table-state .seat[data-seat='{target.id}']").click()
+    page.locator("#dialog .damage-open").click()
+    page.locator("#dialog .damage-cards button[value='杀']").click()
+    page.locator(f"#dialog .damage-sources button[value='{source.id}']").click()
+    preview = page.locator("#dialog .damage-preview")
+    expect(preview).to_contain_text("4 → 3")
+    apply = page.locator("#dialog form.damage-apply button")
+    expect(apply).to_be_enabled()
+    page.locator("#dialog input[name=target_hand_empty]").check()
+    expect(preview).to_have_class(re.compile(r"\bstale\b"))
+    expect(apply).to_be_disabled()
+    assert len(held) == 1
+    screenshot(page, f"wait-damage-stale-{lang}-{size[0]}")
+    apply.click(force=True)  # a tap on the stale Apply does nothing
+    held[0].continue_()
+    expect(page.locator("#dialog .damage-preview")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator("#dialog .damage-preview")).to_contain_text("4 → 2")
+    hp = page.locator(f"#table-state .seat[data-seat='{target.id}'] .hp-num")
+    expect(hp).to_have_text("4/4")
+    screenshot(page, f"wait-damage-fresh-{lang}-{size[0]}")
+    page.locator("#dialog form.damage-apply button").click()
+    expect(hp).to_have_text("2/4")
