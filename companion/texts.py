@@ -421,6 +421,8 @@ def change_words(change: list[Any]) -> str:
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("藤甲")}
     if modifier == "silver_lion_cap":
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("白银狮子")}
+    if modifier == "luohan_prevented":
+        return _("Luohan 罗汉 prevents 1 before it lands: %(before)s → %(after)s") % arrow
     return str(modifier)
 
 
@@ -690,8 +692,22 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
     ]
 
 
+def _luohan_clauses(public: dict[str, Any]) -> list[str]:
+    """RULES §9: each 罗汉 that prevented a point of this damage before it landed."""
+    return [
+        _(
+            "Luohan 罗汉 (%(owner)s's soul) prevented 1 point before it landed; %(host)s "
+            "discards a hand card"
+        )
+        % {"owner": row.get("owner_name", ""), "host": row.get("host_name", "")}
+        for row in public.get("luohan") or []
+    ]
+
+
 for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
     _extend(_kind, _protection_clauses)
+for _kind in ("damage", "damage_resolved", "chain_continued", "judgement"):
+    _extend(_kind, _luohan_clauses)
 _extend(
     "died",
     lambda public: [

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
-from companion.actions import protection
+from companion.actions import afterlife, protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -237,6 +237,8 @@ def _work_out(
             status=409,
             code=error.code,
         ) from None
+    # RULES §9: a 罗汉 prevents 1 point of its haunted seat's step before it lands.
+    steps = afterlife.luohan_steps(table, seats, steps)
     return request, steps, seats, target_seat, source_seat
 
 
@@ -345,6 +347,7 @@ def damage_resolve(
     steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
+    luohan = afterlife.spend_luohan(table, seats, steps)
     # Issue 16 (RULES §9): the protected first out keeps his last HP; his attacker is noted.
     kept = protection.keep_last_hp(table, touched, before)
     kept.update(protection.note_attack(table, attacker=source_seat, target=target_seat))
@@ -369,6 +372,7 @@ def damage_resolve(
         "qilin": discarded,
         "axe": axe_used,
         **kept,
+        **luohan,
     }
     return _record_steps(
         actor,
@@ -467,7 +471,10 @@ def _record_steps(
         },
         subject=subject,
         action_id=action_id,
-        change=_delta(
+        # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
+        change=Change(table.pk, table.version, private_seats=set(newly_dying))
+        if extra.get("luohan")
+        else _delta(
             table,
             list(changed.values()),
             *(("hp", "strip", "distances") if distances else ("hp", "strip")),
@@ -541,6 +548,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     try:
         step = continue_damage(previous, states)
         while step is not None:
+            step = afterlife.luohan_steps(table, seats, (step,))[0]
             found.append(step)
             if step.dying:
                 break
@@ -572,6 +580,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
     kept = protection.keep_last_hp(table, touched, before)  # issue 16 (RULES §9)
+    kept.update(afterlife.spend_luohan(table, seats, found))
     return _record_steps(
         actor,
         table,

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import protection
+from companion.actions import afterlife, protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -217,13 +217,16 @@ def _resolve(
         if trick == LIGHTNING and verdict.outcome != "struck":
             effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
-            seat.hp, kept = protection.kept_hp(table, seat, -LIGHTNING_DAMAGE)  # RULES §9
+            # RULES §9: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
+            landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
+            effect.update(luohan)
+            seat.hp, kept = protection.kept_hp(table, seat, -landed)  # RULES §9
             if kept:
                 effect["protected"] = True
             if seat.hp <= 0 and not seat.dying:
                 seat.dying = True
                 seat.damage_source = None
-            effect["damage"] = LIGHTNING_DAMAGE
+            effect["damage"] = landed
             effect["hp"] = seat.hp
             effect["dying"] = seat.dying
             private.add(seat.pk)

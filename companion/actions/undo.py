@@ -240,6 +240,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         seat.save()
     # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
     private |= protection.undo(table, target)
+    afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
     private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
     last_three.undo_started(table, target)
     change = _record(
