@@ -582,8 +582,51 @@
   }
 
   var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250],
-    handover: [300, 100, 300, 100, 300] };
-  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523] };
+    handover: [300, 100, 300, 100, 300], wait: [200, 100, 200, 100, 200] };
+  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523],
+    wait: [784, 659, 784] };
+
+  // A decision the table waits on this phone for (鬼才, a 3 vs 3 or 1 vs 1 question, which side
+  // picks first): its question and its buttons are put in the strip, on the first screen
+  // whatever the scroll, and the phone is alerted once per new question. [where the question
+  // is, its title inside it (or just before it), the buttons]
+  var WAITS = [
+    ['body.my-guicai #table-state .banner-judge .guicai-ask', '.guicai-ask-title', '.row-actions > *'],
+    ['#mode-controls', "form[hx-post='act/answer']", "form[hx-post='act/answer']"],
+    ['#mode-controls', "form[hx-post='act/draftfirst']", "form[hx-post='act/draftfirst']"]
+  ];
+
+  function waitOnMe(strip) {
+    var old = strip ? strip.querySelectorAll(':scope > .now-wait') : [];
+    for (var o = 0; o < old.length; o++) old[o].remove();
+    if (!strip || !mySeat) return '';
+    for (var i = 0; i < WAITS.length; i++) {
+      var place = document.querySelector(WAITS[i][0]);
+      var buttons = place ? place.querySelectorAll(WAITS[i][2]) : [];
+      if (!buttons.length) continue;
+      var title = place.querySelector(WAITS[i][1]);
+      if (title && title.tagName === 'FORM') {
+        title = title.previousElementSibling;
+        while (title && !/^H\d$/.test(title.tagName)) title = title.previousElementSibling;
+      }
+      var text = title ? title.textContent.trim() : '';
+      var box = document.createElement('div');
+      box.className = 'now-wait';
+      box.setAttribute('role', 'alert');
+      var ask = document.createElement('p');
+      ask.className = 'now-wait-text';
+      ask.textContent = text;
+      var row = document.createElement('div');
+      row.className = 'row-actions';
+      for (var b = 0; b < buttons.length; b++) row.appendChild(buttons[b].cloneNode(true));
+      box.appendChild(ask);
+      box.appendChild(row);
+      strip.appendChild(box);
+      htmx.process(box);
+      return i + ':' + text;
+    }
+    return '';
+  }
   var SOUND_KEY = 'sgs-sound';
   var audio = null;
   var seen = null;
@@ -633,6 +676,7 @@
       var fresh = Object.keys(now.save).some(function (id) { return !seen.save[id]; });
       if (now.dying && !seen.dying) signal('dying');
       else if (fresh) signal('save');
+      else if (now.wait && now.wait !== seen.wait) signal('wait');
       else if (now.turn && !seen.turn) signal('turn');
     }
     seen = now;
@@ -691,7 +735,9 @@
   function phoneNow(state) {
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
-    alerts(markStrip(state));
+    var now = markStrip(state);
+    now.wait = waitOnMe(document.getElementById('now-strip'));
+    alerts(now);
     handoverAlert(state);
     var fold = document.querySelector('#my-seat details.hero-fold');
     if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;

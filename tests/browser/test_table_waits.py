@@ -1,6 +1,7 @@
-"""Issue 26, items 4 and 13 in a real browser, at 360x640 and 390x844 in both languages: a
-judgement the suit decides is 3 taps (the helper, the check, the suit: no rank asked), and the
-军争 damage dialog never applies what it does not show (a slowed preview).
+"""Issue 26, items 4, 5 and 13 in a real browser, at 360x640 and 390x844 in both languages: a
+judgement the suit decides is 3 taps (the helper, the check, the suit: no rank asked); the
+phone the table waits on (司马懿's 鬼才) vibrates and decides from its strip; and the 军争 damage
+dialog never applies what it does not show (a slowed preview).
 
 Screenshots for a human go to test-artifacts/wait-*.png.
 """
@@ -13,7 +14,9 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.phone_page import ALERT_STUB, in_viewport
 from tests.browser.tables import HttpSeat, deal, playing, seated
+from tests.browser.test_judge_skill_wait import with_sima_yi
 
 pytestmark = [pytest.mark.browser]
 
@@ -107,3 +110,44 @@ def test_the_damage_dialog_applies_only_the_preview_it_shows(
     screenshot(page, f"wait-damage-fresh-{lang}-{size[0]}")
     page.locator("#dialog form.damage-apply button").click()
     expect(hp).to_have_text("2/4")
+
+
+@pytest.mark.parametrize(("locale", "lang"), LANGS)
+def test_sima_yi_s_phone_is_told_and_decides_from_its_strip(
+    app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str
+) -> None:
+    """The table waits on 司马懿 (鬼才): his phone vibrates once, its strip asks the question
+    with the buttons, on the first screen at 360x640 and 390x844 whatever the scroll, and the
+    strip's pass lets the result take effect."""
+    names = ["Ann", "Bo", "Cy", "Dee"]
+    table, sima = with_sima_yi(app_server.base_url, names)
+    judged = next(s for s in table.seats if s is not sima)
+    context = new_phone(locale=locale)
+    context.add_init_script(ALERT_STUB)
+    page = context.new_page()
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(sima.device.url)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    expect(page.locator("#now-strip .now-wait")).to_have_count(0)
+    table.host.act("turnset", seat=str(judged.id), phase="judgement")
+    table.host.act("trick", seat=str(judged.id), name="乐不思蜀")
+    judged.device.act("judge", check="indulgence", suit="spade", rank="", trick="乐不思蜀")
+    wait = page.locator("#now-strip .now-wait")
+    expect(wait).to_have_count(1)
+    expect(wait.locator(".now-wait-text")).to_contain_text("鬼才")
+    assert page.evaluate("() => window.__vibrations.length") == 1
+    passing = "#now-strip .now-wait form[hx-post='act/confirm'] button"
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        in_viewport(page, passing)
+        in_viewport(page, "#now-strip .now-wait button[hx-get='replace']")
+        screenshot(page, f"wait-guicai-{lang}-{width}")
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        in_viewport(page, passing)
+    # A re-render of the strip (the next change) does not alert again.
+    assert page.evaluate("() => window.__vibrations.length") == 1
+    page.locator(passing).click()
+    expect(page.locator("#table-state .banner-judge")).to_have_count(0)
+    expect(page.locator("#now-strip .now-wait")).to_have_count(0)
+    expect(page.locator("#table-state .events li").first).to_contain_text("♠")
