@@ -108,7 +108,7 @@
       if (own) own.hidden = true;
     }
     // Issue 16 (rebirth, dark souls): a button or note for the phones its data-for-seats names.
-    var only = state.querySelectorAll('[data-for-seats]');
+    var only = document.querySelectorAll('[data-for-seats]');
     for (var o = 0; o < only.length; o++) {
       var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;
       only[o].hidden = !(mySeat && listed && only[o].getAttribute('data-not-seat') !== mySeat);
@@ -173,42 +173,6 @@
     });
   }
   window.addEventListener('resize', fitSeats);
-
-  // The damage dialog applies only what its preview shows: while a new choice is being worked
-  // out, the preview is marked stale and its Apply is off until the new one replaces it; a
-  // refused apply (the table changed since: 409) asks for the preview again.
-  document.addEventListener('htmx:beforeRequest', function (ev) {
-    var pick = ev.target.closest && ev.target.closest('form.damage-pick');
-    var card = pick && pick.closest('.damage-dialog');
-    if (!card) return;
-    var preview = card.querySelector('.damage-preview');
-    if (preview) preview.classList.add('stale');
-    var apply = card.querySelector('form.damage-apply button');
-    if (apply) apply.disabled = true;
-  });
-  document.addEventListener('htmx:responseError', function (ev) {
-    var apply = ev.detail.elt && ev.detail.elt.closest && ev.detail.elt.closest('form.damage-apply');
-    var pick = apply && apply.closest('.damage-dialog') && apply.closest('.damage-dialog').querySelector('form.damage-pick');
-    if (pick && ev.detail.xhr && ev.detail.xhr.status === 409) htmx.trigger(pick, 'submit');
-  });
-
-  // The judgement helper asks the rank only for a check it decides (data-rank on the check):
-  // then it is required; otherwise the suit (with a check chosen) is the last tap and shows
-  // the result at once (3 taps: the helper, the check, the suit).
-  document.addEventListener('change', function (ev) {
-    var form = ev.target.closest && ev.target.closest('form.judge-form');
-    if (!form || !/^(check|suit)$/.test(ev.target.name)) return;
-    var check = form.querySelector('input[name=check]:checked');
-    var asked = !!(check && check.hasAttribute('data-rank'));
-    var ranks = form.querySelectorAll('.ranks[data-rank-asked] input[name=rank]');
-    for (var i = 0; i < ranks.length; i++) {
-      ranks[i].required = asked;
-      if (!asked) ranks[i].checked = false;
-    }
-    if (ranks.length && check && !asked && form.querySelector('input[name=suit]:checked')) {
-      form.requestSubmit();
-    }
-  });
 
   function closeDialogOf(elt) {
     var dialog = document.getElementById('dialog');
@@ -582,51 +546,9 @@
   }
 
   var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250],
-    handover: [300, 100, 300, 100, 300], wait: [200, 100, 200, 100, 200] };
-  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523],
-    wait: [784, 659, 784] };
+    handover: [300, 100, 300, 100, 300] };
+  var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523] };
 
-  // A decision the table waits on this phone for (鬼才, a 3 vs 3 or 1 vs 1 question, which side
-  // picks first): its question and its buttons are put in the strip, on the first screen
-  // whatever the scroll, and the phone is alerted once per new question. [where the question
-  // is, its title inside it (or just before it), the buttons]
-  var WAITS = [
-    ['body.my-guicai #table-state .banner-judge .guicai-ask', '.guicai-ask-title', '.row-actions > *'],
-    ['#mode-controls', "form[hx-post='act/answer']", "form[hx-post='act/answer']"],
-    ['#mode-controls', "form[hx-post='act/draftfirst']", "form[hx-post='act/draftfirst']"]
-  ];
-
-  function waitOnMe(strip) {
-    var old = strip ? strip.querySelectorAll(':scope > .now-wait') : [];
-    for (var o = 0; o < old.length; o++) old[o].remove();
-    if (!strip || !mySeat) return '';
-    for (var i = 0; i < WAITS.length; i++) {
-      var place = document.querySelector(WAITS[i][0]);
-      var buttons = place ? place.querySelectorAll(WAITS[i][2]) : [];
-      if (!buttons.length) continue;
-      var title = place.querySelector(WAITS[i][1]);
-      if (title && title.tagName === 'FORM') {
-        title = title.previousElementSibling;
-        while (title && !/^H\d$/.test(title.tagName)) title = title.previousElementSibling;
-      }
-      var text = title ? title.textContent.trim() : '';
-      var box = document.createElement('div');
-      box.className = 'now-wait';
-      box.setAttribute('role', 'alert');
-      var ask = document.createElement('p');
-      ask.className = 'now-wait-text';
-      ask.textContent = text;
-      var row = document.createElement('div');
-      row.className = 'row-actions';
-      for (var b = 0; b < buttons.length; b++) row.appendChild(buttons[b].cloneNode(true));
-      box.appendChild(ask);
-      box.appendChild(row);
-      strip.appendChild(box);
-      htmx.process(box);
-      return i + ':' + text;
-    }
-    return '';
-  }
   var SOUND_KEY = 'sgs-sound';
   var audio = null;
   var seen = null;
@@ -676,7 +598,7 @@
       var fresh = Object.keys(now.save).some(function (id) { return !seen.save[id]; });
       if (now.dying && !seen.dying) signal('dying');
       else if (fresh) signal('save');
-      else if (now.wait && now.wait !== seen.wait) signal('wait');
+      else if (now.wait && now.wait !== seen.wait) signal('handover');
       else if (now.turn && !seen.turn) signal('turn');
     }
     seen = now;
@@ -736,7 +658,9 @@
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
     var now = markStrip(state);
-    now.wait = waitOnMe(document.getElementById('now-strip'));
+    // A decision the table waits on this phone for (its strip asks it): alerted once per question.
+    var wait = document.querySelector('#now-strip .now-wait:not([hidden])');
+    now.wait = wait ? wait.textContent : '';
     alerts(now);
     handoverAlert(state);
     var fold = document.querySelector('#my-seat details.hero-fold');

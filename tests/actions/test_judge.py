@@ -425,7 +425,8 @@ def test_a_judgement_the_suit_decides_is_told_without_a_rank_over_http() -> None
     client = csrf_client()
     # The helper asks no rank for 乐不思蜀: the ranks are there only for a check they decide.
     page = client.get(f"/p/{holder.token}/judge/{holder.pk}?trick=乐不思蜀").content.decode()
-    assert 'value="indulgence" checked required' in page and "data-rank-asked" in page
+    assert 'value="indulgence" checked required' in page and 'class="rank-asked"' in page
+    assert 'value="indulgence" checked data-rank' not in page and "suit-taps" in page
     assert 'name="rank" value="1" required' not in page
     post = {"seat": holder.pk, "check": "indulgence", "suit": "heart", "trick": "乐不思蜀"}
     assert htmx_post(client, f"/p/{holder.token}/act/judge", post).status_code == 204

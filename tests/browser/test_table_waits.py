@@ -44,7 +44,7 @@ def test_a_judgement_the_suit_decides_is_three_taps(
     form = page.locator("#dialog form.judge-form")
     form.locator("label.check-choice:has(input[value=eight_trigrams])").click()  # tap 2
     expect(form.locator("fieldset.ranks")).to_be_hidden()
-    hearts = form.locator("fieldset.suits label:has(input[value=heart])")
+    hearts = form.locator(".suit-taps button[value=heart]")
     hearts.scroll_into_view_if_needed()
     screenshot(page, f"wait-judge-suit-{lang}-{size[0]}")
     hearts.click()  # tap 3: the suit shows the result
@@ -56,11 +56,12 @@ def test_a_judgement_the_suit_decides_is_three_taps(
     page.locator("#my-seat button[hx-get^='judge/']").click()
     form.locator("label.check-choice:has(input[value=lightning])").click()
     expect(form.locator("fieldset.ranks")).to_be_visible()
-    form.locator("fieldset.suits label:has(input[value=spade])").click()
+    expect(form.locator(".suit-taps")).to_be_hidden()
+    form.locator(".rank-asked fieldset.suits label:has(input[value=spade])").click()
     expect(form).to_be_visible()
     form.locator("fieldset.ranks label:has(input[value='5'])").click()
     screenshot(page, f"wait-judge-rank-{lang}-{size[0]}")
-    form.locator("button.btn-primary").click()
+    form.locator(".rank-asked button.btn-primary").click()
     expect(page.locator("#dialog form.judge-form")).to_have_count(0)
     expect(page.locator("#table-state .events li").first).to_contain_text("♠5")
 
@@ -71,7 +72,7 @@ def test_the_damage_dialog_applies_only_the_preview_it_shows(
     app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str, size: tuple[int, int]
 ) -> None:
     """A slowed preview (the route holds it): while the new choice is worked out, the old
-    preview is marked stale and its Apply is off; once the new one is in, Apply applies it."""
+    preview is dimmed and its Apply is off; once the new one is in, Apply applies it."""
     table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee"])
     table.host.act("options", fields="maneuvering", maneuvering="1")
     deal(table, first_game=True)
@@ -97,13 +98,20 @@ def test_the_damage_dialog_applies_only_the_preview_it_shows(
     apply = page.locator("#dialog form.damage-apply button")
     expect(apply).to_be_enabled()
     page.locator("#dialog input[name=target_hand_empty]").check()
-    expect(preview).to_have_class(re.compile(r"\bstale\b"))
+    pick = page.locator("#dialog form.damage-pick")
+    expect(pick).to_have_class(re.compile(r"\bhtmx-request\b"))  # dimmed (app.css)
     expect(apply).to_be_disabled()
+    for _ in range(200):  # the route handler runs when Playwright dispatches its events
+        if held:
+            break
+        page.wait_for_timeout(25)
     assert len(held) == 1
     screenshot(page, f"wait-damage-stale-{lang}-{size[0]}")
     apply.click(force=True)  # a tap on the stale Apply does nothing
     held[0].continue_()
-    expect(page.locator("#dialog .damage-preview")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator("#dialog form.damage-pick")).not_to_have_class(
+        re.compile(r"\bhtmx-request\b")
+    )
     expect(page.locator("#dialog .damage-preview")).to_contain_text("4 → 2")
     hp = page.locator(f"#table-state .seat[data-seat='{target.id}'] .hp-num")
     expect(hp).to_have_text("4/4")
@@ -134,7 +142,7 @@ def test_sima_yi_s_phone_is_told_and_decides_from_its_strip(
     judged.device.act("judge", check="indulgence", suit="spade", rank="", trick="乐不思蜀")
     wait = page.locator("#now-strip .now-wait")
     expect(wait).to_have_count(1)
-    expect(wait.locator(".now-wait-text")).to_contain_text("鬼才")
+    expect(wait.locator(".guicai-ask-title")).to_contain_text("鬼才")
     assert page.evaluate("() => window.__vibrations.length") == 1
     passing = "#now-strip .now-wait form[hx-post='act/confirm'] button"
     for width, height in SIZES:

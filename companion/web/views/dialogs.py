@@ -202,7 +202,6 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "checks": checks,
         "trick": trick,
         "selected": selected,
-        "rank_selected": bool(selected) and rank_decides(Check(selected)),
         "ranks": RANKS,
         "deck_size": len(deck),
         "live": live,
