@@ -340,9 +340,11 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if soul is None:
         raise ActionError(_("That dark soul is gone or was never chosen."), 409, "no_soul")
     host = seats[soul.host]
-    if soul.soul is Soul.LUOHAN:
-        # RULES §9: its block is part of the haunted player's next damage, never a tap.
-        refusal = souls.SoulRefusal.LUOHAN_IS_AUTOMATIC
+    # 罗汉 is refused here: its block is part of the haunted player's next damage (RULES §9).
+    turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else None
+    phase = Phase(table.phase) if table.phase in {p.value for p in Phase} else None
+    refusal = souls.use_refusal(soul, turn_seat=turn_index, phase=phase)
+    if refusal is not None:
         raise ActionError(SOUL_REFUSALS[refusal], 409, refusal.value)
     if tapper.pk not in (owner.pk, host.pk):
         raise ActionError(
@@ -356,11 +358,6 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         "host": host.pk,
         "host_name": host.name,
     }
-    turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else None
-    phase = Phase(table.phase) if table.phase in {p.value for p in Phase} else None
-    refusal = souls.use_refusal(soul, turn_seat=turn_index, phase=phase)
-    if refusal is not None:
-        raise ActionError(SOUL_REFUSALS[refusal], 409, refusal.value)
     state = _replace(state, souls=tuple(souls.gone(state.souls, soul)))
     _save(table, state)
     after[KEY] = state.stored()
