@@ -15,7 +15,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.phone_page import ALERT_STUB, in_viewport
-from tests.browser.tables import HttpSeat, deal, playing, seated
+from tests.browser.tables import HttpSeat, deal, kill, pick_heroes, playing, seated
 from tests.browser.test_judge_skill_wait import with_sima_yi
 
 pytestmark = [pytest.mark.browser]
@@ -159,3 +159,33 @@ def test_sima_yi_s_phone_is_told_and_decides_from_its_strip(
     expect(page.locator("#table-state .banner-judge")).to_have_count(0)
     expect(page.locator("#now-strip .now-wait")).to_have_count(0)
     expect(page.locator("#table-state .events li").first).to_contain_text("♠")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("locale", "lang"), LANGS)
+def test_the_damage_dialog_says_luohan_prevents_before_it_lands(
+    app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str, size: tuple[int, int]
+) -> None:
+    """RULES §9: the haunted player's damage dialog says, before anything is applied, that
+    罗汉 prevents 1 point before it lands; a damage of 1 then changes no HP."""
+    table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"])
+    table.host.act("options", fields="dark_souls", dark_souls="1")
+    deal(table)
+    pick_heroes(table)
+    loyalist, rebel = table.seat_by_identity("loyalist"), table.seat_by_identity("rebel")
+    kill(table, loyalist, rebel)
+    loyalist.device.act("haunt", seat=str(rebel.id))
+    page = phone(new_phone, rebel, locale, size)
+    hp = page.locator(f"#table-state .seat[data-seat='{rebel.id}'] .hp-num")
+    before = hp.inner_text()
+    page.locator(f".ring > li[data-seat='{rebel.id}'] .seat-open").click()
+    note = page.locator("#dialog .luohan-note")
+    expect(note).to_contain_text(loyalist.name)
+    expect(note).to_contain_text("伤害生效前" if lang == "zh" else "before it lands")
+    note.scroll_into_view_if_needed()
+    screenshot(page, f"wait-luohan-dialog-{lang}-{size[0]}")
+    page.locator("#dialog .damage-form button[name=source][value='']").click()
+    line = page.locator("#table-state .events li").first
+    expect(line).to_contain_text(loyalist.name)
+    expect(line).to_contain_text("罗汉")
+    expect(hp).to_have_text(before)
