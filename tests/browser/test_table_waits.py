@@ -189,3 +189,36 @@ def test_the_damage_dialog_says_luohan_prevents_before_it_lands(
     expect(line).to_contain_text(loyalist.name)
     expect(line).to_contain_text("罗汉")
     expect(hp).to_have_text(before)
+
+
+@pytest.mark.parametrize(("locale", "lang"), LANGS)
+def test_the_protected_player_tells_a_dodged_slash_and_may_strike_back(
+    app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str
+) -> None:
+    """RULES §9: a dodged 杀 is an attack all the same: from his phone the protected first out
+    says who played it, and that player is one he may strike back at."""
+    table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve"])
+    table.host.act("options", fields="first_out_protection", first_out_protection="1")
+    deal(table)
+    pick_heroes(table)
+    first = next(s for s in table.seats if s.identity == "rebel")
+    other_rebel = next(s for s in table.seats if s.identity == "rebel" and s is not first)
+    kill(table, first, None)
+    kill(table, table.seat_by_identity("lord"), other_rebel)
+    deal(table)  # the session's next game: the first out of the last one is protected
+    pick_heroes(table)
+    attacker = next(s for s in table.seats if s is not first)
+    page = phone(new_phone, first, locale, (360, 640))
+    box = page.locator("#my-seat .protect-me details.dodged-from")
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        box.locator("summary").click()
+        expect(box.locator(f"form.dodged:has(input[value='{attacker.id}']) button")).to_be_visible()
+        box.scroll_into_view_if_needed()
+        screenshot(page, f"wait-dodged-{lang}-{width}")
+        box.locator("summary").click()
+    box.locator("summary").click()
+    box.locator(f"form.dodged:has(input[value='{attacker.id}']) button").click()
+    strike = page.locator(f"#my-seat .protect-me form.strike:has(input[value='{attacker.id}'])")
+    expect(strike).to_contain_text(attacker.name)
+    expect(page.locator("#table-state .events li").first).to_contain_text(attacker.name)
