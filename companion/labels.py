@@ -156,8 +156,8 @@ SOUL_LABELS: dict[str, Promise] = {
 
 SOUL_EFFECTS: dict[str, Promise] = {
     "luohan": gettext_lazy(
-        "Blocks 1 point of the next damage to the haunted player, confirmed on the soul's "
-        "phone; the haunted player discards a hand card."
+        "Prevents 1 point of the haunted player's next damage before it lands, by itself; "
+        "the haunted player discards a hand card."
     ),
     "xuanwu": gettext_lazy(
         "Draws a card from the deck now; at any time it may swap it for a hand card of the "

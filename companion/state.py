@@ -22,7 +22,7 @@ from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
-from companion.rules.cards import equipment_by_name, parse_suit, rank_label
+from companion.rules.cards import corner_label, equipment_by_name, parse_suit
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
@@ -396,7 +396,7 @@ def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
         seat_id=pending["seat"],
         name=seat.name if seat else "",
         check=pending["check"],
-        card=f"{suit.symbol}{rank_label(pending['rank'])}",
+        card=corner_label(suit, pending.get("rank")),
         red=suit.is_red,
         outcome=verdict.outcome,
         favourable=verdict.favourable,

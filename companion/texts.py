@@ -24,7 +24,7 @@ from companion.labels import (
 )
 from companion.names import card_label, check_label, english_ui, hero_card, skill_list
 from companion.rules import modes
-from companion.rules.cards import parse_suit, rank_label
+from companion.rules.cards import corner_label, parse_suit
 from companion.rules.flow import peaches_needed, shown_hp
 
 
@@ -361,7 +361,7 @@ def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
     return {
         "name": public.get("name", ""),
         "check": check_label(public.get("check", "")),
-        "card": f"{suit.symbol}{rank_label(public['rank'])}",
+        "card": corner_label(suit, public.get("rank")),
         "result": outcome_label(public.get("outcome", "")),
     }
 
@@ -440,6 +440,8 @@ def change_words(change: list[Any]) -> str:
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("藤甲")}
     if modifier == "silver_lion_cap":
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("白银狮子")}
+    if modifier == "luohan_prevented":
+        return _("Luohan 罗汉 prevents 1 before it lands: %(before)s → %(after)s") % arrow
     return str(modifier)
 
 
@@ -687,8 +689,22 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
     ]
 
 
+def _luohan_clauses(public: dict[str, Any]) -> list[str]:
+    """RULES §9: each 罗汉 that prevented a point of this damage before it landed."""
+    return [
+        _(
+            "Luohan 罗汉 (%(owner)s's soul) prevented 1 point before it landed; %(host)s "
+            "discards a hand card"
+        )
+        % {"owner": row.get("owner_name", ""), "host": row.get("host_name", "")}
+        for row in public.get("luohan") or []
+    ]
+
+
 for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
     _extend(_kind, _protection_clauses)
+for _kind in ("damage", "damage_resolved", "chain_continued", "judgement"):
+    _extend(_kind, _luohan_clauses)
 _extend(
     "died",
     lambda public: [
@@ -699,6 +715,10 @@ _extend(
 )
 for _kind in ("turn", "turn_ended", "phase"):
     _extend(_kind, _round_loss)
+_TEXTS["protection_attacked"] = lambda public, name: (
+    _("%(name)s dodged a Slash from %(attacker)s: an attack all the same")
+    % {"name": name, "attacker": public.get("attacker_name", "")}
+)
 _TEXTS["protection_ended"] = lambda public, name: (
     _("%(name)s attacks %(target)s, who attacked them: the protection ends")
     % {"name": name, "target": public.get("target_name", "")}

@@ -53,7 +53,7 @@ VARIANTS: dict[str, tuple[Promise, Promise]] = {
         _("Last three"),
         _(
             "With three alive, after three rounds everyone loses 1 HP at the end of each round "
-            "(5 players or more)."
+            "(from 4 players: at 4 the first death starts it)."
         ),
     ),
     "lord_pack": (

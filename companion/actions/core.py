@@ -249,6 +249,7 @@ UNDOABLE_KINDS = frozenset(
         "chain_continued",
         # Issue 16: the protected player's "I attack my attacker" (companion.actions.protection).
         "protection_ended",
+        "protection_attacked",  # and his "a Slash I dodged came from X"
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
         # Issue 16 (companion.actions.afterlife): a gift and its rebirth, a haunting, a soul used.

@@ -69,6 +69,8 @@ class PrivateState:
     # the living players who attacked it since (id, name) for its "I attack X" taps.
     protected: bool = False
     attackers: tuple[tuple[int, str], ...] = ()
+    # The other living players not yet among them: a 杀 from one that he dodged makes him one.
+    dodged_from: tuple[tuple[int, str], ...] = ()
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -114,6 +116,7 @@ def private_state(seat: Seat) -> PrivateState:
         **_house_rules(seat, table),
         protected=seat.alive and protection.protected_seat(table) == seat.pk,
         attackers=tuple(protection.attackers(table, seat)),
+        dodged_from=tuple(protection.not_yet_attackers(table, seat)),
     )
 
 

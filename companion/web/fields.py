@@ -153,15 +153,18 @@ class SuitField(Choice):
 
 
 class RankField(Typed):
-    """A rank: A, 2..10, J, Q or K (rules.cards.parse_rank), passed on as posted."""
+    """A rank: A, 2..10, J, Q or K (rules.cards.parse_rank), passed on as posted; with
+    `required=False` it may be left out ("": the action asks for it when the rank decides)."""
 
     widget = forms.HiddenInput
 
-    def __init__(self) -> None:
-        super().__init__(strip=False, error_messages=_say(CARD))
+    def __init__(self, *, required: bool = True) -> None:
+        super().__init__(required=required, strip=False, error_messages=_say(CARD))
 
     def validate(self, value: Any) -> None:
         super().validate(value)
+        if value in self.empty_values and not self.required:
+            return
         try:
             parse_rank(value)
         except (ValueError, TypeError):

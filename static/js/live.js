@@ -113,7 +113,7 @@
       if (own) own.hidden = true;
     }
     // Issue 16 (rebirth, dark souls): a button or note for the phones its data-for-seats names.
-    var only = state.querySelectorAll('[data-for-seats]');
+    var only = document.querySelectorAll('[data-for-seats]');
     for (var o = 0; o < only.length; o++) {
       var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;
       only[o].hidden = !(mySeat && listed && only[o].getAttribute('data-not-seat') !== mySeat);
@@ -565,6 +565,7 @@
   var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250],
     handover: [300, 100, 300, 100, 300] };
   var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523] };
+
   var SOUND_KEY = 'sgs-sound';
   var audio = null;
   var seen = null;
@@ -614,6 +615,7 @@
       var fresh = Object.keys(now.save).some(function (id) { return !seen.save[id]; });
       if (now.dying && !seen.dying) signal('dying');
       else if (fresh) signal('save');
+      else if (now.wait && now.wait !== seen.wait) signal('handover');
       else if (now.turn && !seen.turn) signal('turn');
     }
     seen = now;
@@ -672,7 +674,11 @@
   function phoneNow(state) {
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
-    alerts(markStrip(state));
+    var now = markStrip(state);
+    // A decision the table waits on this phone for (its strip asks it): alerted once per question.
+    var wait = document.querySelector('#now-strip .now-wait:not([hidden])');
+    now.wait = wait ? wait.textContent : '';
+    alerts(now);
     handoverAlert(state);
     var fold = document.querySelector('#my-seat details.hero-fold');
     if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;

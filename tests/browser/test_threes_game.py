@@ -230,21 +230,26 @@ def test_a_threes_game_in_the_browser(
     start = ring.index(shown[0])
     assert shown == ring[start:] + ring[:start], shown
     expect(display.locator("#table-state .ring .seat .seat-hero")).to_have_count(6)
-    answer = cold.locator("form[hx-post='act/answer']")
+    # The question and its answers are in the asked commander's strip, on his first screen.
+    answer = cold.locator("#now-strip .now-wait form[hx-post='act/answer']")
     expect(answer).to_have_count(2)
-    tap(cold, "form[hx-post='act/answer']:has(input[value='cold']) button")
+    expect(answer.last).to_be_in_viewport(ratio=1)
+    expect(warm.locator("#now-strip .now-wait")).to_be_hidden()
+    screenshot(cold, f"threes-{lang}-phone-who-first")
+    tap(cold, "#now-strip form[hx-post='act/answer']:has(input[value='cold']) button")
     cold_id = cold.locator("#my-seat").get_attribute("data-seat")
     warm_id = warm.locator("#my-seat").get_attribute("data-seat")
     expect(cold.locator(".end-turn button")).to_be_visible()
     tap(cold, ".end-turn button")
 
     # The warm commander's go: "commander acts" or "vanguards act".
-    choice = warm.locator("form[hx-post='act/answer']")
+    choice = warm.locator("#now-strip .now-wait form[hx-post='act/answer']")
     expect(choice).to_have_count(2)
+    expect(choice.last).to_be_in_viewport(ratio=1)
     expect(choice.nth(0)).to_contain_text(words["commander_acts"])
     expect(choice.nth(1)).to_contain_text(words["vanguards_act"])
     screenshot(warm, f"threes-{lang}-phone-who-acts")
-    tap(warm, "form[hx-post='act/answer']:has(input[value='vanguards']) button")
+    tap(warm, "#now-strip form[hx-post='act/answer']:has(input[value='vanguards']) button")
 
     # The cold commander and the first warm vanguard are sideways on every screen.
     for page in [display, *phones]:
