@@ -37,6 +37,7 @@ from bench.servers import (
 BASE_DIR = Path(__file__).resolve().parents[2]
 ARTIFACTS = BASE_DIR / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
+LAN_NAME = "table.test"
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -46,6 +47,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A name for the test server that is not localhost: a phone on the LAN (plain http, not a
+    # secure context), as at a real table (tests/browser/test_phone_awake.py).
+    f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1",
 ]
 STARTUP_SECONDS = 90
 EXPECT_TIMEOUT_MS = 10_000
@@ -97,7 +101,7 @@ def app_server(
             DJANGO_SETTINGS_MODULE="companion.settings",
             DATA_DIR=str(data_dir),
             STATIC_ROOT=str(data_dir / "static"),
-            ALLOWED_HOSTS="127.0.0.1",
+            ALLOWED_HOSTS=f"127.0.0.1,{LAN_NAME}",
             DEBUG="0",
             HTTPS="0",
             PYTHONUNBUFFERED="1",
