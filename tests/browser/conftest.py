@@ -89,13 +89,9 @@ def chromium_executable() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="session")
-def app_server(
-    chromium_executable: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[AppServer]:
-    """`manage.py play` on a free 127.0.0.1 port, with its own data; stopped at the end."""
-    data_dir = tmp_path_factory.mktemp("browser-server")
-    suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
+def server_env(data_dir: Path, *, embedded: bool = False) -> dict[str, str]:
+    """A test server's environment: its own data, the test names allowed (the embedded default
+    instead of DB and REDIS_URL if asked)."""
     env = child_env(
         dict(
             DJANGO_SETTINGS_MODULE="companion.settings",
@@ -105,9 +101,20 @@ def app_server(
             DEBUG="0",
             HTTPS="0",
             PYTHONUNBUFFERED="1",
-        )
+        ),
+        drop=("SQLITE_PATH", *(("DB", "REDIS_URL") if embedded else ())),
     )
-    env.pop("SQLITE_PATH", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def app_server(
+    chromium_executable: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[AppServer]:
+    """`manage.py play` on a free 127.0.0.1 port, with its own data; stopped at the end."""
+    data_dir = tmp_path_factory.mktemp("browser-server")
+    suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
+    env = server_env(data_dir)
     db_name = ""
     if env.get("DB") == "postgres":
         db_name = f"sgs_browser_{suffix}"

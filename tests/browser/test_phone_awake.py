@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bench.servers import STOP_SECONDS, child_env, die_with_parent, free_ports
+from bench.servers import STOP_SECONDS, die_with_parent, free_ports
 from tests.browser import tables
-from tests.browser.conftest import LAN_NAME, PHONE, AppServer, screenshot
+from tests.browser.conftest import LAN_NAME, PHONE, AppServer, screenshot, server_env
 
 pytestmark = [pytest.mark.browser]
 
@@ -169,17 +169,7 @@ def https_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int
     """`manage.py play --https` on a free port: its port and its certificate."""
     data_dir = tmp_path_factory.mktemp("https-server")
     port = free_ports(1)[0]
-    env = child_env(
-        dict(
-            DJANGO_SETTINGS_MODULE="companion.settings",
-            DATA_DIR=str(data_dir),
-            STATIC_ROOT=str(data_dir / "static"),
-            ALLOWED_HOSTS=f"127.0.0.1,{LAN_NAME}",
-            DEBUG="0",
-            HTTPS="0",
-        ),
-        drop=("DB", "REDIS_URL", "SQLITE_PATH"),
-    )
+    env = server_env(data_dir, embedded=True)
     log = (data_dir / "server.log").open("wb")
     command = [str(BASE_DIR / ".venv/bin/python"), "manage.py", "play", "--https"]
     proc = subprocess.Popen(  # noqa: S603 - our own command
