@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
-from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
+from companion.labels import (
+    draft_side_label,
+    identity_label,
+    outcome_label,
+    phase_label,
+    place_label,
+    side_label,
+    soul_label,
+)
 from companion.names import card_label, check_label, english_ui, hero_card, skill_list
 from companion.rules import modes
 from companion.rules.cards import parse_suit, rank_label
@@ -29,6 +36,11 @@ def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
         zh, en = ((public or {}).get("names") or {}).get(hero_id, ["", ""])
         return f"{zh} {en}" if en and english_ui() else zh
     return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
+
+
+def _in_sentence(label: str) -> str:
+    """A label that starts a line ("The warm side: commander") inside a sentence."""
+    return label[:1].lower() + label[1:]
 
 
 def _box_text(public: dict[str, Any]) -> str:
@@ -126,10 +138,17 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "table_unlocked": lambda public, name: _("Table unlocked"),
     "options_changed": lambda public, name: _("Table options changed"),
     "identities_dealt": lambda public, name: (
-        _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+        _("Identities dealt: %(name)s is %(role)s")
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
+        if public.get("role")
+        else _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
     ),
     "identities_redealt": lambda public, name: (
-        _("Identities dealt again: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+        _("Identities dealt again: %(name)s is %(role)s")
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
+        if public.get("role")
+        else _("Identities dealt again: %(name)s is the Lord")
+        % {"name": public.get("lord_name", "")}
     ),
     "game_started": lambda public, name: _("The game has started"),
     "heroes_lord_choosing": lambda public, name: (
@@ -553,28 +572,6 @@ _TEXTS["chain_continued"] = lambda public, name: " · ".join(
 
 # 3 vs 3 and 1 vs 1 (issue 15): teams, the draft, the go, a hero falling. Each line reads only
 # the event's public part: a face-down pick names no hero, a placement no place.
-
-
-def draft_side_label(side: str) -> str:
-    """A draft side's name: 3 vs 3's colours, 1 vs 1's cards."""
-    return {
-        "warm": _("the warm side"),
-        "cold": _("the cold side"),
-        "lord": _("the Lord card's side"),
-        "renegade": _("the Renegade card's side"),
-    }.get(side, side)
-
-
-def place_label(place: str) -> str:
-    """A seat's place at a 3 vs 3 table ("cold_vanguard_a"): its colour and its place."""
-    colour, _sep, role = place.partition("_")
-    side = capfirst(draft_side_label(colour))
-    return {
-        "commander": _("%(side)s: commander") % {"side": side},
-        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
-        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
-        "vanguard": _("%(side)s: vanguard") % {"side": side},
-    }.get(role, place)
 
 
 def answer_label(answer: str) -> str:

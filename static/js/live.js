@@ -23,8 +23,13 @@
   var wsPath = body.getAttribute('data-ws');
   var mySeat = body.getAttribute('data-my-seat');
   var socket = null;
+  // Failed attempts since a socket was last current: an open that ends before its state
+  // arrives (closed with 1013 while Redis is away) does not start the backoff again.
   var retry = 0;
   var retryTimer = null;
+  // The server said "try later" (1013) and no socket has been current since: retries stay
+  // between 1 s and 2.5 s apart, whatever closes them meanwhile (a refused handshake is a 1006).
+  var tryLater = false;
   var lastPublic = 0;
   // The version the page was served at, named to its first socket (`?v=`): the server then
   // sends {"type": "current"} instead of the state the page already shows. Only until a socket
@@ -165,10 +170,11 @@
       // Merged: the server counted it once with the identical tap just before it.
       if (outcome === 'merged') toast(tapText('merged'));
       else if (tap.doubt) toast(tapText('applied'));
-    } else if (outcome === 'not_applied') {
-      toast(tapText('not-applied'));
     } else {
-      toast(message || body.getAttribute('data-error-text'));
+      // A refused option: its box goes back to what the table has.
+      var box = tap.changed;
+      if (box && box.type === 'checkbox') box.checked = !box.checked;
+      toast(outcome === 'not_applied' ? tapText('not-applied') : message || body.getAttribute('data-error-text'));
     }
     if (tap.doubt) send({ type: 'sync', version: lastPublic });
     setTimeout(nextTap, 0);
@@ -178,8 +184,12 @@
     var tap = pending[msg.action_id];
     if (!tap) return;
     if (msg.type === 'error') {
-      // Not applied over the socket while the same tap is on its way over HTTP: that decides.
-      if (msg.outcome === 'not_applied') { if (!tap.posting) settle(msg.action_id, 'not_applied'); }
+      // Not applied over the socket while the same tap is on its way over HTTP: that decides
+      // (and if it is not applied either, neither copy can be any more).
+      if (msg.outcome === 'not_applied') {
+        if (!tap.posting) settle(msg.action_id, 'not_applied');
+        else tap.notApplied = true;
+      }
       else if ((msg.status || 0) >= 500) doubt(msg.action_id);
       else settle(msg.action_id, 'refused', msg.message);
     } else {
@@ -202,12 +212,15 @@
     askStatus(id);
   }
 
+  // The answer is read beside the server's writer, so it comes at once: "not known yet" while
+  // a copy of the tap is still in line there (until its deadline), so the phone asks again
+  // within a second.
   function askStatus(id) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
     tap.tries += 1;
-    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 << tap.tries));
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(1000, 250 << tap.tries));
     send({ type: 'status', action_id: id });
   }
 
@@ -372,7 +385,6 @@
     }
     var sock = socket;
     sock.current = false;
-    sock.onopen = function () { retry = 0; };
     // "open" once the server's first frame (the whole current state) is on the screen; the
     // heartbeat starts only then.
     sock.onmessage = function (ev) {
@@ -384,6 +396,8 @@
       if (!sock.current && current) {
         pageVersion = 0;
         sock.current = true;
+        retry = 0;
+        tryLater = false;
         setConn('open');
         Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
       }
@@ -409,9 +423,12 @@
       }
       setConn('closed');
       // 1008: too many messages; 4429: too many screens on this table; 1013: the server cannot
-      // reach Redis for now, so it retries often (back within a few seconds of Redis).
+      // reach Redis for now: at most one try a second (not five: every phone of the table at
+      // once), never more than 2.5 s apart (current within a few seconds of Redis's return).
+      if (ev.code === 1013) tryLater = true;
       if (ev.code === 4429) schedule(30000);
-      else schedule(ev.code === 1008 ? 5000 : 0, ev.code === 1013 ? 2000 : 5000);
+      else if (tryLater) schedule(1000, 2500);
+      else schedule(ev.code === 1008 ? 5000 : 0, 5000);
     };
   }
 
@@ -718,7 +735,7 @@
     });
     var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
     var trigger = d.triggeringEvent;
-    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, path: d.path, fields: fields, key: key, via: 'http' };
+    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, changed: trigger && trigger.type === 'change' ? trigger.target : null, path: d.path, fields: fields, key: key, via: 'http' };
     var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
     if (waiting.length) {
       ev.preventDefault();
@@ -792,7 +809,9 @@
       pending[id].posting = false;
       var merged = xhr.getResponseHeader('X-Tap-Outcome') === 'merged';
       if (xhr.status >= 200 && xhr.status < 400) settle(id, merged ? 'merged' : 'applied');
-      else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if ((only || pending[id].notApplied) && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') {
+        settle(id, 'not_applied');
+      }
       else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
       else settle(id, 'refused', errorText(xhr));
       if (!socket || socket.readyState !== 1) { retry = 0; connect(); }

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
-from tests.browser.game_steps import join_by_http
+from tests.browser.game_steps import join_by_http, lang_context, place_heroes
 from tests.browser.tables import Device
 
 pytestmark = [pytest.mark.browser]
@@ -106,16 +106,11 @@ def tap(page: Page, selector: str, *, synced: bool = False) -> None:
 def test_a_threes_game_in_the_browser(
     lang: str, app_server: AppServer, new_context: ContextFactory
 ) -> None:
-    locale = "zh-CN" if lang == "zh" else "en-US"
     words = WORDS[lang]
     names = NAMES[lang]
 
     def device(kind: str) -> BrowserContext:
-        context = new_context(kind=kind, locale=locale)
-        if lang == "en":
-            cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
-            context.add_cookies([cookie])  # type: ignore[list-item]
-        return context
+        return lang_context(new_context, app_server.base_url, lang, kind)
 
     console_context = device("display")
 
@@ -212,7 +207,8 @@ def test_a_threes_game_in_the_browser(
 
     # Each commander places three of its eight face down; nobody else sees a place.
     expect(warm.locator("form.placement")).to_be_visible()
-    tap(warm, "form.placement button")
+    place_heroes(warm)
+    tap(warm, "form.placement .place-confirm")
     # The warm commander's phone sees its places; the display, the console, his own vanguards
     # and the cold side's phones see only that the warm side has placed.
     others = [p for p in phones if p is not warm]
@@ -222,7 +218,8 @@ def test_a_threes_game_in_the_browser(
         expect(page.locator("#mode-board")).to_contain_text(words["warm"])
         expect(page.locator(places)).to_have_count(0)
     expect(cold.locator("form.placement")).to_be_visible()
-    tap(cold, "form.placement button")
+    place_heroes(cold)
+    tap(cold, "form.placement .place-confirm")
 
     # All six are revealed: the game starts, the cold commander chooses the first side.
     # The ring names each seat's place, in the order of RULES.md §9.
