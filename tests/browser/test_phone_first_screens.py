@@ -40,6 +40,15 @@ CJK_LINES = """(button) => {
 }"""
 
 
+def opened(
+    browser: Browser, server: AppServer, lang: str, size: tuple[int, int], path: str
+) -> Page:
+    """A phone of this size and language with this page open and settled."""
+    page = phone_page(browser, server, lang, *size)
+    settled(page, path)
+    return page
+
+
 def on_first_screen(page: Page, selector: str, size: tuple[int, int]) -> None:
     """Every element the selector names is visible, wholly inside the viewport, unscrolled."""
     assert page.evaluate("() => window.scrollY") == 0
@@ -57,8 +66,7 @@ def test_the_lords_five_candidates_fit_and_names_stay_whole(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     table = heroes(app_server.base_url)
-    page = phone_page(browser, app_server, lang, *SMALL)
-    settled(page, table.seat_by_identity("lord").device.url)
+    page = opened(browser, app_server, lang, SMALL, table.seat_by_identity("lord").device.url)
     choices = page.locator("#my-seat .hero-choices form.choice")
     expect(choices).to_have_count(5)
     on_first_screen(page, "#my-seat .hero-choices form.choice", SMALL)
@@ -73,8 +81,7 @@ def test_the_judgement_dialog_keeps_its_ranks_and_button_above_the_fold(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     table = playing(app_server.base_url)
-    page = phone_page(browser, app_server, lang, *SMALL)
-    settled(page, table.seat_by_identity("lord").device.url)
+    page = opened(browser, app_server, lang, SMALL, table.seat_by_identity("lord").device.url)
     page.locator("#my-seat button[hx-get^='judge/']").click()
     form = page.locator("#dialog .judge-form")
     expect(form).to_be_visible()
@@ -90,8 +97,7 @@ def test_the_judgement_dialog_keeps_its_ranks_and_button_above_the_fold(
 def test_the_first_game_guides_next_is_on_the_first_screen(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
-    page = phone_page(browser, app_server, lang, *SMALL)
-    settled(page, "/first-game/?n=5")
+    page = opened(browser, app_server, lang, SMALL, "/first-game/?n=5")
     assert page.evaluate("() => document.documentElement.scrollHeight") > 2 * SMALL[1]
     on_first_screen(page, ".fg-next", SMALL)
     screenshot(page, f"first-guide-{lang}")
@@ -113,8 +119,7 @@ def test_a_rebirth_gift_is_on_the_givers_first_screen(
     tables.kill(table, rebel, lord)
     giver = table.seat_by_identity("loyalist")
     for size in (TALL, SMALL):
-        page = phone_page(browser, app_server, lang, *size)
-        settled(page, giver.device.url)
+        page = opened(browser, app_server, lang, size, giver.device.url)
         on_first_screen(page, f".gift-form:has(input[value='{rebel.id}']) button", size)
         screenshot(page, f"first-gift-{lang}-{size[0]}")
         page.context.close()
@@ -125,16 +130,14 @@ def test_the_hero_box_and_the_start_pages_guides_are_on_the_first_screen(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     table = lobby(app_server.base_url)
-    page = phone_page(browser, app_server, lang, *SMALL)
-    settled(page, table.host.url)
+    page = opened(browser, app_server, lang, SMALL, table.host.url)
     on_first_screen(page, "a.box-top", SMALL)
     screenshot(page, f"first-console-{lang}")
     page.locator("a.box-top").click()
     expect(page.locator("body.page-box, .box-form").first).to_be_visible()
     page.context.close()
     for size in (SMALL, TALL):
-        page = phone_page(browser, app_server, lang, *size)
-        settled(page, "/")
+        page = opened(browser, app_server, lang, size, "/")
         on_first_screen(page, "a.fg-start, a.btn[href='/help/']", size)
         on_first_screen(page, "form[action='/new/'] button", size)
         screenshot(page, f"first-start-{lang}-{size[0]}")
