@@ -78,20 +78,10 @@
     var el = document.getElementById('toast');
     if (!el) return;
     el.textContent = text;
-    placeToast(el);
+    el.dispatchEvent(new Event('live:toast'));  // the display places it (display.js)
     el.classList.add('show');
     clearTimeout(el._hide);
     el._hide = setTimeout(function () { el.classList.remove('show'); }, 5000);
-  }
-
-  // On a wide table display the toast keeps to the left column just above the QR code (over the
-  // history), however tall the column's other parts are (issue 18: never over the QR code).
-  function placeToast(el) {
-    var join = document.querySelector('body.page-display .join-box');
-    if (!join || !window.matchMedia('(min-width: 900px)').matches) return;
-    var r = join.getBoundingClientRect();
-    var above = r.top < window.innerHeight && r.bottom > 0 ? window.innerHeight - r.top + 8 : 12;
-    el.style.setProperty('--toast-bottom', Math.max(12, Math.round(above)) + 'px');
   }
 
   function send(obj) {
@@ -99,8 +89,6 @@
   }
 
   function afterSwap() {
-    var shownToast = document.querySelector('#toast.show');
-    if (shownToast) placeToast(shownToast);  // the page under it may have moved
     var state = document.getElementById('table-state');
     if (!state) return;
     if (mySeat) {
@@ -147,37 +135,9 @@
     lastStage = stage;
     keepAwake();
     phoneNow(state);
-    fitSeats();
+    document.dispatchEvent(new Event('live:swapped'));  // the display fits its seats (display.js)
   }
 
-  // On a wide table display a seat card too full for its place (a long hero name, every kind of
-  // equipment, delayed tricks) takes smaller type, step by step, until it stays on the screen,
-  // off the distance table and off the other seats (issue 18, item 15; display.css --seat-fit).
-  function fitSeats() {
-    if (!body.classList.contains('page-display') || !window.matchMedia('(min-width: 900px)').matches) return;
-    var ring = document.querySelector('#table-state .ring');
-    if (!ring) return;
-    var seats = Array.prototype.slice.call(ring.querySelectorAll(':scope > .seat'));
-    var middle = document.querySelector('#table-state .distances');
-    seats.forEach(function (seat) { seat.style.removeProperty('--seat-fit'); });
-    var area = ring.getBoundingClientRect();
-    var bottom = Math.min(area.bottom, window.innerHeight);
-    function clash(seat) {
-      var r = seat.getBoundingClientRect();
-      if (r.top < area.top - 1 || r.bottom > bottom + 1) return true;
-      var others = seats.filter(function (o) { return o !== seat; }).map(function (o) { return o.getBoundingClientRect(); });
-      if (middle && middle.checkVisibility && middle.checkVisibility()) others.push(middle.getBoundingClientRect());
-      return others.some(function (o) {
-        return r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1 && o.top < r.bottom - 1;
-      });
-    }
-    seats.forEach(function (seat) {
-      for (var fit = 0.95; fit >= 0.6 && clash(seat); fit -= 0.05) {
-        seat.style.setProperty('--seat-fit', fit.toFixed(2));
-      }
-    });
-  }
-  window.addEventListener('resize', fitSeats);
 
   function closeDialogOf(elt) {
     var dialog = document.getElementById('dialog');
@@ -684,21 +644,64 @@
     if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;
   }
 
-  function keepAwake() {
+  // The screen stays on while identities are dealt and in play. The Screen Wake Lock exists
+  // only in a secure context (https, or the laptop's own 127.0.0.1): phones that open the
+  // laptop's LAN address over plain http have none, so a tap starts a muted, looping, inline
+  // video instead, as NoSleep.js does (the file is fetched then, never with the page).
+  // Chromium keeps the screen on for a muted video only while it plays on a visible page, most
+  // of it in view and at least a fifth of the viewport (its video_wake_lock.cc), hence the
+  // transparent video over the whole viewport, under everything (app.css .awake-video); Safari
+  // plays it only once it is in the document. Safari also grants the wake lock only within a
+  // tap, so a tap asks again. When neither keeps the screen on, the page says so (#awake-note).
+  var awakeVideo = null;
+  function wantAwake() {
     var state = document.getElementById('table-state');
     var status = state && state.getAttribute('data-status');
-    var wanted = status === 'dealt' || status === 'playing';
-    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
-    if (wanted && !wakeLock) {
+    return status === 'dealt' || status === 'playing';
+  }
+  function showAwake() {
+    var note = document.getElementById('awake-note');
+    if (note) note.hidden = !wantAwake() || !!wakeLock || !!(awakeVideo && !awakeVideo.paused);
+  }
+  function playAwake() {
+    if (!awakeVideo) {
+      awakeVideo = document.createElement('video');
+      awakeVideo.className = 'awake-video';
+      awakeVideo.muted = awakeVideo.loop = awakeVideo.playsInline = true;
+      ['muted', 'loop', 'playsinline', 'aria-hidden'].forEach(function (a) { awakeVideo.setAttribute(a, a === 'aria-hidden' ? 'true' : ''); });
+      (body.getAttribute('data-awake') || '').split(' ').forEach(function (src) {
+        var source = document.createElement('source');
+        source.src = src;
+        source.type = 'video/' + src.split('.').pop();
+        awakeVideo.appendChild(source);
+      });
+      ['playing', 'pause', 'error'].forEach(function (e) { awakeVideo.addEventListener(e, showAwake, true); });
+      body.appendChild(awakeVideo);
+    }
+    var played = awakeVideo.play();
+    if (played && played.catch) played.catch(showAwake);
+  }
+
+  function keepAwake(tapped) {
+    var wanted = wantAwake();
+    var visible = document.visibilityState === 'visible';
+    if (wanted && visible && !wakeLock && 'wakeLock' in navigator) {
       navigator.wakeLock.request('screen').then(function (lock) {
         wakeLock = lock;
-        lock.addEventListener('release', function () { wakeLock = null; });
-      }).catch(function () { wakeLock = null; });
+        lock.addEventListener('release', function () { wakeLock = null; showAwake(); });
+        showAwake();
+      }).catch(function () { wakeLock = null; showAwake(); });
+    } else if (wanted && visible && !('wakeLock' in navigator) && (tapped === true || awakeVideo)) {
+      if (!awakeVideo || awakeVideo.paused) playAwake();
     } else if (!wanted && wakeLock) {
       wakeLock.release();
       wakeLock = null;
     }
+    if (!wanted && awakeVideo) awakeVideo.pause();
+    showAwake();
   }
+  function tappedAwake() { if (!wakeLock && !(awakeVideo && !awakeVideo.paused)) keepAwake(true); }
+  ['click', 'touchend', 'keydown'].forEach(function (e) { document.addEventListener(e, tappedAwake, true); });
 
   document.addEventListener('visibilitychange', checkAlive);
   // The browser lets the wake lock go when the page is hidden: take it again on return.
