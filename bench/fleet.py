@@ -60,8 +60,12 @@ class Fleet:
         pin: bool,
         keep_logs: bool = False,
         settings: str = "companion.settings",
+        redis_url: str = "",
     ) -> None:
+        """`redis_url` with one process: SQLite, and that Redis for the channel layer and the
+        cache (bench/outage.py stops a private redis-server under it)."""
         self.scale_out = scale_out
+        self.own_redis = redis_url
         self.settings = settings
         self.pin = pin
         self.keep_logs = keep_logs
@@ -96,6 +100,8 @@ class Fleet:
                 REDIS_URL=self.redis_url,
                 REDIS_PREFIX=self.redis_prefix,
             )
+        elif self.own_redis:
+            values.update(REDIS_URL=self.own_redis, REDIS_PREFIX="sgsbench")
         return child_env(
             values,
             drop_prefixes=("PYTEST", "DB", "REDIS_", "SQLITE_"),

@@ -52,7 +52,8 @@ DEFAULTS = {
     "pong wait": 5.0,  # close when no pong came this long after a ping
     "backoff cap": 5.0,  # schedule(): min(cap, base × 2^retry) × (0.5 + random / 2)
     "backoff base": 0.25,
-    "status cap": 5.0,  # askStatus(): min(cap, 500 ms << tries)
+    "status cap": 5.0,  # askStatus(): min(cap, base << tries)
+    "status base": 0.5,
     "behind wait": 1.0,  # behind(): "sync" when still behind after this long
     "policy wait": 5.0,  # reconnect no sooner after a 1008 close
 }
@@ -64,10 +65,35 @@ PATTERNS = {
     "pong wait": r"data-pong-ms'\), 10\) \|\| (\d+)",
     "backoff cap": r"Math\.min\(maxDelay \|\| (\d+), \d+ \* Math\.pow\(2, retry\)\)",
     "backoff base": r"Math\.min\(maxDelay \|\| \d+, (\d+) \* Math\.pow\(2, retry\)\)",
-    "status cap": r"Math\.min\((\d+), 500 << tap\.tries\)",
+    "status cap": r"Math\.min\((\d+), \d+ << tap\.tries\)",
+    "status base": r"Math\.min\(\d+, (\d+) << tap\.tries\)",
     "policy wait": r"schedule\(ev\.code === 1008 \? (\d+)",
     "behind wait": r"function behind\(version\)[\s\S]*?\}, (\d+)\);",
 }
+
+
+# The reconnect after a "try later" (1013): how live.js has it. "sticky": the retry count is reset
+# only once a socket is current, and after a 1013 every retry waits between the two delays of
+# `schedule(min, max)` until then; "legacy": the count is reset on every open, so an open that
+# ends in 1013 starts the backoff again (the reconnect storm of a Redis outage).
+RESET_ON_OPEN_RE = re.compile(r"sock\.onopen = function \(\) \{ retry = 0; \};")
+TRY_LATER_RE = re.compile(r"else if \(tryLater\) schedule\((\d+), (\d+)\)")
+LEGACY_1013_RE = re.compile(r"ev\.code === 1013 \? (\d+)")
+
+
+def reconnect_model() -> tuple[str, float, float]:
+    """live.js's reconnect after 1013: its model, and the least and most delay (seconds)."""
+    text = LIVE_JS.read_text()
+    sticky = TRY_LATER_RE.search(text)
+    if sticky and not RESET_ON_OPEN_RE.search(text):
+        return "sticky", int(sticky.group(1)) / 1000, int(sticky.group(2)) / 1000
+    legacy = LEGACY_1013_RE.search(text)
+    return "legacy", 0.0, int(legacy.group(1)) / 1000 if legacy else DEFAULTS["backoff cap"]
+
+
+# What live.js does or not (1.0 or 0.0 in `timings`): a tap whose socket copy and HTTP copy both
+# said "not applied" is not applied.
+FLAGS = {"both not applied": r"else tap\.notApplied = true"}
 
 
 def timings() -> tuple[dict[str, float], str, list[str]]:
@@ -83,6 +109,8 @@ def timings() -> tuple[dict[str, float], str, list[str]]:
             found[name] = int(match.group(1)) / 1000
         else:
             missing.append(name)
+    for name, pattern in FLAGS.items():
+        found[name] = 1.0 if re.search(pattern, text) else 0.0
     return found, "legacy" if LEGACY_PONG_RE.search(heartbeat) else "fixed", missing
 
 
@@ -97,6 +125,7 @@ class Hub:
     reconnects: list[float] = field(default_factory=list)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     stopped: bool = False
+    reconnect: tuple[str, float, float] = field(default_factory=reconnect_model)
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -126,6 +155,8 @@ class LivePhone(TapPath, Phone):
     ever_open: bool = False
     retry: int = 0
     retry_timer: asyncio.TimerHandle | None = None
+    try_later: bool = False
+    attempts: list[float] = field(default_factory=list)  # when it tried to open a socket
     last_public: int = 0
     shown: int = 0  # the version of the #table-state on the page
     shown_at: list[tuple[float, int]] = field(default_factory=list)
@@ -206,6 +237,7 @@ class LivePhone(TapPath, Phone):
             return
         self.set_conn("connecting")
         self.last_public = 0
+        self.attempts.append(time.monotonic())
         self.sock = Sock()
         self.sock.task = self.hub.spawn(self.run_socket(self.sock))
 
@@ -214,7 +246,8 @@ class LivePhone(TapPath, Phone):
         try:
             sock.ws = await open_websocket(self.device, self.token, "sgs-soak", BROWSER_SECONDS)
             sock.state = "open"
-            self.retry = 0
+            if self.hub.reconnect[0] == "legacy":
+                self.retry = 0
             async for message in sock.ws:
                 if isinstance(message, str) and not sock.closed_by_page:
                     self.on_message(sock, message)
@@ -251,6 +284,8 @@ class LivePhone(TapPath, Phone):
         self.handle_frame(text)
         if not sock.current:
             sock.current = True
+            if self.hub.reconnect[0] == "sticky":
+                self.retry, self.try_later = 0, False
             self.set_conn("open")
             for tap in list(self.pending.values()):
                 if tap.doubt:
@@ -276,13 +311,22 @@ class LivePhone(TapPath, Phone):
             self.set_conn("gone")
             return
         self.set_conn("closed")
+        model, least, most = self.hub.reconnect
+        if model == "sticky":
+            self.try_later = self.try_later or code == 1013
+            if self.try_later:
+                self.schedule(least, most)
+                return
+        elif code == 1013:
+            self.schedule(0, most)
+            return
         self.schedule(self.hub.live["policy wait"] if code == 1008 else 0)
 
-    def schedule(self, min_delay: float = 0) -> None:
+    def schedule(self, min_delay: float = 0, max_delay: float | None = None) -> None:
         if self.retry_timer:
             self.retry_timer.cancel()
         live = self.hub.live
-        delay = min(live["backoff cap"], live["backoff base"] * 2**self.retry)
+        delay = min(max_delay or live["backoff cap"], live["backoff base"] * 2**self.retry)
         delay *= 0.5 + random.random() / 2  # noqa: S311
         self.retry += 1
         self.retry_timer = self.later(max(min_delay, delay), self.connect)
@@ -335,8 +379,8 @@ class LivePhone(TapPath, Phone):
                 self.answered(msg)
             if kind == "status" and msg.get("action_id"):
                 tap = self.pending.get(msg["action_id"])
-                if tap and isinstance(msg.get("applied"), bool):
-                    self.settle(tap, "applied" if msg["applied"] else "not_applied")
+                if tap:
+                    self.status_answer(tap, msg)
             return
         sections = [
             (m.group(1), dict(ATTR_RE.findall(m.group(0)))) for m in SECTION_RE.finditer(text)

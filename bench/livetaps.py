@@ -40,6 +40,9 @@ class LiveTap:
     tries: int = 0
     timer: asyncio.TimerHandle | None = None
     status: int = 0  # the HTTP status of its answer, or of its socket error
+    not_applied: bool = False  # its socket copy was answered "not applied" while it was posted
+    doubt_at: float = 0.0  # when it went in doubt ("checking…")
+    settled_at: float = 0.0
 
 
 class TapPath:
@@ -110,7 +113,7 @@ class TapPath:
             tap.posting = False
             if 200 <= status < 400:
                 self.settle(tap, "merged" if outcome == "merged" else "applied")
-            elif only and outcome == "not_applied":
+            elif (only or tap.not_applied) and outcome == "not_applied":
                 self.settle(tap, "not_applied")
             elif status == 0 or status >= 500:
                 self.doubt(tap)
@@ -130,6 +133,8 @@ class TapPath:
                 # As live.js: while the same tap is on its way over HTTP, that answer decides.
                 if not tap.posting:
                     self.settle(tap, "not_applied")
+                elif self.hub.live["both not applied"]:
+                    tap.not_applied = True
             elif (msg.get("status") or 0) >= 500:
                 self.doubt(tap)
             else:
@@ -147,6 +152,7 @@ class TapPath:
         if tap.timer:
             tap.timer.cancel()
         tap.outcome = outcome
+        tap.settled_at = time.monotonic()
         if outcome == "applied":
             self.answered_at[tap.key] = tap.t0
         if tap.doubt:
@@ -160,6 +166,7 @@ class TapPath:
                 self.hub.count("dropped by the page: a tap in doubt")
             self.queue.clear()
             tap.doubt = True
+            tap.doubt_at = time.monotonic()
             tap.tries = 0
         self.ask_status(tap)
 
@@ -169,9 +176,19 @@ class TapPath:
         if tap.timer:
             tap.timer.cancel()
         tap.tries += 1
-        wait = min(self.hub.live["status cap"], 0.5 * 2**tap.tries)
+        live = self.hub.live
+        wait = min(live["status cap"], live["status base"] * 2**tap.tries)
         tap.timer = self.later(wait, self.ask_status, tap)
         self.send({"type": "status", "action_id": tap.id})
+
+    def status_answer(self, tap: LiveTap, msg: dict[str, Any]) -> None:
+        """As live.js's statusAnswer: `applied` null is "not known yet" (asked again)."""
+        if tap.id not in self.pending or not isinstance(msg.get("applied"), bool):
+            return
+        if msg.get("outcome") in ("refused", "merged"):
+            self.settle(tap, msg["outcome"])
+        else:
+            self.settle(tap, "applied" if msg["applied"] else "not_applied")
 
     def next_tap(self) -> None:
         if self.pending or not self.queue:

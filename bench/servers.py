@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -29,6 +30,7 @@ import redis
 BASE_DIR = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 STOP_SECONDS = 10  # a server's stop or kill waits this long for it to exit (twice on a stop)
+REDIS_SERVER = shutil.which("redis-server")
 
 
 def die_with_parent() -> None:
@@ -210,3 +212,48 @@ def delete_redis_keys(url: str, pattern: str) -> None:
             client.delete(*keys)
     finally:
         client.close()
+
+
+class RedisServer:
+    """A throwaway redis-server on 127.0.0.1: nothing saved, stopped at the end."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_ports(1)[0]
+        self.directory = directory
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> None:
+        assert REDIS_SERVER is not None
+        self.proc = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--dir", str(self.directory)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn,
+            ):
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+    def client(self, db: int = 0) -> redis.Redis:
+        return redis.Redis.from_url(self.url(db), socket_timeout=5)

@@ -6,21 +6,57 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils.functional import Promise
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from companion.rules import modes
+from companion.rules.identities import Identity
 
 
-def identity_label(identity: str | None) -> str:
-    """The translated name of an identity."""
+def identity_label(identity: str | None, mode: str = modes.DEFAULT) -> str:
+    """The translated name of an identity, in the mode's words: a mode whose seats are not the
+    identity game's names the role the card marks (`Mode.role`: 3 vs 3's colour and role, 1 vs
+    1's first or second player)."""
+    if not identity:
+        return ""
+    role = modes.get(mode).role(Identity(identity))
+    if role:
+        return place_label(role)
     labels = {
         "lord": _("Lord"),
         "loyalist": _("Loyalist"),
         "rebel": _("Rebel"),
         "renegade": _("Renegade"),
     }
-    return labels.get(identity or "", "")
+    return labels.get(identity, "")
+
+
+def draft_side_label(side: str) -> str:
+    """A draft side's name: 3 vs 3's colours; 1 vs 1's players, by who moves first (the
+    renegade card's player) and second (the lord card's)."""
+    return {
+        "warm": _("the warm side"),
+        "cold": _("the cold side"),
+        "lord": _("the second player"),
+        "renegade": _("the first player"),
+    }.get(side, side)
+
+
+def place_label(place: str) -> str:
+    """A seat's place or role ("cold_vanguard_a", "warm_commander", "first_player"): 3 vs 3's
+    colour and place, 1 vs 1's first or second player."""
+    players = {"first_player": _("First player"), "second_player": _("Second player")}
+    if place in players:
+        return players[place]
+    colour, _sep, role = place.partition("_")
+    side = capfirst(draft_side_label(colour))
+    return {
+        "commander": _("%(side)s: commander") % {"side": side},
+        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
+        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
+        "vanguard": _("%(side)s: vanguard") % {"side": side},
+    }.get(role, place)
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
@@ -42,8 +78,8 @@ def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) 
         if joined:
             return _("%(name)s wins") % {"name": joined}
         return {
-            "lord": _("The Lord card's side wins"),
-            "renegade": _("The Renegade card's side wins"),
+            "lord": _("The second player wins"),
+            "renegade": _("The first player wins"),
         }[side]
     return {
         "lord": _("The Lord and the Loyalists win"),
@@ -120,8 +156,8 @@ SOUL_LABELS: dict[str, Promise] = {
 
 SOUL_EFFECTS: dict[str, Promise] = {
     "luohan": gettext_lazy(
-        "Blocks 1 point of the next damage to the haunted player, confirmed on the soul's "
-        "phone; the haunted player discards a hand card."
+        "Prevents 1 point of the haunted player's next damage before it lands, by itself; "
+        "the haunted player discards a hand card."
     ),
     "xuanwu": gettext_lazy(
         "Draws a card from the deck now; at any time it may swap it for a hand card of the "

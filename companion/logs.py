@@ -56,8 +56,27 @@ def _outage_line(record: logging.LogRecord) -> None:
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
 
 
+def _bad_request_line(record: logging.LogRecord) -> None:
+    """A request refused as malformed (a bad Host, too many fields, a multipart body without
+    its boundary: Django's `django.security.*` records and its 4xx warnings) is anyone's to
+    send and expected: one line, what was wrong, no stack. A server error keeps its stack."""
+    security = record.name.startswith("django.security.")
+    refused = record.name == "django.request" and record.levelno < logging.ERROR
+    if not (security or refused) or not (record.exc_info or record.exc_text):
+        return
+    exc = record.exc_info[1] if record.exc_info else None
+    if refused and exc is not None:
+        record.msg = f"{record.getMessage()} ({type(exc).__name__}: {exc})"
+        record.args = None
+    record.exc_info = None
+    record.exc_text = None
+    if security:  # the request's fault, not the server's
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+
+
 def _redact_record(record: logging.LogRecord) -> None:
     _outage_line(record)
+    _bad_request_line(record)
     try:
         message = record.getMessage()
     except Exception:  # noqa: BLE001 - a broken format string must not hide the record

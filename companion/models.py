@@ -228,6 +228,11 @@ class Event(models.Model):
     # so a seat's last one is one index step away whatever the length of the history.
     undoable = models.BooleanField(default=False)
     undone_by = models.PositiveIntegerField(null=True, blank=True)
+    # The tap that made it, for the double-tap window across processes (companion.web.taps):
+    # a hash of its screen, action and fields, and when it arrived (seconds since the epoch).
+    # Empty for a tap that may never be merged (`repeat`), a retry, and changes that are no tap.
+    tap_key = models.CharField(max_length=32, blank=True, default="")
+    tapped_at = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["version", "pk"]

@@ -5,7 +5,7 @@ the English UI. The names come from the reference tables (companion/data, compan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 
 from companion.actions.box_offers import table_box
 from companion.models import Table
+from companion.rules import modes
 from companion.rules.box import Box, BoxError, BoxHero, check_hero
 from companion.rules.cards import load_deck
 from companion.rules.heroes import hero_by_id
+from companion.rules.identities import Identity
 from companion.rules.skills import Skill, skills_for
 from companion.rules.skills import hero_ids as skill_hero_ids
 
@@ -98,7 +100,16 @@ def table_hero_card(hero_id: str, table: Table) -> HeroCard | None:
     card = hero_card(hero_id)
     if card is None and hero_id:
         card = hero_card(hero_id, table_box(table), table.code)
+    if card is not None and not _lord_skills_played(table.mode):
+        # A mode without a lord plays no lord skill (主公技): its card does not offer them.
+        card = replace(card, skills=tuple(s for s in card.skills if not s.lord_skill))
     return card
+
+
+@cache
+def _lord_skills_played(mode: str) -> bool:
+    """Whether any seat of this mode plays its hero's lord skills (`Mode.lord_skills`)."""
+    return any(modes.get(mode).lord_skills(identity) for identity in Identity)
 
 
 def added_card(hero_id: str, stored: dict[str, Any]) -> HeroCard | None:

@@ -15,14 +15,14 @@ from django.utils import timezone
 from companion.actions import last_three, protection
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
-from companion.labels import seats_needed, side_label
+from companion.labels import place_label, seats_needed, side_label
 from companion.models import Handover, Seat, Table
 from companion.names import HeroCard, table_hero_card
 from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
-from companion.rules.cards import equipment_by_name, parse_suit, rank_label
+from companion.rules.cards import corner_label, equipment_by_name, parse_suit
 from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
@@ -30,7 +30,6 @@ from companion.rules.judgement import Check, judge, replacer_may_act
 from companion.rules.skills import Skill, has_skills, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
-from companion.texts import place_label
 
 
 @dataclass(frozen=True)
@@ -397,7 +396,7 @@ def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
         seat_id=pending["seat"],
         name=seat.name if seat else "",
         check=pending["check"],
-        card=f"{suit.symbol}{rank_label(pending['rank'])}",
+        card=corner_label(suit, pending.get("rank")),
         red=suit.is_red,
         outcome=verdict.outcome,
         favourable=verdict.favourable,

@@ -9,15 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
-from companion.labels import identity_label, outcome_label, phase_label, side_label, soul_label
+from companion.labels import (
+    draft_side_label,
+    identity_label,
+    outcome_label,
+    phase_label,
+    place_label,
+    side_label,
+    soul_label,
+)
 from companion.names import card_label, check_label, english_ui, hero_card, skill_list
 from companion.rules import modes
-from companion.rules.cards import parse_suit, rank_label
+from companion.rules.cards import corner_label, parse_suit
 from companion.rules.flow import peaches_needed, shown_hp
 
 
@@ -29,6 +36,11 @@ def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
         zh, en = ((public or {}).get("names") or {}).get(hero_id, ["", ""])
         return f"{zh} {en}" if en and english_ui() else zh
     return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
+
+
+def _in_sentence(label: str) -> str:
+    """A label that starts a line ("The warm side: commander") inside a sentence."""
+    return label[:1].lower() + label[1:]
 
 
 def _box_text(public: dict[str, Any]) -> str:
@@ -126,10 +138,17 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
     "table_unlocked": lambda public, name: _("Table unlocked"),
     "options_changed": lambda public, name: _("Table options changed"),
     "identities_dealt": lambda public, name: (
-        _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+        _("Identities dealt: %(name)s is %(role)s")
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
+        if public.get("role")
+        else _("Identities dealt: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
     ),
     "identities_redealt": lambda public, name: (
-        _("Identities dealt again: %(name)s is the Lord") % {"name": public.get("lord_name", "")}
+        _("Identities dealt again: %(name)s is %(role)s")
+        % {"name": public.get("lord_name", ""), "role": _in_sentence(place_label(public["role"]))}
+        if public.get("role")
+        else _("Identities dealt again: %(name)s is the Lord")
+        % {"name": public.get("lord_name", "")}
     ),
     "game_started": lambda public, name: _("The game has started"),
     "heroes_lord_choosing": lambda public, name: (
@@ -342,7 +361,7 @@ def _judgement_words(public: dict[str, Any]) -> dict[str, str]:
     return {
         "name": public.get("name", ""),
         "check": check_label(public.get("check", "")),
-        "card": f"{suit.symbol}{rank_label(public['rank'])}",
+        "card": corner_label(suit, public.get("rank")),
         "result": outcome_label(public.get("outcome", "")),
     }
 
@@ -421,6 +440,8 @@ def change_words(change: list[Any]) -> str:
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("藤甲")}
     if modifier == "silver_lion_cap":
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("白银狮子")}
+    if modifier == "luohan_prevented":
+        return _("Luohan 罗汉 prevents 1 before it lands: %(before)s → %(after)s") % arrow
     return str(modifier)
 
 
@@ -555,28 +576,6 @@ _TEXTS["chain_continued"] = lambda public, name: " · ".join(
 # the event's public part: a face-down pick names no hero, a placement no place.
 
 
-def draft_side_label(side: str) -> str:
-    """A draft side's name: 3 vs 3's colours, 1 vs 1's cards."""
-    return {
-        "warm": _("the warm side"),
-        "cold": _("the cold side"),
-        "lord": _("the Lord card's side"),
-        "renegade": _("the Renegade card's side"),
-    }.get(side, side)
-
-
-def place_label(place: str) -> str:
-    """A seat's place at a 3 vs 3 table ("cold_vanguard_a"): its colour and its place."""
-    colour, _sep, role = place.partition("_")
-    side = capfirst(draft_side_label(colour))
-    return {
-        "commander": _("%(side)s: commander") % {"side": side},
-        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
-        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
-        "vanguard": _("%(side)s: vanguard") % {"side": side},
-    }.get(role, place)
-
-
 def answer_label(answer: str) -> str:
     """An answer to the go's question."""
     return {
@@ -690,8 +689,22 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
     ]
 
 
+def _luohan_clauses(public: dict[str, Any]) -> list[str]:
+    """RULES §9: each 罗汉 that prevented a point of this damage before it landed."""
+    return [
+        _(
+            "Luohan 罗汉 (%(owner)s's soul) prevented 1 point before it landed; %(host)s "
+            "discards a hand card"
+        )
+        % {"owner": row.get("owner_name", ""), "host": row.get("host_name", "")}
+        for row in public.get("luohan") or []
+    ]
+
+
 for _kind in ("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement"):
     _extend(_kind, _protection_clauses)
+for _kind in ("damage", "damage_resolved", "chain_continued", "judgement"):
+    _extend(_kind, _luohan_clauses)
 _extend(
     "died",
     lambda public: [
@@ -702,6 +715,10 @@ _extend(
 )
 for _kind in ("turn", "turn_ended", "phase"):
     _extend(_kind, _round_loss)
+_TEXTS["protection_attacked"] = lambda public, name: (
+    _("%(name)s dodged a Slash from %(attacker)s: an attack all the same")
+    % {"name": name, "attacker": public.get("attacker_name", "")}
+)
 _TEXTS["protection_ended"] = lambda public, name: (
     _("%(name)s attacks %(target)s, who attacked them: the protection ends")
     % {"name": name, "target": public.get("target_name", "")}

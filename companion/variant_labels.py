@@ -16,6 +16,16 @@ from companion.rules import modes
 from companion.rules.modes import OptionsError
 from companion.rules.variants.last_three import COUNTDOWN_ROUNDS
 
+# The options that are not variants, in the host's form: name: label (the form lists those the
+# table's mode declares, `TableOptions.names`, in that order).
+OPTIONS: dict[str, Promise] = {
+    "six_two_renegades": _("6 players: 2 rebels and 2 renegades"),
+    "eight_two_renegades": _("8 players: 3 rebels and 2 renegades"),
+    "first_game_mode": _("First-game mode (no heroes)"),
+    "maneuvering": _("Maneuvering (军争) expansion cards in the deck"),
+    "referee_mode": _("Referee mode: anyone may adjust anyone's HP"),
+}
+
 # name: (label, one line on what it changes), in the form's order.
 VARIANTS: dict[str, tuple[Promise, Promise]] = {
     "rebirth": (
@@ -43,7 +53,7 @@ VARIANTS: dict[str, tuple[Promise, Promise]] = {
         _("Last three"),
         _(
             "With three alive, after three rounds everyone loses 1 HP at the end of each round "
-            "(5 players or more)."
+            "(from 4 players: at 4 the first death starts it)."
         ),
     ),
     "lord_pack": (

@@ -30,6 +30,7 @@ from companion.actions.core import (
 from companion.actions.inputs import _ordered
 from companion.models import Event, Seat, Table
 from companion.rules import box
+from companion.rules.damage import DamageStep, Modifier
 from companion.rules.identities import Identity
 from companion.rules.turns import Phase
 from companion.rules.variants import rebirth, souls
@@ -324,8 +325,8 @@ def soul_haunt(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> C
 @action
 def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The dark soul of the dead player `seat_id` is used, then gone: 玄武's swap or 祝由's order
-    (confirmed on the haunted player's phone or the soul's), or 罗汉's block of 1 point of the
-    haunted player's last damage (confirmed on the soul's phone: he gets 1 HP back)."""
+    (confirmed on the haunted player's phone or the soul's). 罗汉 is never used by a tap: it
+    prevents a point of the haunted player's next damage itself (`prevent_damage`)."""
     table = actor.table
     if not getattr(table.opts, "dark_souls", False):
         raise ActionError(_("Dark souls are not on at this table."), 409, "no_dark_souls")
@@ -339,12 +340,13 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if soul is None:
         raise ActionError(_("That dark soul is gone or was never chosen."), 409, "no_soul")
     host = seats[soul.host]
-    if soul.soul is Soul.LUOHAN:
-        if tapper.pk != owner.pk:
-            raise ActionError(
-                _("Luohan 罗汉's block is confirmed on the soul's phone."), 403, "not_owner"
-            )
-    elif tapper.pk not in (owner.pk, host.pk):
+    # 罗汉 is refused here: its block is part of the haunted player's next damage (RULES §9).
+    turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else None
+    phase = Phase(table.phase) if table.phase in {p.value for p in Phase} else None
+    refusal = souls.use_refusal(soul, turn_seat=turn_index, phase=phase)
+    if refusal is not None:
+        raise ActionError(SOUL_REFUSALS[refusal], 409, refusal.value)
+    if tapper.pk not in (owner.pk, host.pk):
         raise ActionError(
             _("Only the haunted player or the soul uses this dark soul."), 403, "not_haunted"
         )
@@ -356,30 +358,6 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         "host": host.pk,
         "host_name": host.name,
     }
-    private: set[int] = set()
-    if soul.soul is Soul.LUOHAN:
-        haunted_at = _haunted_version(table, owner)
-        damage = _last_damage(table, host, haunted_at)
-        if damage is None:
-            raise ActionError(
-                _("Luohan 罗汉 blocks a damage: %(name)s has taken none since the haunting.")
-                % {"name": host.name},
-                409,
-                "no_damage",
-            )
-        before["hp"] = {"hp": host.hp, "dying": host.dying}
-        host.hp = min(host.max_hp, host.hp + 1)
-        host.dying = host.hp <= 0
-        host.save(update_fields=["hp", "dying"])
-        after["hp"] = {"hp": host.hp, "dying": host.dying}
-        public.update(blocked_version=damage, hp=host.hp)
-        private = {host.pk}
-    else:
-        turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else None
-        phase = Phase(table.phase) if table.phase in {p.value for p in Phase} else None
-        refusal = souls.use_refusal(soul, turn_seat=turn_index, phase=phase)
-        if refusal is not None:
-            raise ActionError(SOUL_REFUSALS[refusal], 409, refusal.value)
     state = _replace(state, souls=tuple(souls.gone(state.souls, soul)))
     _save(table, state)
     after[KEY] = state.stored()
@@ -392,42 +370,86 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         after=after,
         subject=owner,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=private),
     )
 
 
-def _haunted_version(table: Table, owner: Seat) -> int:
-    found = (
-        Event.objects.filter(
-            table=table, game_number=table.game_number, kind="soul_haunted", subject_seat=owner
-        )
-        .order_by("-version")
-        .values_list("version", flat=True)
-        .first()
+# 罗汉 prevents (RULES §9): part of the damage itself, before it lands -----------------------
+
+
+def _luohan_on(table: Table) -> bool:
+    return bool(getattr(table.opts, "dark_souls", False)) and any(
+        s.soul is Soul.LUOHAN for s in load(table).souls
     )
-    return found or 0
 
 
-def _last_damage(table: Table, host: Seat, since: int) -> int | None:
-    """The version of the haunted player's last damage since the haunting (not undone), if
-    it took at least 1 HP."""
-    rows = Event.objects.filter(
-        table=table,
-        game_number=table.game_number,
-        version__gt=since,
-        kind__in=("damage", "damage_resolved"),
-        undone_by__isnull=True,
-    ).order_by("-version")[:50]
-    for event in rows:
-        if event.kind == "damage" and event.subject_seat_id == host.pk:
-            return event.version
-        seats_before = event.before.get("seats", {}) if event.kind == "damage_resolved" else {}
-        seats_after = event.after.get("seats", {}) if event.kind == "damage_resolved" else {}
-        row_before = seats_before.get(str(host.pk))
-        row_after = seats_after.get(str(host.pk))
-        if row_before and row_after and row_after.get("hp", 0) < row_before.get("hp", 0):
-            return event.version
-    return None
+def luohan_steps(
+    table: Table, seats: Sequence[Seat], steps: tuple[DamageStep, ...]
+) -> tuple[DamageStep, ...]:
+    """A resolved damage's steps with each haunted seat's 罗汉 preventing 1 point before it lands
+    (what the dialog's preview shows and the resolve applies; nothing written)."""
+    if not _luohan_on(table):
+        return steps
+    index_of = {s.pk: i for i, s in enumerate(seats)}
+    return souls.luohan_steps(load(table).souls, steps, index_of)[0]
+
+
+def spend_luohan(
+    table: Table, seats: Sequence[Seat], steps: Sequence[DamageStep]
+) -> dict[str, Any]:
+    """The 罗汉 souls the applied steps used are gone; what the damage's event keeps of them
+    (public names, and each soul with its place for the undo; empty: none used)."""
+    prevented = [s for s in steps if any(c.modifier is Modifier.LUOHAN for c in s.changes)]
+    if not prevented or not _luohan_on(table):
+        return {}
+    state = load(table)
+    index_of = {s.pk: i for i, s in enumerate(seats)}
+    _steps, used = souls.luohan_steps(state.souls, prevented, index_of)
+    return _spend(table, state, seats, used)
+
+
+def prevent_damage(table: Table, seat: Seat, amount: int) -> tuple[int, dict[str, Any]]:
+    """A damage of `amount` (positive) to `seat` told by its number: the first 罗汉 haunting
+    him prevents 1 point before it lands and is gone. The amount that lands, and what the
+    event keeps (empty: no 罗汉)."""
+    if amount <= 0 or not _luohan_on(table):
+        return amount, {}
+    seats = _ordered(table)
+    state = load(table)
+    index = [s.pk for s in seats].index(seat.pk)
+    block = souls.luohan_block(state.souls, target=index, amount=amount)
+    if block.used is None:
+        return amount, {}
+    return block.amount, _spend(table, state, seats, (block.used,))
+
+
+def _spend(
+    table: Table, state: Afterlife, seats: Sequence[Seat], used: Sequence[DarkSoul]
+) -> dict[str, Any]:
+    kept = []
+    for soul in used:
+        kept.append({**soul.stored(), "at": state.souls.index(soul)})
+        state = _replace(state, souls=tuple(souls.gone(state.souls, soul)))
+    _save(table, state)
+    return {
+        "luohan": [
+            {**k, "owner_name": seats[k["owner"]].name, "host_name": seats[k["host"]].name}
+            for k in kept
+        ]
+    }
+
+
+def unspend_luohan(table: Table, target: Event) -> None:
+    """The undo of a damage a 罗汉 prevented: the soul haunts again, in its place."""
+    spent = target.after.get("luohan") or target.public.get("luohan") or []
+    if not spent or table.game_number != target.game_number:
+        return
+    state = load(table)
+    found = list(state.souls)
+    for row in reversed(spent):
+        soul = DarkSoul.from_stored(row)
+        if soul not in found:
+            found.insert(min(int(row.get("at", 0)), len(found)), soul)
+    _save(table, _replace(state, souls=tuple(found)))
 
 
 # Undo (actions/undo.py): a gift (with its rebirth), a haunting, a soul's use ----------------
@@ -437,8 +459,8 @@ UNDO_KINDS = frozenset({"rebirth_gift", "rebirth_reborn", "soul_haunted", "soul_
 
 def undo(table: Table, target: Event) -> Seat | None:
     """Revert one of this module's events while the table is still as it left it: the state
-    back, and the seat it changed (the reborn player dead again with his old hero; the HP 罗汉
-    gave back). Returns the seat whose HP or life changed, if any."""
+    back, and the seat it changed (the reborn player dead again with his old hero). Returns
+    the seat whose life changed, if any."""
     if table.game_number != target.game_number or stored_before(table) != target.after.get(KEY):
         raise _changed_since()
     changed: Seat | None = None
@@ -456,14 +478,6 @@ def undo(table: Table, target: Event) -> Seat | None:
         seat.final_duel = row["final_duel"]
         seat.save()
         changed = seat
-    if "hp" in target.before:
-        host = table.seats.get(pk=target.public["host"])
-        if not host.alive or {"hp": host.hp, "dying": host.dying} != target.after["hp"]:
-            raise _changed_since()
-        host.hp = target.before["hp"]["hp"]
-        host.dying = target.before["hp"]["dying"]
-        host.save(update_fields=["hp", "dying"])
-        changed = host
     restore(table, target.before.get(KEY, {}))
     return changed
 

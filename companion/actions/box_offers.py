@@ -4,14 +4,15 @@ and the heroes offered from it.
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
 empty object is the standard 25). `table_box(table)` reads it; every offer (the lord's, the lord
 pack's, the others' candidates, a mode's draft, rebirth) draws from it. Only the host changes it
-(`box_add`, `box_remove`, `box_switch`, `box_import`), one event each; a change mid-game affects
-only later deals, and an added hero a seat holds or is offered cannot be taken out of the box
-until the game is over. A new session starts with the box of the session before it.
+(`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
+from the deal until the game is over the box is locked, every change refused alike. A change
+the host could try mid-game would otherwise answer by what the box holds for others in secret
+(the heroes offered to each seat, the 1 vs 1 draft's face-down heroes). A new session starts
+with the box of the session before it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +49,7 @@ _MESSAGES: dict[str, Any] = {
     "bad_field": _("The file has a field of the wrong kind."),
     "bad_id": _("An added hero's id must be ADD and three digits."),
     "unknown_standard": _("The file switches off heroes that are not standard heroes."),
+    "bad_text": _("This holds a character that cannot be saved."),
 }
 # The form's fields a BoxError's field stands for (a skill's name or text: the skills).
 _FORM_FIELDS = {"name": "skills", "text": "skills"}
@@ -167,25 +169,20 @@ def _session_for_change(table: Table) -> Session:
     return session
 
 
-def _held_added(table: Table) -> set[str]:
-    """The added heroes a seat holds, picked or is offered, or a draft holds, in this game."""
-    if table.status in (Table.Status.LOBBY, Table.Status.FINISHED):
-        return set()
-    held: set[str] = set()
-    for seat in table.seats.all():
-        held.update(h for h in (seat.hero, seat.hero_pick, *seat.hero_candidates) if h)
-    state = json.dumps(table.mode_state or {})
-    held.update(h for h in _added_ids_in(state))
-    return {h for h in held if h.startswith("ADD")}
+LOCKED = _("The box is locked while a game runs: it can change between games.")
+LOCKED_CODE = "box_locked"
 
 
-def _added_ids_in(text: str) -> set[str]:
-    found: set[str] = set()
-    start = text.find('"ADD')
-    while start != -1:
-        found.add(text[start + 1 : start + 7])
-        start = text.find('"ADD', start + 1)
-    return found
+def box_locked(table: Table) -> bool:
+    """Whether the box is locked: from the deal until the game is over."""
+    return table.status not in (Table.Status.LOBBY, Table.Status.FINISHED)
+
+
+def _require_unlocked(table: Table) -> None:
+    """Refuse any change while a game runs, before looking at what it changes: the answer is
+    the same for every hero and every file, so it tells nothing about the heroes in play."""
+    if box_locked(table):
+        raise BoxRefused(LOCKED, code=LOCKED_CODE, status=409)
 
 
 def _save(
@@ -197,18 +194,6 @@ def _save(
     public: dict[str, Any],
     action_id: str | None,
 ) -> Change:
-    held = _held_added(table)
-    gone = {
-        h.id
-        for h in before.added
-        if h.id in held and (h.id not in after.ids() or after.hero(h.id) != h)
-    }
-    if gone:
-        raise BoxRefused(
-            _("A hero in play cannot leave the box or change until the game is over."),
-            code="in_use",
-            status=409,
-        )
     session.box = after.stored()
     session.save(update_fields=["box"])
     return _record(
@@ -239,6 +224,7 @@ def box_add(actor: Actor, *, fields: Mapping[str, Any], action_id: str | None = 
     kingdom, HP, gender, lord hero or not, its skills with their texts."""
     table = actor.table
     _require_host(actor)
+    _require_unlocked(table)
     _check_skills(fields)
     session = _session_for_change(table)
     before = session_box(session)
@@ -256,6 +242,7 @@ def box_remove(actor: Actor, *, hero_id: str, action_id: str | None = None) -> C
     """Take an added hero out of the box (host)."""
     table = actor.table
     _require_host(actor)
+    _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
     try:
@@ -272,6 +259,7 @@ def box_switch(actor: Actor, *, hero_id: str, on: bool, action_id: str | None = 
     """Switch a standard hero on or off in the box (host)."""
     table = actor.table
     _require_host(actor)
+    _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
     try:
@@ -288,6 +276,7 @@ def box_import(actor: Actor, *, text: str | bytes, action_id: str | None = None)
     reason and the box stays as it was."""
     table = actor.table
     _require_host(actor)
+    _require_unlocked(table)
     try:
         after = box.import_box(text)
     except box.BoxError as error:

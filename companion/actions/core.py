@@ -98,6 +98,23 @@ def holding(token: str, actor: Actor) -> Iterator[None]:
         _held_actor.reset(reset)
 
 
+# The tap being applied in this transaction, set by the dispatcher (companion.web.dispatch):
+# its key's hash and its moment (epoch seconds), written on the events it records.
+_tap_mark: contextvars.ContextVar[tuple[str, float] | None] = contextvars.ContextVar(
+    "tap_mark", default=None
+)
+
+
+@contextlib.contextmanager
+def marking(mark: tuple[str, float] | None) -> Iterator[None]:
+    """Inside, every event recorded carries `mark` (tap_key, tapped_at)."""
+    reset = _tap_mark.set(mark)
+    try:
+        yield
+    finally:
+        _tap_mark.reset(reset)
+
+
 def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
@@ -191,6 +208,9 @@ def _record(
         action_id=action_id or "",
         undoable=kind in UNDOABLE_KINDS,
     )
+    mark = _tap_mark.get()
+    if mark is not None:
+        event.tap_key, event.tapped_at = mark
     fastsql.insert(event)
     change = change or Change(table_id=table.pk, version=table.version)
     change.version = table.version
@@ -229,6 +249,7 @@ UNDOABLE_KINDS = frozenset(
         "chain_continued",
         # Issue 16: the protected player's "I attack my attacker" (companion.actions.protection).
         "protection_ended",
+        "protection_attacked",  # and his "a Slash I dodged came from X"
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
         # Issue 16 (companion.actions.afterlife): a gift and its rebirth, a haunting, a soul used.

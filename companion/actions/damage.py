@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
-from companion.actions import protection
+from companion.actions import afterlife, protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -237,6 +237,8 @@ def _work_out(
             status=409,
             code=error.code,
         ) from None
+    # RULES §9: a 罗汉 prevents 1 point of its haunted seat's step before it lands.
+    steps = afterlife.luohan_steps(table, seats, steps)
     return request, steps, seats, target_seat, source_seat
 
 
@@ -247,6 +249,14 @@ def damage_preview(table: Table, **fields: Any) -> tuple[DamageStep, ...]:
     fields.pop("qilin", None)
     fields.pop("axe", None)
     return _work_out(table, **fields)[1]
+
+
+def shown_key(steps: tuple[DamageStep, ...]) -> str:
+    """What a preview showed, in a few characters: each seat reached, what it takes, its type
+    and HP after (and 寒冰剑's discards). The dialog's apply form sends it back; a resolve that
+    works out something else refuses, so what is applied is what was shown."""
+    parts = [f"{s.seat}:{s.amount}:{s.damage_type.value}:{s.hp_after}" for s in steps]
+    return ",".join(parts) + f"/{steps[0].discards}"
 
 
 def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: DamageStep) -> str:
@@ -286,11 +296,14 @@ def damage_resolve(
     target_hand_empty: Any = False,
     qilin: Any = "",
     axe: Any = False,
+    shown: Any = "",
     action_id: str | None = None,
 ) -> Change:
     """One damage worked out by the rules (酒, weapons, armour, chain) and applied to every seat
     it reaches: HP, dying (with its source), chains removed, the source's 酒 used, the horse
-    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else)."""
+    麒麟弓 discards; one event. `axe`: 贯石斧 made the 杀 hit (recorded, nothing else).
+    `shown`: the dialog's preview (`shown_key`); when the table now works it out otherwise (a
+    seat's armour, HP or chain changed since), nothing is applied (409 `stale_preview`)."""
     table = actor.table
     _in_play(table)
     target_seat = _living(table, target)
@@ -311,6 +324,12 @@ def damage_resolve(
         black=black,
         target_hand_empty=target_hand_empty,
     )
+    if shown not in ("", None) and str(shown) != shown_key(steps):
+        raise ActionError(
+            _("The damage has changed since it was shown: look at it again."),
+            status=409,
+            code="stale_preview",
+        )
     damage_card = request.card
     by_pk = {s.pk: s for s in seats}
     horse = _qilin_slot(qilin, source_seat, target_seat, steps[0])
@@ -328,6 +347,7 @@ def damage_resolve(
     steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
+    luohan = afterlife.spend_luohan(table, seats, steps)
     # Issue 16 (RULES §9): the protected first out keeps his last HP; his attacker is noted.
     kept = protection.keep_last_hp(table, touched, before)
     kept.update(protection.note_attack(table, attacker=source_seat, target=target_seat))
@@ -352,6 +372,7 @@ def damage_resolve(
         "qilin": discarded,
         "axe": axe_used,
         **kept,
+        **luohan,
     }
     return _record_steps(
         actor,
@@ -450,7 +471,10 @@ def _record_steps(
         },
         subject=subject,
         action_id=action_id,
-        change=_delta(
+        # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
+        change=Change(table.pk, table.version, private_seats=set(newly_dying))
+        if extra.get("luohan")
+        else _delta(
             table,
             list(changed.values()),
             *(("hp", "strip", "distances") if distances else ("hp", "strip")),
@@ -524,6 +548,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     try:
         step = continue_damage(previous, states)
         while step is not None:
+            step = afterlife.luohan_steps(table, seats, (step,))[0]
             found.append(step)
             if step.dying:
                 break
@@ -555,6 +580,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
     kept = protection.keep_last_hp(table, touched, before)  # issue 16 (RULES §9)
+    kept.update(afterlife.spend_luohan(table, seats, found))
     return _record_steps(
         actor,
         table,

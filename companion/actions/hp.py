@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import fastsql
-from companion.actions import protection
+from companion.actions import afterlife, protection
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
@@ -131,6 +131,9 @@ def seat_change_hp(
             raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
     was_dying = seat.dying
     before_source = seat.damage_source_id
+    # RULES §9: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
+    landed, luohan = afterlife.prevent_damage(table, seat, -amount)
+    amount = -landed
     seat.hp, kept = protection.kept_hp(table, seat, amount)  # RULES §9: his last HP kept
     noted = protection.note_attack(table, attacker=source_seat, target=seat)
     if seat.hp <= 0:
@@ -152,6 +155,7 @@ def seat_change_hp(
             **_damage_skills(seat, source_seat is not None),
             **({"protected": True} if kept else {}),
             **noted,
+            **luohan,
         ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
         after={
@@ -159,10 +163,14 @@ def seat_change_hp(
             "dying": seat.dying,
             "damage_source": seat.damage_source_id,
             **noted,
+            **luohan,
         },
         subject=seat,
         action_id=action_id,
-        change=protection.widen(_hp_change(table, seat, was_dying), table, noted),
+        # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
+        change=Change(table.pk, table.version, private_seats={seat.pk})
+        if luohan
+        else protection.widen(_hp_change(table, seat, was_dying), table, noted),
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import protection
+from companion.actions import afterlife, protection
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -20,7 +20,13 @@ from companion.actions.inputs import _ordered
 from companion.actions.play import _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.cards import parse_rank, parse_suit
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, judge, replacer_may_act
+from companion.rules.judgement import (
+    JUDGED_DELAYED_TRICKS,
+    Check,
+    judge,
+    rank_decides,
+    replacer_may_act,
+)
 from companion.rules.turns import LIGHTNING, judgement_order, lightning_destination
 
 SIMA_YI = "WEI002"  # 鬼才: may replace a judgement card before it takes effect
@@ -28,8 +34,12 @@ GUO_JIA = "WEI006"  # 天妒: takes his own judgement card after it takes effect
 LIGHTNING_DAMAGE = 3
 
 
-def _card(suit: Any, rank: Any) -> tuple[str, int]:
+def _card(check: Check, suit: Any, rank: Any) -> tuple[str, int | None]:
+    """The card as told: its suit, and its rank unless none was given and the rank does not
+    decide this check (then None: the rank is not asked, RULES §5)."""
     try:
+        if rank in (None, "") and not rank_decides(check):
+            return parse_suit(str(suit or "")).value, None
         return parse_suit(str(suit or "")).value, parse_rank(rank if rank is not None else "")
     except (ValueError, TypeError):
         raise ActionError(
@@ -89,7 +99,7 @@ def judgement_flip(
         raise ActionError(_("Choose what is being judged."), code="bad_check") from None
     if kind is Check.SUPPLY_SHORTAGE and not table.opts.maneuvering:
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
-    suit_value, rank_value = _card(suit, rank)
+    suit_value, rank_value = _card(kind, suit, rank)
     if seat_id in (None, "") and actor.seat is not None:
         seat = actor.seat
     else:
@@ -149,7 +159,7 @@ def judgement_replace(
     guicai = pending.get("guicai")
     if not actor.is_host and not (actor.seat is not None and actor.seat.pk == guicai):
         raise ActionError(_("Only Sima Yi can replace a judgement card."), status=403)
-    suit_value, rank_value = _card(suit, rank)
+    suit_value, rank_value = _card(Check(pending["check"]), suit, rank)
     pending["replaced"] = [*pending.get("replaced", []), [pending["suit"], pending["rank"]]]
     pending["suit"], pending["rank"] = suit_value, rank_value
     table.pending_judgement = pending
@@ -207,13 +217,16 @@ def _resolve(
         if trick == LIGHTNING and verdict.outcome != "struck":
             effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
-            seat.hp, kept = protection.kept_hp(table, seat, -LIGHTNING_DAMAGE)  # RULES §9
+            # RULES §9: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
+            landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
+            effect.update(luohan)
+            seat.hp, kept = protection.kept_hp(table, seat, -landed)  # RULES §9
             if kept:
                 effect["protected"] = True
             if seat.hp <= 0 and not seat.dying:
                 seat.dying = True
                 seat.damage_source = None
-            effect["damage"] = LIGHTNING_DAMAGE
+            effect["damage"] = landed
             effect["hp"] = seat.hp
             effect["dying"] = seat.dying
             private.add(seat.pk)

@@ -77,6 +77,62 @@ _OUTCOME_SQL = (
 )
 
 
+def earlier_copies(
+    actor: Actor, action_id: str | None, mark: tuple[str, float] | None, window: float
+) -> tuple[tuple[str, int, str] | None, bool]:
+    """What the database knows before a tap is tried, in one statement: the refusal or merge
+    recorded for its id (as `recorded_outcome`), and whether it merges: an identical tap
+    (`mark`: its key's hash and moment) with another id was applied less than `window` seconds
+    from it, by whichever process, and this id was not applied itself (a replay)."""
+    parts: list[str] = []
+    params: list[int | float | str] = []
+    table_id = actor.table.pk
+    if action_id:
+        parts.append(_EARLIER_OUTCOME_SQL)
+        params += [table_id, action_id, actor.label]
+    if mark is not None:
+        key, at = mark
+        # Within the table's last versions: the (table, version) index, a few rows read.
+        since = actor.table.version - MERGE_LOOKBACK_VERSIONS
+        parts.append(_EARLIER_NEAR_SQL)
+        params += [table_id, since, key, at - window, at + window, action_id or "-"]
+        if action_id:
+            parts.append(_EARLIER_SEEN_SQL)
+            params += [table_id, action_id]
+    if not parts:
+        return None, False
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        rows = cursor.fetchall()
+    kinds = {str(row[0]) for row in rows}
+    recorded = next(
+        ((str(r[0]), int(r[1]), str(r[2])) for r in rows if r[0] not in ("near", "seen")), None
+    )
+    return recorded, "near" in kinds and "seen" not in kinds
+
+
+# How far back (in table versions) an identical tap is looked for: far more changes than one
+# table makes in a double-tap window.
+MERGE_LOOKBACK_VERSIONS = 64
+_EARLIER_OUTCOME_SQL = (
+    "SELECT kind, status, message FROM ("  # noqa: S608 - constant table names
+    f"SELECT kind, status, message FROM {TapOutcome._meta.db_table} "
+    "WHERE table_id = %s AND action_id = %s AND actor = %s LIMIT 1) AS recorded"
+)
+_EARLIER_NEAR_SQL = (
+    "SELECT 'near', 0, '' FROM ("  # noqa: S608
+    f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND version > %s "
+    "AND tap_key = %s AND tapped_at > %s AND tapped_at < %s AND action_id <> %s "
+    "AND private_to_id IS NULL LIMIT 1) AS near"
+)
+# Same condition as companion.actions.core._SEEN_SQL (the partial unique index).
+_EARLIER_SEEN_SQL = (
+    "SELECT 'seen', 0, '' FROM ("  # noqa: S608
+    f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND action_id = %s "
+    "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1) AS seen"
+)
+
+
 def record_outcome(
     actor: Actor, action_id: str, kind: str, status: int = 0, message: str = ""
 ) -> None:

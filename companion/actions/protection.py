@@ -64,6 +64,17 @@ def attackers(table: Table, seat: Seat) -> list[tuple[int, str]]:
     return list(rows.order_by("position").values_list("pk", "name"))
 
 
+def not_yet_attackers(table: Table, seat: Seat) -> list[tuple[int, str]]:
+    """The other living players who have not attacked `seat` while it is protected (id, name;
+    none when it is not): his phone offers "a Slash from X that I dodged" for each."""
+    found = current(table)
+    if found is None or found.ended or found.player != str(seat.pk):
+        return []
+    known = [int(a) for a in found.attackers]
+    rows = table.seats.filter(alive=True).exclude(pk__in=[seat.pk, *known])
+    return list(rows.order_by("position").values_list("pk", "name"))
+
+
 def _store(table: Table, value: rules.Protection | None) -> None:
     state = {k: v for k, v in (table.mode_state or {}).items() if k != KEY}
     if value is not None:
@@ -180,6 +191,40 @@ def undo(table: Table, target: Event) -> set[int]:
         return set()
     _store(table, found)
     return {int(found.player)}
+
+
+@action
+def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
+    """The protected player dodged a 杀 from `seat_id` (his phone's tap, or the host's): an
+    attack that dealt no damage still makes that player one of his attackers (RULES §9)."""
+    table = actor.table
+    _in_play(table)
+    found = current(table)
+    if found is None or found.ended:
+        raise ActionError(_("Nobody is protected now."), 409, "not_protected")
+    me = _seat_of(table, found.player)
+    if not (actor.is_host or (actor.seat is not None and actor.seat.pk == me.pk)):
+        raise ActionError(_("Only the protected player can say so."), 403, "not_yours")
+    attacker = _seat_of(table, seat_id)
+    if attacker.pk == me.pk:
+        raise ActionError(_("That player has not attacked you."), 409, "not_attacker")
+    if not attacker.alive:
+        raise ActionError(_("That player is dead."), status=409, code="dead")
+    noted = rules.attacked(found, attacker=str(attacker.pk), target=found.player)
+    if noted == found:
+        raise ActionError(_("That player has attacked you already."), 409, "already_attacker")
+    _store(table, noted)
+    return _record(
+        actor,
+        table,
+        kind="protection_attacked",
+        public={**_seat_public(me), "attacker": attacker.pk, "attacker_name": attacker.name},
+        before={KEY: found.stored()},
+        after={KEY: noted.stored() if noted else None, "protection_attacker": str(attacker.pk)},
+        subject=me,
+        action_id=action_id,
+        change=Change(table.pk, table.version, private_seats={me.pk}),
+    )
 
 
 @action

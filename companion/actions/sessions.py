@@ -83,6 +83,14 @@ def session_new(
             raise ActionError(gettext_lazy("Choose the first Lord."), code="first_lord")
         first = _seat_of(table, first_lord)
         index = [s.pk for s in seats].index(first.pk)
+        if index not in mode.leader_seats(len(seats)):
+            raise ActionError(
+                gettext_lazy(
+                    "That seat cannot lead the first game in this mode: "
+                    "choose one of the seats offered."
+                ),
+                code="first_lord_seat",
+            )
         leaders = [seats[i].pk for i in mode.leader_rotation(len(seats), index)]
     current = table.session
     previous = None

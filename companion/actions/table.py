@@ -28,6 +28,7 @@ from companion.actions.teams import forget_team, seat_teams
 from companion.actions.variants import refusal_message
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
 from companion.rules import modes
+from companion.rules.identities import Identity
 from companion.rules.modes import OptionsError, OptionsRefused
 
 # ---------------------------------------------------------------------------------------------
@@ -351,6 +352,8 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
             "lord": first.pk if first else None,
             "lord_name": first.name if first else "",
             "players": len(seats),
+            # The leader's role where the mode names its seats otherwise (`Mode.role`).
+            **({"role": role} if first and (role := mode.role(Identity(first.identity))) else {}),
         },
         before={"identities": before} if redeal else {},
         after={"identities": {s.pk: s.identity for s in seats}},

@@ -235,11 +235,12 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}
         seat = next((s for s in restored if s.pk == seat.pk), seat)
-    elif target.kind != "protection_ended":
+    elif target.kind not in ("protection_ended", "protection_attacked"):
         _undo_on_seat(table, target, seat)
         seat.save()
     # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
     private |= protection.undo(table, target)
+    afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
     private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
     last_three.undo_started(table, target)
     change = _record(

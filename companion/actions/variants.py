@@ -19,7 +19,6 @@ REFUSALS: dict[str, Promise] = {
     "lord_pack_first_game": _(
         "The lord pack offers heroes, and first-game mode plays without heroes."
     ),
-    "last_three_players": _("The last-three rule needs at least 5 players."),
     "rebels_know_one_rebel": _(
         "Rebels who know each other need two rebels or more; this deal has one."
     ),

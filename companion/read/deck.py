@@ -28,13 +28,14 @@ class DeckOdds:
     error: bool = False
 
 
-def revealed_cards(table: Table) -> list[tuple[str, int]]:
-    """The judgement cards of this game flipped since the last reshuffle, as (suit, rank): the
-    flipped card and any card 鬼才 put in its place, none of them in the draw pile now."""
+def revealed_cards(table: Table) -> list[tuple[str, int | None]]:
+    """The judgement cards of this game flipped since the last reshuffle, as (suit, rank; None
+    when only the suit was asked): the flipped card and any card 鬼才 put in its place, none of
+    them in the draw pile now."""
     events = Event.objects.filter(
         table=table, game_number=table.game_number, kind__in=("judgement", RESHUFFLED)
     ).order_by("version")
-    cards: list[tuple[str, int]] = []
+    cards: list[tuple[str, int | None]] = []
     for event in events:
         if event.kind == RESHUFFLED:
             cards = []
@@ -43,9 +44,10 @@ def revealed_cards(table: Table) -> list[tuple[str, int]]:
             continue
         judged: dict[str, Any] = event.after.get("judgement", {})
         for suit, rank in judged.get("replaced", []):
-            cards.append((suit, int(rank)))
+            cards.append((suit, None if rank is None else int(rank)))
         if judged.get("suit"):
-            cards.append((judged["suit"], int(judged["rank"])))
+            rank = judged.get("rank")
+            cards.append((judged["suit"], None if rank is None else int(rank)))
     return cards
 
 

@@ -123,6 +123,19 @@ class ModeView:
     drafts: bool = False
     # The area-trick helper for this seat (in play, alive): each trick's ways and targets.
     area_tricks: tuple[AreaTrick, ...] = ()
+    # Cards to draw that every screen shows until the next turn ends: the opening hands, or a
+    # hero come in after another fell (1 vs 1).
+    draw_notice: DrawNotice | None = None
+
+
+@dataclass(frozen=True)
+class DrawNotice:
+    """Who draws how many now: every hero (`name` empty) before the first turn, or one seat's
+    new hero (`hero`) after its last fell, which discards its cards first."""
+
+    cards: int
+    name: str = ""
+    hero: HeroCard | None = None
 
 
 AREA_TRICK_ORDER = (SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE)
@@ -197,6 +210,8 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             chooser = seats[choice.chooser]
             parts["asking"] = Question(chooser.pk, chooser.name, choice.question, choice.answers)
         parts["sideways"] = [seats[i].pk for i in sorted(mode.acted_seats(flow))]
+        if mode.opening_draw:
+            parts["draw_notice"] = _draw_notice(table, mode.opening_draw)
     if dealt and table.status != Table.Status.LOBBY:
         parts["places"] = _places(mode, seats)
     if table.status == Table.Status.PLAYING and viewer is not None and viewer.alive:
@@ -230,6 +245,35 @@ def _orders(
         to_come = sum(1 for h in heroes if h.state == "to_come")
         lines.append(OrderLine(seat.pk, seat.name, heroes, to_come, side == viewer))
     return lines
+
+
+# The events that start a draw every screen announces, and those that end it (a turn over).
+DRAW_STARTS = ("draft_revealed", "hero_fell")
+DRAW_ENDS = ("turn_ended", "turn_set")
+
+
+def _draw_notice(table: Table, cards: int) -> DrawNotice | None:
+    """The draw to announce now: the latest of the reveal (every hero) and a hero coming in,
+    unless a turn has ended since (events undone do not count)."""
+    last = (
+        table.events.filter(
+            game_number=table.game_number,
+            kind__in=DRAW_STARTS + DRAW_ENDS,
+            undone_by__isnull=True,
+            private_to__isnull=True,
+        )
+        .order_by("-version", "-pk")
+        .values("kind", "public")
+        .first()
+    )
+    if last is None or last["kind"] in DRAW_ENDS:
+        return None
+    if last["kind"] == "draft_revealed":
+        return DrawNotice(cards)
+    public = last["public"]
+    return DrawNotice(
+        cards, str(public.get("name", "")), table_hero_card(public.get("hero", ""), table)
+    )
 
 
 def _places(mode: modes.Mode, seats: list[Seat]) -> dict[int, str]:

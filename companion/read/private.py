@@ -42,6 +42,9 @@ class PrivateState:
     leader_waiting: bool = False
     # A mode's own state as this seat may see it (its side's draft and placement).
     mode_view: ModeView | None = None
+    # The role this seat plays where the mode's seats are not the identity game's (`Mode.role`:
+    # "warm_commander", "first_player"); its card is open and named so.
+    role: str = ""
 
     @property
     def shown_hp(self) -> int:
@@ -66,6 +69,8 @@ class PrivateState:
     # the living players who attacked it since (id, name) for its "I attack X" taps.
     protected: bool = False
     attackers: tuple[tuple[int, str], ...] = ()
+    # The other living players not yet among them: a 杀 from one that he dodged makes him one.
+    dodged_from: tuple[tuple[int, str], ...] = ()
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -107,9 +112,11 @@ def private_state(seat: Seat) -> PrivateState:
         leader=bool(seat.identity) and modes.get(table.mode).is_leader(Identity(seat.identity)),
         leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
         mode_view=private_mode_view(seat),
+        role=(modes.get(table.mode).role(Identity(seat.identity)) or "") if seat.identity else "",
         **_house_rules(seat, table),
         protected=seat.alive and protection.protected_seat(table) == seat.pk,
         attackers=tuple(protection.attackers(table, seat)),
+        dodged_from=tuple(protection.not_yet_attackers(table, seat)),
     )
 
 

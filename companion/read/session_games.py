@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED
-from companion.labels import identity_label, side_label
+from companion.labels import identity_label, place_label, side_label
 from companion.models import Event, Game, Table
 from companion.names import added_card, hero_card
 from companion.rules import modes
@@ -31,7 +31,6 @@ from companion.rules.scoring import (
     REBELS_ALIVE,
 )
 from companion.rules.victory import Side
-from companion.texts import place_label
 from companion.variant_labels import VariantOn, variants_on
 
 
@@ -134,13 +133,14 @@ class PlayerGame:
     # duel scored in this game (the note explains the score).
     duelist: bool = False
     duel_scored: bool = False
-    # 3 vs 3 (issue 15): the colour and role played ("cold_commander"), shown for the identity.
+    # The role played where the mode's seats are not the identity game's (`Mode.role`: 3 vs 3's
+    # "cold_commander", 1 vs 1's "first_player"), shown for the identity.
     role: str = ""
     added_hero: dict[str, Any] | None = None
 
     @property
     def identity_label(self) -> str:
-        """The identity in the active language (3 vs 3: the colour and role)."""
+        """The identity in the active language, in the mode's words (`Mode.role`)."""
         return place_label(self.role) if self.role else identity_label(self.identity)
 
     @property
@@ -200,14 +200,6 @@ class GameSummary:
         return side_label(self.winner, self.mode, names)
 
 
-def _role(mode: Mode, identity: Identity) -> str:
-    """3 vs 3: a player's colour and role ("warm_commander"); "" in other modes."""
-    if not mode.team_size:
-        return ""
-    role = "commander" if mode.drafts_for_side(identity) else "vanguard"
-    return f"{mode.draft_side(identity)}_{role}"
-
-
 def _game_summary(
     mode: Mode, game: Game, running: dict[int, int] | None = None, corrections: int = 0
 ) -> GameSummary:
@@ -260,7 +252,7 @@ def _game_summary(
                 cumulative=cumulative,
                 winner=game.winner,
                 duelist=duelist,
-                role=_role(mode, Identity(entry["identity"])),
+                role=mode.role(Identity(entry["identity"])) or "",
                 duel_scored=duelist
                 and not entry["alive"]
                 and bool(game.winner)

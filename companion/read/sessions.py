@@ -68,9 +68,12 @@ def summarize(session: Session) -> SessionSummary:
     by_side: dict[int, dict[str, int]] = {}
     team_rows: tuple[TeamRow, ...] = ()
     plan = mode.draft_plan()
-    if mode.team_size and plan is not None:
+    if plan is not None:
+        # Two drafting sides (3 vs 3's colours, 1 vs 1's first and second player): wins per
+        # side, where the identity game counts wins per identity.
         sides = plan.sides
         by_side = side_wins(records, _side_of(mode))
+    if mode.team_size and plan is not None:
         team_rows = _team_rows(mode, records, names)
     rows = tuple(
         StandingRow(

@@ -13,9 +13,8 @@ from django.utils.translation import pgettext
 
 from companion import charts
 from companion.actions.scoring import IDENTITIES, TIE_BREAK
-from companion.labels import identity_label
+from companion.labels import draft_side_label, identity_label
 from companion.read.session_games import GameSummary
-from companion.texts import draft_side_label
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,9 @@ class SessionSummary:
     @property
     def bar_title(self) -> str:
         """The bar chart's caption: wins per identity, or per colour in 3 vs 3."""
-        return _("Wins per colour") if self.sides else _("Wins per identity")
+        if self.sides:
+            return _("Wins per colour") if self.teams else _("Wins per side")
+        return _("Wins per identity")
 
     @property
     def bar_chart(self) -> SafeString:

@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import heroes
+from companion.rules import heroes, typed
 
 FORMAT = "sanguosha-box"
 VERSION = 1
@@ -39,16 +39,22 @@ THREE_KINGDOMS: frozenset[str] = frozenset({"wei", "shu", "wu"})
 GENDERS: tuple[str, ...] = ("male", "female")
 MIN_HP, MAX_HP = 1, 8
 MAX_NAME = 12
+MAX_NAME_EN = 40
 MAX_SKILLS = 6
 MAX_SKILL_NAME = 8
 MAX_SKILL_TEXT = 500
 MAX_ADDED = 100
+# The largest file an export can be: every added hero with every text at its longest, each
+# character 4 bytes in UTF-8 (an escaped one is 2), and the JSON around them, generously. An
+# import takes any file up to this, so a box's own export always goes back in.
+_HERO_CHARACTERS = MAX_NAME + MAX_NAME_EN + MAX_SKILLS * (MAX_SKILL_NAME + MAX_SKILL_TEXT)
+MAX_FILE_BYTES = MAX_ADDED * (4 * _HERO_CHARACTERS + 1024) + 4096
 
 LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord hero
 LORD_OFFER_SIZE = 5  # RULES §2: 曹操, 刘备, 孙权 and 2 others
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_ADDED_ID = re.compile(r"^ADD\d{3}$")
+_ADDED_ID = re.compile(r"ADD[0-9]{3}")
 
 
 class BoxError(ValueError):
@@ -132,6 +138,8 @@ def _text(raw: Mapping[str, Any], name: str, *, required: bool, limit: int) -> s
         value = ""
     if not isinstance(value, str):
         raise BoxError("bad_field", f"{name} must be text", field=name)
+    if not typed.storable(value):
+        raise BoxError("bad_text", f"{name} holds a character no text may hold", field=name)
     value = value.strip()
     if required and not value:
         raise BoxError("missing_field", f"{name} is required", field=name)
@@ -155,7 +163,7 @@ def check_hero(raw: Mapping[str, Any], *, hero_id: str) -> BoxHero:
     name_zh = _text(raw, "name_zh", required=True, limit=MAX_NAME)
     if not _CJK.search(name_zh):
         raise BoxError("name_not_chinese", "name_zh must be the name in Chinese", field="name_zh")
-    name_en = _text(raw, "name_en", required=False, limit=40)
+    name_en = _text(raw, "name_en", required=False, limit=MAX_NAME_EN)
     kingdom = raw.get("kingdom")
     if kingdom not in KINGDOMS:
         raise BoxError(
@@ -303,6 +311,9 @@ def import_box(text: str | bytes) -> Box:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise BoxError("not_json", "the file is not JSON") from None
+    except RecursionError:
+        # Arrays or objects nested thousands deep: valid JSON, never a box (a box nests four).
+        raise BoxError("wrong_format", "the file nests too deep for a hero box") from None
     return from_stored(raw)
 
 
@@ -336,7 +347,7 @@ def from_stored(raw: Any) -> Box:
     added: list[BoxHero] = []
     for index, item in enumerate(added_raw):
         hero_id = item.get("id") if isinstance(item, Mapping) else None
-        if not isinstance(hero_id, str) or not _ADDED_ID.match(hero_id):
+        if not isinstance(hero_id, str) or not _ADDED_ID.fullmatch(hero_id):
             raise BoxError("bad_id", "id must be ADD and three digits", field="id", index=index)
         try:
             added.append(check_hero(item, hero_id=hero_id))

@@ -123,6 +123,12 @@ def rank_label(rank: int) -> str:
     return _RANK_LABELS.get(rank, str(rank))
 
 
+def corner_label(suit: Suit, rank: int | None) -> str:
+    """A card's corner as the table told it: the suit's symbol and the printed rank, or the
+    symbol alone when only the suit was asked (a judgement the rank does not decide)."""
+    return suit.symbol if rank is None else f"{suit.symbol}{rank_label(rank)}"
+
+
 @dataclass(frozen=True)
 class Card:
     """One physical game card."""

@@ -120,6 +120,7 @@ class Modifier(StrEnum):
     ICE_SWORD = "ice_sword_prevented"  # 寒冰剑: damage prevented, two cards discarded instead
     VINE_FIRE = "vine_fire"  # 藤甲: fire damage +1
     SILVER_LION = "silver_lion_cap"  # 白银狮子: damage above 1 becomes 1
+    LUOHAN = "luohan_prevented"  # 罗汉 (dark souls, RULES §9): 1 prevented before it lands
 
 
 class DamageError(ValueError):
@@ -506,6 +507,25 @@ def _continue(
             chain_amount=previous.chain_amount,
         )
     return None
+
+
+def prevent(step: DamageStep, points: int, modifier: Modifier) -> DamageStep:
+    """The step with `points` of its damage prevented before it lands (after armour): HP and
+    dying from what is left; nothing left is no damage (no skill to remind, no chain spread)."""
+    amount = max(step.amount - points, 0)
+    if amount == step.amount:
+        return step
+    hp_after = step.hp_before - amount
+    return replace(
+        step,
+        amount=amount,
+        changes=(*step.changes, Change(modifier, step.amount, amount)),
+        hp_after=hp_after,
+        dying=amount > 0 and hp_after <= 0,
+        reminders=step.reminders if amount else (),
+        chain_removed=step.chain_removed and amount > 0,
+        next_seats=step.next_seats if amount else (),
+    )
 
 
 def apply_step(step: DamageStep, seats: Sequence[SeatState]) -> tuple[SeatState, ...]:

@@ -43,7 +43,7 @@ class Verdict:
 
     check: Check
     suit: Suit
-    rank: int
+    rank: int | None
     favourable: bool
     outcome: str
     next_step: str
@@ -134,15 +134,33 @@ def _check_rank(rank: int) -> None:
         raise ValueError(f"rank out of range 1..13: {rank!r}")
 
 
-def judge(check: Check, suit: Suit, rank: int) -> Verdict:
-    """Read one judgement card for the given check."""
+def rank_decides(check: Check) -> bool:
+    """Whether the rank can change this check's outcome: only then is it asked (闪电's ♠2-9).
+    Read off the check's own rule over every card, so a new rule says it by itself; FREE's
+    outcome is the suit."""
+    check = Check(check)
+    if check is Check.FREE:
+        return False
+    hits = _RULES[check].hits
+    return any(
+        len({hits(suit, rank) for rank in range(MIN_RANK, MAX_RANK + 1)}) > 1 for suit in Suit
+    )
+
+
+def judge(check: Check, suit: Suit, rank: int | None) -> Verdict:
+    """Read one judgement card for the given check. `rank` may be None (not asked) when the
+    rank does not decide the check (`rank_decides`); ValueError when it does."""
     check = Check(check)
     suit = Suit(suit)
-    _check_rank(rank)
+    if rank is None:
+        if rank_decides(check):
+            raise ValueError(f"{check.value} needs the card's rank")
+    else:
+        _check_rank(rank)
     if check is Check.FREE:
         return Verdict(check, suit, rank, favourable=False, outcome=suit.value, next_step="none")
     rule = _RULES[check]
-    hit = rule.hits(suit, rank)
+    hit = rule.hits(suit, MIN_RANK if rank is None else rank)
     outcome, next_step = rule.hit if hit else rule.miss
     return Verdict(
         check,

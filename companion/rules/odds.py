@@ -90,12 +90,14 @@ def live_odds(
     maneuvering: bool = False,
     equipment: Sequence[str] = (),
     delayed_tricks: Sequence[str] = (),
-    revealed: Sequence[tuple[Suit | str, int]] = (),
+    revealed: Sequence[tuple[Suit | str, int | None]] = (),
 ) -> LiveOdds:
     """The odds of `check` over the cards left in the draw pile.
 
     `equipment` and `delayed_tricks` are the Chinese names of every card on the seats and in the
-    zones; `revealed` the judgement cards flipped since the last reshuffle, as (suit, rank).
+    zones; `revealed` the judgement cards flipped since the last reshuffle, as (suit, rank), the
+    rank None when only the suit was asked: then one card of that suit is taken out, spread
+    evenly over that suit's cards left (as a card known by name is over its copies).
     ValueError when a card named is not in this deck or more of it are out than the deck holds.
     """
     check = Check(check)
@@ -107,13 +109,22 @@ def live_odds(
         copies[card.name_zh].append((card.suit, card.rank))
     taken: list[TakenOut] = []
 
-    # Judgement cards are known exactly: take them out first.
+    # Judgement cards known exactly come out first; those known by suit only once they are.
+    suit_only: list[Suit] = []
     for raw_suit, rank in revealed:
+        if rank is None:
+            suit_only.append(Suit(raw_suit))
+            continue
         key = (Suit(raw_suit), rank)
         if left.get(key, Fraction(0)) < 1:
             raise ValueError(f"judgement card {_label(key)} is not left in the deck")
         left[key] -= 1
         taken.append(TakenOut("", OutReason.JUDGEMENT, 1, ((_label(key), Fraction(1)),)))
+    for suit in suit_only:
+        of_suit = [(card.suit, card.rank) for card in deck if card.suit is suit]
+        for key, value in _spread(Fraction(1), of_suit, left, suit.symbol).items():
+            left[key] -= value
+        taken.append(TakenOut("", OutReason.JUDGEMENT, 1, ((suit.symbol, Fraction(1)),)))
 
     named: Counter[tuple[str, OutReason]] = Counter()
     for name in equipment:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
-from companion.texts import answer_label, draft_side_label, place_label
+from companion.labels import draft_side_label, place_label
+from companion.texts import answer_label
 
 register = template.Library()
 
@@ -14,6 +16,17 @@ register = template.Library()
 @register.filter
 def side_name(side: str) -> str:
     return draft_side_label(side)
+
+
+@register.filter
+def side_tag(side: str) -> str:
+    """A side in one short word, for a card it has taken."""
+    return {
+        "warm": pgettext("side tag", "Warm"),
+        "cold": pgettext("side tag", "Cold"),
+        "lord": pgettext("side tag", "2nd"),
+        "renegade": pgettext("side tag", "1st"),
+    }.get(side, side)
 
 
 @register.filter
@@ -44,6 +57,16 @@ def place_name(place: str) -> str:
 
 
 @register.filter
+def role_hint(role: str) -> str:
+    """One line under a seat's open card on its own phone: what its role means."""
+    if role == "first_player":
+        return _("You move first, and draw one card fewer in your first draw phase.")
+    if role == "second_player":
+        return _("You pick first in the draft; the other player moves first.")
+    return _("Every identity is public in 3 vs 3.")
+
+
+@register.filter
 def slot_name(slot: str) -> str:
     return {
         "commander": _("Commander"),
@@ -53,6 +76,12 @@ def slot_name(slot: str) -> str:
         "second": _("Second"),
         "third": _("Third"),
     }.get(slot, slot)
+
+
+@register.filter
+def slot_field(index: int) -> str:
+    """The placement form's field for the place at this index (DraftPlaceForm)."""
+    return ("first", "second", "third")[index]
 
 
 @register.simple_tag

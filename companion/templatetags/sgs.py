@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from companion import fragments, labels, names, state
 from companion.rules import help as rules_help
+from companion.rules import modes
 from companion.rules.help import CHECK_KEYS
 from companion.rules.help.first_game import PHASE_HINTS
 from companion.rules.skills import Skill
@@ -24,9 +25,9 @@ def jades(hp: int, max_hp: int) -> SafeString:
 
 
 @register.filter
-def identity_label(ident: str | None) -> str:
-    """An identity's name in the active language."""
-    return labels.identity_label(ident)
+def identity_label(ident: str | None, mode: str = "") -> str:
+    """An identity's name in the active language, in the words of the table's mode."""
+    return labels.identity_label(ident, mode or modes.DEFAULT)
 
 
 @register.simple_tag

@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from companion.actions.variants import refusal_message
 from companion.rules import modes
 from companion.rules.modes import OptionsError, OptionsRefused
-from companion.variant_labels import VARIANTS, VariantOn, last_three_words, variants_on
+from companion.variant_labels import OPTIONS, VARIANTS, VariantOn, last_three_words, variants_on
 
 register = template.Library()
 
@@ -28,6 +28,32 @@ class VariantOption:
     line: Promise
     on: bool
     blocked: Promise | str
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option of the host's form that is not a variant: its name, words and whether on."""
+
+    name: str
+    label: Promise | str
+    on: bool
+
+
+@register.simple_tag
+def table_options(state: Any, live: bool = False) -> list[TableOption]:
+    """The options the table's mode declares, but its variants (their own form), in the mode's
+    order; `live`: only those a host may change during a game. A mode shows no option it
+    does not take."""
+    mode = modes.get(getattr(state, "mode", modes.DEFAULT))
+    try:
+        options = mode.options(getattr(state, "options", {}))
+    except OptionsError:
+        options = mode.options({})
+    return [
+        TableOption(name, OPTIONS.get(name, name), bool(getattr(options, name)))
+        for name in options.names()
+        if name not in VARIANTS and (not live or name in options.LIVE)
+    ]
 
 
 @register.simple_tag

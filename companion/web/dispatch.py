@@ -20,8 +20,8 @@ from django.utils import translation
 
 from companion import actions
 from companion.actions import ActionError, NotFound
-from companion.actions.core import Change, _seen, holding
-from companion.actions.outcomes import record_outcome, recorded_outcome
+from companion.actions.core import Change, holding, marking
+from companion.actions.outcomes import earlier_copies, record_outcome, tap_outcome
 from companion.models import TapOutcome
 from companion.web import forms, taps
 
@@ -100,15 +100,11 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
         if arrived is None:
             arrived = taps.arrive(token, action_id)
         key = taps.key_of(name, request.POST, token)
-        when = taps.moment(token, action_id, arrived)
-        with taps.turn(key):
-            left = arrived + deadline_seconds() - time.monotonic()
-            if left <= 0:
-                raise TooLate()
-            change = _decide(handler, request, token, action_id, key, when, left, lang)
-            if isinstance(change, Change) and change.applied and not retry:
-                taps.note(key, action_id, when)
-        return change
+        mark = taps.mark(key, taps.moment(token, action_id, arrived))
+        left = arrived + deadline_seconds() - time.monotonic()
+        if left <= 0:
+            raise TooLate()
+        return _decide(handler, request, token, action_id, mark, retry, left, lang)
 
     return run
 
@@ -118,8 +114,8 @@ def _decide(
     request: Any,
     token: str,
     action_id: str | None,
-    key: taps.Key | None,
-    when: float,
+    mark: tuple[str, float] | None,
+    retry: bool,
     left: float,
     lang: str | None,
 ) -> Any:
@@ -128,21 +124,24 @@ def _decide(
     try:
         with _lock_wait(left):
             actor = actions.actor_for(token, for_update=True)
-            recorded = action_id and recorded_outcome(actor, action_id)
+            # One statement: this id's recorded outcome, and an identical tap applied within
+            # the window by any process (the table's lock makes the second see the first).
+            recorded, merges = earlier_copies(actor, action_id, mark, taps.window_seconds())
             if recorded:
                 kind, status, message = recorded
                 if kind != TapOutcome.Kind.MERGED:
                     raise ActionError(message, status=status, code="recorded")
                 return _merged(actor, action_id)
-            if taps.merges(key, action_id, when) and not _seen(actor.table, action_id):
+            if merges:
                 if action_id:
                     record_outcome(actor, action_id, TapOutcome.Kind.MERGED)
                 return _merged(actor, action_id)
             try:
                 # Every action is atomic itself: inside this transaction, a savepoint, so a
                 # refusal leaves nothing of its attempt but the record below
-                # (tests/actions/test_tap_trust.py checks that each is).
-                with holding(token, actor):
+                # (tests/actions/test_tap_trust.py checks that each is). A retry is never the
+                # reference point of a merge: its events carry no mark.
+                with holding(token, actor), marking(None if retry else mark):
                     change = handler(request, token, action_id)
             except NotFound:
                 raise
@@ -212,3 +211,20 @@ def _lock_timed_out(exc: OperationalError) -> bool:
 
 
 ACTIONS = {name: _judged(name, handler) for name, handler in ACTIONS.items()}
+
+
+def status_of(token: str, action_id: str) -> dict[str, Any]:
+    """What became of this screen's tap `action_id`, as the phone's status question is answered
+    (over the socket or HTTP): `outcome` "applied", "refused" (with its `status` and
+    `message`), "merged", "not_applied", or "unknown" while a copy of it is still in line in this
+    process (`applied` null: the phone asks again). A read beside the writer, never behind it: a
+    held lock delays the tap, not the answer (a database that cannot be read raises)."""
+    judging = taps.waiting(token, action_id)  # before the read: a tap judged meanwhile shows
+    known = tap_outcome(token, action_id)
+    answer: dict[str, Any] = {"type": "status", "action_id": action_id, "version": known.version}
+    if judging and known.outcome == "not_applied":
+        return answer | {"applied": None, "outcome": "unknown"}
+    answer |= {"applied": known.applied, "outcome": known.outcome}
+    if known.outcome == "refused":
+        answer["status"], answer["message"] = known.status, known.message
+    return answer

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
-from companion.rules import modes
+from companion.rules import modes, typed
 from companion.rules.cards import Suit, parse_rank, parse_suit
 
 # What a flag's field counts as "on" (a checkbox's "on", a hidden input's "1", the socket's
@@ -102,7 +103,27 @@ class Choice(Shared, forms.TypedChoiceField):
         )
 
 
-class Text(Shared, forms.CharField):
+def _storable(value: Any) -> None:
+    """Every typed text's one rule (rules.typed), in place of Django's NUL check: the field's
+    own message when it holds a character a database would not keep."""
+    if isinstance(value, str) and not typed.storable(value):
+        raise forms.ValidationError("unstorable", code="null_characters_not_allowed")
+
+
+class Typed(Shared, forms.CharField):
+    """A text a user types: refused, with the field's message, when it holds a character
+    one of the databases would not keep (rules.typed)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [v for v in self.validators if not _is_null_check(v)] + [_storable]
+
+
+def _is_null_check(validator: Any) -> bool:
+    return isinstance(validator, validators.ProhibitNullCharactersValidator)
+
+
+class Text(Typed):
     """A free word (a hero's id, a card's name), passed on as posted: the action knows the
     deck and says what is wrong with it."""
 
@@ -131,16 +152,19 @@ class SuitField(Choice):
             raise forms.ValidationError(CARD, code="invalid_choice") from None
 
 
-class RankField(Shared, forms.CharField):
-    """A rank: A, 2..10, J, Q or K (rules.cards.parse_rank), passed on as posted."""
+class RankField(Typed):
+    """A rank: A, 2..10, J, Q or K (rules.cards.parse_rank), passed on as posted; with
+    `required=False` it may be left out ("": the action asks for it when the rank decides)."""
 
     widget = forms.HiddenInput
 
-    def __init__(self) -> None:
-        super().__init__(strip=False, error_messages=_say(CARD))
+    def __init__(self, *, required: bool = True) -> None:
+        super().__init__(required=required, strip=False, error_messages=_say(CARD))
 
     def validate(self, value: Any) -> None:
         super().validate(value)
+        if value in self.empty_values and not self.required:
+            return
         try:
             parse_rank(value)
         except (ValueError, TypeError):

@@ -198,7 +198,7 @@ class JudgeForm(TapForm):
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     check = Choice([check.value for check in Check], _("Choose what is being judged."))
     suit = SuitField()
-    rank = RankField()
+    rank = RankField(required=False)  # none when the rank does not decide (rules.judgement)
     seat = SeatId(required=False)  # none: the tapping seat
     trick = Text(_("That is not a delayed trick of this deck."))
 
@@ -206,7 +206,7 @@ class JudgeForm(TapForm):
 class ReplaceForm(TapForm):
     action = "judgement_replace"
     suit = SuitField()
-    rank = RankField()
+    rank = RankField(required=False)
 
 
 class ConfirmForm(NoFields):
@@ -272,6 +272,7 @@ class ResolveForm(TapForm):
     target_hand_empty = Flag()
     qilin = Choice(HORSE_SLOTS, _("The target has no such horse."), default="")
     axe = Flag()
+    shown = Text(_("The damage has changed since it was shown: look at it again."))
 
 
 class ChainForm(SeatTap):
@@ -347,6 +348,12 @@ class StrikeForm(SeatTap):
     action = "protection_strike"
 
 
+class DodgedForm(SeatTap):
+    """The protected player dodged a 杀 from a player: an attack all the same (RULES §9)."""
+
+    action = "protection_dodged"
+
+
 class AnswerForm(TapForm):
     action = "flow_answer"
     answer = Text(_("That is not one of the answers."))
@@ -411,6 +418,7 @@ FORMS: dict[str, type[TapForm]] = {
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
     "strike": StrikeForm,
+    "dodged": DodgedForm,
     "give": GiveForm,
     "haunt": HauntForm,
     "souluse": SoulUseForm,

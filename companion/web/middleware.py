@@ -6,22 +6,30 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
+from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from companion.actions import NotFound, actor_for
 from companion.actions.core import _seen
+from companion.rules import box
 from companion.web import throttle
 from companion.web.dispatch import ACTION_ID_RE
 
 # A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
 PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
+# The hero box's import: the one request that carries a file (companion.web.views.box).
+BOX_IMPORT_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/box/import$")
+# Set on a box import whose body is larger than any box file: the page answers with its own
+# message, in its language, without its file having been read.
+OVERSIZED_UPLOAD = "companion.oversized_upload"
 # POSTs that change a table (taps, sessions, joining) and so must reach its screens.
 CHANGE_PATH_RE = re.compile(r"^/(?:[ph]/[A-Za-z0-9_-]{1,64}/|j/[A-Z0-9]{1,8}/)")
 
@@ -83,7 +91,9 @@ def _host_ok(request: HttpRequest) -> bool:
 
 
 class RequestSizeMiddleware:
-    """Refuse large bodies before anything reads them: phones only send tiny forms."""
+    """Refuse large bodies before anything reads them: phones only send tiny forms. The hero
+    box's import takes a file as large as the largest box exports (a host always re-imports
+    their own export); a larger one is left unread, for the box page to say so itself."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -94,8 +104,25 @@ class RequestSizeMiddleware:
         except ValueError:
             return HttpResponse("Bad request.", status=400, content_type="text/plain")
         if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-            return HttpResponse("Request too large.", status=413, content_type="text/plain")
+            if not BOX_IMPORT_PATH_RE.match(request.path):
+                return HttpResponse("Request too large.", status=413, content_type="text/plain")
+            if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE + box.MAX_FILE_BYTES:
+                request.META[OVERSIZED_UPLOAD] = True
+                request.upload_handlers = [_NoFiles()]
         return self.get_response(request)
+
+
+class _NoFiles(FileUploadHandler):
+    """Parse a form's fields up to its first file, and stop there: the file is not read."""
+
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
+        raise StopUpload(connection_reset=True)
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
+        return None
+
+    def file_complete(self, file_size: int) -> None:
+        return None
 
 
 class NullOriginMiddleware:

@@ -13,16 +13,20 @@ late they are judged. A later copy of the same action id (the phone's HTTP retry
 again, placed at its first copy's arrival when this process saw it; a copy marked as a retry is
 never the reference point of a merge.
 
-The window is kept in this process's memory: a double tap travels over one socket (or one
-phone's HTTP requests), so it reaches one process. Identical taps of one screen are judged one
-after another (`turn`: a lock per screen and tap), so the second sees the first's outcome.
+The window is decided in the database, so that it holds across processes (one copy over a
+socket to one process, the other over HTTP to another): an applied tap's events carry its key's
+hash and its arrival in seconds since the epoch (`mark`), and the next tap's first statement
+looks for them (companion.actions.outcomes.earlier_copies), under the table's lock, so the
+second of two identical taps sees the first's outcome.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,7 +37,6 @@ from companion.broadcast import fingerprint
 # Fields that are not part of what a tap asks for.
 NOT_THE_TAP = frozenset({"action_id", "csrfmiddlewaretoken", "repeat"})
 REPEAT_VALUES = frozenset({"1", "on", "true", "yes"})
-KEEP = 2048
 # How long an arrival is remembered: longer than a tap and its retry may wait to be judged (the
 # phone's 4 s, then the deadline, companion.web.dispatch).
 KEEP_SECONDS = 15.0
@@ -41,12 +44,11 @@ KEEP_SECONDS = 15.0
 Key = tuple[str, str, tuple[tuple[str, tuple[str, ...]], ...]]
 
 _guard = threading.Lock()
-_locks: dict[Key, threading.Lock] = {}
-# The applied taps per key: (action id, when it arrived).
-_applied: dict[Key, list[tuple[str | None, float]]] = {}
 # The first arrival of each (screen, action id) in this process.
 _first: dict[tuple[str, str], float] = {}
-_last_forget = [0.0]
+# The taps this process has taken and not judged yet, by (screen, action id): asked about, one of
+# them is "not known yet", never "not applied" (it may still apply).
+_in_line: Counter[tuple[str, str]] = Counter()
 
 
 def window_seconds() -> float:
@@ -89,57 +91,46 @@ def moment(token: str, action_id: str | None, arrived: float) -> float:
     return arrived if first is None else min(first, arrived)
 
 
-@contextlib.contextmanager
-def turn(key: Key | None) -> Iterator[None]:
-    """Judge identical taps of one screen one after another."""
+def key_hash(key: Key) -> str:
+    """The key as the event log keeps it (Event.tap_key)."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+
+
+def mark(key: Key | None, when: float) -> tuple[str, float] | None:
+    """What an applied tap's events carry (its key's hash, its moment since the epoch), or
+    None when it may never be merged."""
     if key is None:
-        yield
-        return
-    while True:
+        return None
+    return key_hash(key), time.time() - (time.monotonic() - when)
+
+
+def enter_line(token: str, action_id: str | None) -> None:
+    """The tap `action_id` of this screen is taken: it may apply until `leave_line`."""
+    if action_id:
         with _guard:
-            lock = _locks.setdefault(key, threading.Lock())
-        with lock:
-            with _guard:
-                current = _locks.get(key) is lock
-            if current:
-                yield
-                return
+            _in_line[(fingerprint(token), action_id)] += 1
 
 
-def merges(key: Key | None, action_id: str | None, when: float) -> bool:
-    """Whether an applied identical tap with another id arrived within the window of `when`.
-    Called inside `turn(key)`."""
-    if key is None:
-        return False
-    window = window_seconds()
-    return any(
-        not (other and other == action_id) and abs(when - at) < window
-        for other, at in _applied.get(key, ())
-    )
+def leave_line(token: str, action_id: str | None) -> None:
+    """The tap taken by `enter_line` is judged (applied, refused, merged or not tried)."""
+    if action_id:
+        key = (fingerprint(token), action_id)
+        with _guard:
+            _in_line[key] -= 1
+            if _in_line[key] <= 0:
+                del _in_line[key]
 
 
-def note(key: Key | None, action_id: str | None, when: float) -> None:
-    """An applied tap that arrived at `when`. Called inside `turn(key)`."""
-    if key is None:
-        return
-    now = time.monotonic()
+@contextlib.contextmanager
+def in_line(token: str, action_id: str | None) -> Iterator[None]:
+    enter_line(token, action_id)
+    try:
+        yield
+    finally:
+        leave_line(token, action_id)
+
+
+def waiting(token: str, action_id: str) -> bool:
+    """Whether a copy of this screen's tap `action_id` is taken and not judged yet here."""
     with _guard:
-        kept = [(o, at) for o, at in _applied.get(key, ()) if now - at < KEEP_SECONDS]
-        kept.append((action_id, when))
-        _applied[key] = kept
-    if len(_locks) > KEEP and now - _last_forget[0] > 1:
-        _last_forget[0] = now
-        _forget(now - KEEP_SECONDS)
-
-
-def _forget(before: float) -> None:
-    """Drop keys whose last tap is older than `before` (and nobody waits on)."""
-    with _guard:
-        for key in [k for k, v in _applied.items() if max(at for _o, at in v) < before]:
-            lock = _locks.get(key)
-            if lock is not None and lock.locked():
-                continue
-            _applied.pop(key, None)
-            _locks.pop(key, None)
-        for key in [k for k in _locks if k not in _applied and not _locks[k].locked()]:
-            _locks.pop(key, None)
+        return (fingerprint(token), action_id) in _in_line

@@ -23,8 +23,13 @@
   var wsPath = body.getAttribute('data-ws');
   var mySeat = body.getAttribute('data-my-seat');
   var socket = null;
+  // Failed attempts since a socket was last current: an open that ends before its state
+  // arrives (closed with 1013 while Redis is away) does not start the backoff again.
   var retry = 0;
   var retryTimer = null;
+  // The server said "try later" (1013) and no socket has been current since: retries stay
+  // between 1 s and 2.5 s apart, whatever closes them meanwhile (a refused handshake is a 1006).
+  var tryLater = false;
   var lastPublic = 0;
   // The version the page was served at, named to its first socket (`?v=`): the server then
   // sends {"type": "current"} instead of the state the page already shows. Only until a socket
@@ -73,20 +78,10 @@
     var el = document.getElementById('toast');
     if (!el) return;
     el.textContent = text;
-    placeToast(el);
+    el.dispatchEvent(new Event('live:toast'));  // the display places it (display.js)
     el.classList.add('show');
     clearTimeout(el._hide);
     el._hide = setTimeout(function () { el.classList.remove('show'); }, 5000);
-  }
-
-  // On a wide table display the toast keeps to the left column just above the QR code (over the
-  // history), however tall the column's other parts are (issue 18: never over the QR code).
-  function placeToast(el) {
-    var join = document.querySelector('body.page-display .join-box');
-    if (!join || !window.matchMedia('(min-width: 900px)').matches) return;
-    var r = join.getBoundingClientRect();
-    var above = r.top < window.innerHeight && r.bottom > 0 ? window.innerHeight - r.top + 8 : 12;
-    el.style.setProperty('--toast-bottom', Math.max(12, Math.round(above)) + 'px');
   }
 
   function send(obj) {
@@ -94,8 +89,6 @@
   }
 
   function afterSwap() {
-    var shownToast = document.querySelector('#toast.show');
-    if (shownToast) placeToast(shownToast);  // the page under it may have moved
     var state = document.getElementById('table-state');
     if (!state) return;
     if (mySeat) {
@@ -108,7 +101,7 @@
       if (own) own.hidden = true;
     }
     // Issue 16 (rebirth, dark souls): a button or note for the phones its data-for-seats names.
-    var only = state.querySelectorAll('[data-for-seats]');
+    var only = document.querySelectorAll('[data-for-seats]');
     for (var o = 0; o < only.length; o++) {
       var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;
       only[o].hidden = !(mySeat && listed && only[o].getAttribute('data-not-seat') !== mySeat);
@@ -142,37 +135,9 @@
     lastStage = stage;
     keepAwake();
     phoneNow(state);
-    fitSeats();
+    document.dispatchEvent(new Event('live:swapped'));  // the display fits its seats (display.js)
   }
 
-  // On a wide table display a seat card too full for its place (a long hero name, every kind of
-  // equipment, delayed tricks) takes smaller type, step by step, until it stays on the screen,
-  // off the distance table and off the other seats (issue 18, item 15; display.css --seat-fit).
-  function fitSeats() {
-    if (!body.classList.contains('page-display') || !window.matchMedia('(min-width: 900px)').matches) return;
-    var ring = document.querySelector('#table-state .ring');
-    if (!ring) return;
-    var seats = Array.prototype.slice.call(ring.querySelectorAll(':scope > .seat'));
-    var middle = document.querySelector('#table-state .distances');
-    seats.forEach(function (seat) { seat.style.removeProperty('--seat-fit'); });
-    var area = ring.getBoundingClientRect();
-    var bottom = Math.min(area.bottom, window.innerHeight);
-    function clash(seat) {
-      var r = seat.getBoundingClientRect();
-      if (r.top < area.top - 1 || r.bottom > bottom + 1) return true;
-      var others = seats.filter(function (o) { return o !== seat; }).map(function (o) { return o.getBoundingClientRect(); });
-      if (middle && middle.checkVisibility && middle.checkVisibility()) others.push(middle.getBoundingClientRect());
-      return others.some(function (o) {
-        return r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1 && o.top < r.bottom - 1;
-      });
-    }
-    seats.forEach(function (seat) {
-      for (var fit = 0.95; fit >= 0.6 && clash(seat); fit -= 0.05) {
-        seat.style.setProperty('--seat-fit', fit.toFixed(2));
-      }
-    });
-  }
-  window.addEventListener('resize', fitSeats);
 
   function closeDialogOf(elt) {
     var dialog = document.getElementById('dialog');
@@ -205,10 +170,11 @@
       // Merged: the server counted it once with the identical tap just before it.
       if (outcome === 'merged') toast(tapText('merged'));
       else if (tap.doubt) toast(tapText('applied'));
-    } else if (outcome === 'not_applied') {
-      toast(tapText('not-applied'));
     } else {
-      toast(message || body.getAttribute('data-error-text'));
+      // A refused option: its box goes back to what the table has.
+      var box = tap.changed;
+      if (box && box.type === 'checkbox') box.checked = !box.checked;
+      toast(outcome === 'not_applied' ? tapText('not-applied') : message || body.getAttribute('data-error-text'));
     }
     if (tap.doubt) send({ type: 'sync', version: lastPublic });
     setTimeout(nextTap, 0);
@@ -218,8 +184,12 @@
     var tap = pending[msg.action_id];
     if (!tap) return;
     if (msg.type === 'error') {
-      // Not applied over the socket while the same tap is on its way over HTTP: that decides.
-      if (msg.outcome === 'not_applied') { if (!tap.posting) settle(msg.action_id, 'not_applied'); }
+      // Not applied over the socket while the same tap is on its way over HTTP: that decides
+      // (and if it is not applied either, neither copy can be any more).
+      if (msg.outcome === 'not_applied') {
+        if (!tap.posting) settle(msg.action_id, 'not_applied');
+        else tap.notApplied = true;
+      }
       else if ((msg.status || 0) >= 500) doubt(msg.action_id);
       else settle(msg.action_id, 'refused', msg.message);
     } else {
@@ -242,12 +212,15 @@
     askStatus(id);
   }
 
+  // The answer is read beside the server's writer, so it comes at once: "not known yet" while
+  // a copy of the tap is still in line there (until its deadline), so the phone asks again
+  // within a second.
   function askStatus(id) {
     var tap = pending[id];
     if (!tap) return;
     clearTimeout(tap.timer);
     tap.tries += 1;
-    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(5000, 500 << tap.tries));
+    tap.timer = setTimeout(function () { askStatus(id); }, Math.min(1000, 250 << tap.tries));
     send({ type: 'status', action_id: id });
   }
 
@@ -412,7 +385,6 @@
     }
     var sock = socket;
     sock.current = false;
-    sock.onopen = function () { retry = 0; };
     // "open" once the server's first frame (the whole current state) is on the screen; the
     // heartbeat starts only then.
     sock.onmessage = function (ev) {
@@ -424,6 +396,8 @@
       if (!sock.current && current) {
         pageVersion = 0;
         sock.current = true;
+        retry = 0;
+        tryLater = false;
         setConn('open');
         Object.keys(pending).forEach(function (id) { if (pending[id].doubt) askStatus(id); });
       }
@@ -449,9 +423,12 @@
       }
       setConn('closed');
       // 1008: too many messages; 4429: too many screens on this table; 1013: the server cannot
-      // reach Redis for now, so it retries often (back within a few seconds of Redis).
+      // reach Redis for now: at most one try a second (not five: every phone of the table at
+      // once), never more than 2.5 s apart (current within a few seconds of Redis's return).
+      if (ev.code === 1013) tryLater = true;
       if (ev.code === 4429) schedule(30000);
-      else schedule(ev.code === 1008 ? 5000 : 0, ev.code === 1013 ? 2000 : 5000);
+      else if (tryLater) schedule(1000, 2500);
+      else schedule(ev.code === 1008 ? 5000 : 0, 5000);
     };
   }
 
@@ -548,6 +525,7 @@
   var PATTERNS = { dying: [400, 120, 400, 120, 400], turn: [150, 80, 150], save: [250, 100, 250],
     handover: [300, 100, 300, 100, 300] };
   var TONES = { dying: [440, 330, 440, 330], turn: [660, 880], save: [587, 740, 587], handover: [523, 784, 523] };
+
   var SOUND_KEY = 'sgs-sound';
   var audio = null;
   var seen = null;
@@ -597,6 +575,7 @@
       var fresh = Object.keys(now.save).some(function (id) { return !seen.save[id]; });
       if (now.dying && !seen.dying) signal('dying');
       else if (fresh) signal('save');
+      else if (now.wait && now.wait !== seen.wait) signal('handover');
       else if (now.turn && !seen.turn) signal('turn');
     }
     seen = now;
@@ -655,27 +634,74 @@
   function phoneNow(state) {
     if (!mySeat || !body.classList.contains('page-phone')) return;
     placeRing(state);
-    alerts(markStrip(state));
+    var now = markStrip(state);
+    // A decision the table waits on this phone for (its strip asks it): alerted once per question.
+    var wait = document.querySelector('#now-strip .now-wait:not([hidden])');
+    now.wait = wait ? wait.textContent : '';
+    alerts(now);
     handoverAlert(state);
     var fold = document.querySelector('#my-seat details.hero-fold');
     if (fold && heroOpen !== null && fold.open !== heroOpen) fold.open = heroOpen;
   }
 
-  function keepAwake() {
+  // The screen stays on while identities are dealt and in play. The Screen Wake Lock exists
+  // only in a secure context (https, or the laptop's own 127.0.0.1): phones that open the
+  // laptop's LAN address over plain http have none, so a tap starts a muted, looping, inline
+  // video instead, as NoSleep.js does (the file is fetched then, never with the page).
+  // Chromium keeps the screen on for a muted video only while it plays on a visible page, most
+  // of it in view and at least a fifth of the viewport (its video_wake_lock.cc), hence the
+  // transparent video over the whole viewport, under everything (app.css .awake-video); Safari
+  // plays it only once it is in the document. Safari also grants the wake lock only within a
+  // tap, so a tap asks again. When neither keeps the screen on, the page says so (#awake-note).
+  var awakeVideo = null;
+  function wantAwake() {
     var state = document.getElementById('table-state');
     var status = state && state.getAttribute('data-status');
-    var wanted = status === 'dealt' || status === 'playing';
-    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
-    if (wanted && !wakeLock) {
+    return status === 'dealt' || status === 'playing';
+  }
+  function showAwake() {
+    var note = document.getElementById('awake-note');
+    if (note) note.hidden = !wantAwake() || !!wakeLock || !!(awakeVideo && !awakeVideo.paused);
+  }
+  function playAwake() {
+    if (!awakeVideo) {
+      awakeVideo = document.createElement('video');
+      awakeVideo.className = 'awake-video';
+      awakeVideo.muted = awakeVideo.loop = awakeVideo.playsInline = true;
+      ['muted', 'loop', 'playsinline', 'aria-hidden'].forEach(function (a) { awakeVideo.setAttribute(a, a === 'aria-hidden' ? 'true' : ''); });
+      (body.getAttribute('data-awake') || '').split(' ').forEach(function (src) {
+        var source = document.createElement('source');
+        source.src = src;
+        source.type = 'video/' + src.split('.').pop();
+        awakeVideo.appendChild(source);
+      });
+      ['playing', 'pause', 'error'].forEach(function (e) { awakeVideo.addEventListener(e, showAwake, true); });
+      body.appendChild(awakeVideo);
+    }
+    var played = awakeVideo.play();
+    if (played && played.catch) played.catch(showAwake);
+  }
+
+  function keepAwake(tapped) {
+    var wanted = wantAwake();
+    var visible = document.visibilityState === 'visible';
+    if (wanted && visible && !wakeLock && 'wakeLock' in navigator) {
       navigator.wakeLock.request('screen').then(function (lock) {
         wakeLock = lock;
-        lock.addEventListener('release', function () { wakeLock = null; });
-      }).catch(function () { wakeLock = null; });
+        lock.addEventListener('release', function () { wakeLock = null; showAwake(); });
+        showAwake();
+      }).catch(function () { wakeLock = null; showAwake(); });
+    } else if (wanted && visible && !('wakeLock' in navigator) && (tapped === true || awakeVideo)) {
+      if (!awakeVideo || awakeVideo.paused) playAwake();
     } else if (!wanted && wakeLock) {
       wakeLock.release();
       wakeLock = null;
     }
+    if (!wanted && awakeVideo) awakeVideo.pause();
+    showAwake();
   }
+  function tappedAwake() { if (!wakeLock && !(awakeVideo && !awakeVideo.paused)) keepAwake(true); }
+  ['click', 'touchend', 'keydown'].forEach(function (e) { document.addEventListener(e, tappedAwake, true); });
 
   document.addEventListener('visibilitychange', checkAlive);
   // The browser lets the wake lock go when the page is hidden: take it again on return.
@@ -715,7 +741,7 @@
     });
     var key = d.path + ' ' + JSON.stringify(Object.keys(fields).sort().map(function (k) { return [k, fields[k]]; }));
     var trigger = d.triggeringEvent;
-    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, path: d.path, fields: fields, key: key, via: 'http' };
+    var tap = { id: id, name: m[1], elt: d.elt, button: (trigger && trigger.submitter) || null, changed: trigger && trigger.type === 'change' ? trigger.target : null, path: d.path, fields: fields, key: key, via: 'http' };
     var waiting = Object.keys(pending).map(function (p) { return pending[p]; });
     if (waiting.length) {
       ev.preventDefault();
@@ -789,7 +815,9 @@
       pending[id].posting = false;
       var merged = xhr.getResponseHeader('X-Tap-Outcome') === 'merged';
       if (xhr.status >= 200 && xhr.status < 400) settle(id, merged ? 'merged' : 'applied');
-      else if (only && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') settle(id, 'not_applied');
+      else if ((only || pending[id].notApplied) && xhr.getResponseHeader('X-Tap-Outcome') === 'not_applied') {
+        settle(id, 'not_applied');
+      }
       else if (xhr.status === 0 || xhr.status >= 500) doubt(id);
       else settle(id, 'refused', errorText(xhr));
       if (!socket || socket.readyState !== 1) { retry = 0; connect(); }

@@ -5,6 +5,8 @@ a hero in play cannot leave the box; a new session keeps the box."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from companion import actions
@@ -103,10 +105,16 @@ def test_a_bad_hero_is_refused_naming_its_field_and_nothing_changes() -> None:
     assert table.version == version + 1
 
 
-def with_lords(players: int = 5, **options: bool) -> Table:
+def with_lords(
+    players: int = 5, *, prepare: Callable[[Table], object] | None = None, **options: bool
+) -> Table:
+    """A table whose box holds 汉献帝 and 袁绍 (and what `prepare` changes: the box is locked
+    from the deal on), identities dealt."""
     table, _seats = make_table(players, **options)
     actions.box_add(token=table.host_token, fields=XIANDI)
     actions.box_add(token=table.host_token, fields=YUANSHAO)
+    if prepare is not None:
+        prepare(table)
     actions.identities_deal(token=table.host_token)
     table.refresh_from_db()
     return table
@@ -129,8 +137,10 @@ def test_the_lord_pack_draws_its_lord_from_the_box_lords_added_ones_too() -> Non
 
 
 def test_an_added_lord_picked_plays_with_its_hp_and_the_others_draw_from_the_box() -> None:
-    table = with_lords(lord_pack=True)
-    actions.box_switch(token=table.host_token, hero_id="QUN003", on=False)
+    table = with_lords(
+        lord_pack=True,
+        prepare=lambda t: actions.box_switch(token=t.host_token, hero_id="QUN003", on=False),
+    )
     actions.game_start(token=table.host_token)
     lord = by_identity(table, "lord")[0]
     for _ in range(60):
@@ -169,11 +179,13 @@ def test_a_switched_off_standard_hero_is_never_offered() -> None:
 
 
 def test_an_added_hero_is_offered_to_the_others() -> None:
-    for _ in range(30):
-        table = with_lords(4)
+    def prepare(table: Table) -> None:
         for hero_id in [h.id for h in box.STANDARD if h.id not in LORDS][:18]:
             actions.box_switch(token=table.host_token, hero_id=hero_id, on=False)
         actions.box_add(token=table.host_token, fields={**XIANDI, "name_zh": "文丑", "lord": False})
+
+    for _ in range(30):
+        table = with_lords(4, prepare=prepare)
         actions.game_start(token=table.host_token)
         lord = by_identity(table, "lord")[0]
         actions.hero_pick(token=lord.token, hero_id=lord.hero_candidates[0])
@@ -185,9 +197,10 @@ def test_an_added_hero_is_offered_to_the_others() -> None:
 
 
 def test_a_box_too_small_for_the_deal_is_refused() -> None:
-    table, _seats = make_table(8, deal=True)
+    table, _seats = make_table(8)
     for hero in box.STANDARD[:12]:
         actions.box_switch(token=table.host_token, hero_id=hero.id, on=False)
+    actions.identities_deal(token=table.host_token)
     with pytest.raises(ActionError) as refused:
         actions.game_start(token=table.host_token)
         lord = by_identity(table, "lord")[0]
@@ -195,23 +208,32 @@ def test_a_box_too_small_for_the_deal_is_refused() -> None:
     assert refused.value.code == "box_too_small"
 
 
-def test_a_hero_in_play_cannot_leave_the_box_until_the_game_is_over() -> None:
+def test_the_box_is_locked_from_the_deal_until_the_game_is_over() -> None:
+    """Every change refused alike while a game runs, whatever it touches (the heroes in play
+    or not, a valid file or not): the answer tells nothing of what the others hold."""
     table = with_lords(lord_pack=True)
+    before = fresh_box(table)
+    version = table.version
+    for change in (
+        lambda: actions.box_remove(token=table.host_token, hero_id="ADD001"),
+        lambda: actions.box_remove(token=table.host_token, hero_id="ADD999"),
+        lambda: actions.box_add(token=table.host_token, fields={**XIANDI, "name_zh": "文丑"}),
+        lambda: actions.box_add(token=table.host_token, fields={}),
+        lambda: actions.box_switch(token=table.host_token, hero_id="QUN003", on=False),
+        lambda: actions.box_import(token=table.host_token, text=box.export_box(before)),
+        lambda: actions.box_import(token=table.host_token, text=b"not json"),
+    ):
+        with pytest.raises(BoxRefused) as refused:
+            change()
+        assert (refused.value.code, refused.value.status) == ("box_locked", 409)
     actions.game_start(token=table.host_token)
-    lord = by_identity(table, "lord")[0]
-    for _ in range(60):
-        offered = [h for h in lord.hero_candidates if h.startswith("ADD")]
-        if offered:
-            break
-        actions.heroes_redeal(token=table.host_token, confirm=True)
-        lord = fresh(lord)
-    with pytest.raises(BoxRefused) as refused:
-        actions.box_remove(token=table.host_token, hero_id=offered[0])
-    assert refused.value.code == "in_use"
     with pytest.raises(BoxRefused):
-        actions.box_import(token=table.host_token, text=box.export_box(box.Box()))
-    # A standard hero may be switched off mid-game: only later deals change.
-    actions.box_switch(token=table.host_token, hero_id="QUN003", on=False)
+        actions.box_switch(token=table.host_token, hero_id="QUN003", on=False)
+    table.refresh_from_db()
+    assert fresh_box(table) == before and table.version == version + 1, "only the start"
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    actions.box_remove(token=table.host_token, hero_id="ADD001")
+    assert [h.id for h in fresh_box(table).added] == ["ADD002"]
 
 
 def test_a_new_session_keeps_the_box() -> None:

@@ -15,7 +15,7 @@ from companion.actions import ActionError
 from companion.models import MAX_SEATS, Event, Seat
 from tests.support.factories import make_table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

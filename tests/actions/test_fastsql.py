@@ -11,7 +11,7 @@ from companion import actions, fastsql
 from companion.models import Event, Seat, Table
 from tests.support.game import picked_all
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.backend, pytest.mark.django_db]
 
 
 @pytest.fixture(autouse=True, params=["fastsql", "stock"])

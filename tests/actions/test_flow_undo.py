@@ -225,6 +225,7 @@ def _undo_cost(history: int) -> tuple[int, int, list[str]]:
     return len(queries.captured_queries), steps[0], [q["sql"] for q in queries.captured_queries]
 
 
+@pytest.mark.backend
 def test_undo_costs_the_same_at_5000_events_as_at_50() -> None:
     small_queries, small_steps, _ = _undo_cost(50)
     big_queries, big_steps, sql = _undo_cost(5000)
@@ -234,6 +235,7 @@ def test_undo_costs_the_same_at_5000_events_as_at_50() -> None:
         assert big_steps < small_steps * 1.2, (small_steps, big_steps)
 
 
+@pytest.mark.backend
 def test_the_last_undoable_change_is_found_through_its_partial_index() -> None:
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's query plan (PostgreSQL plans by table statistics)")
@@ -252,6 +254,7 @@ def test_the_last_undoable_change_is_found_through_its_partial_index() -> None:
     assert "SCAN" not in plan and "TEMP B-TREE" not in plan
 
 
+@pytest.mark.backend
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_marks_the_existing_history() -> None:
     """0006_flow_event_undo: events recorded before it are marked undoable (the kinds the old
@@ -301,6 +304,7 @@ def test_undoing_a_phase_keeps_a_skip_a_judgement_added_since() -> None:
     assert turn_of(table) == (me.pk, "start", 1, ["play"])
 
 
+@pytest.mark.backend
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_carries_the_option_flags_into_the_options_field() -> None:
     """0008_table_mode_options: every table's five option booleans become its options, read

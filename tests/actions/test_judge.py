@@ -4,6 +4,8 @@ turn bar, and the host role passing from phone to phone."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -406,3 +408,60 @@ async def test_host_pass_between_phones_moves_the_controls() -> None:
     assert 'hx-post="act/deal"' in snapshot_new and "host-panel-none" not in snapshot_new
     await again_old.disconnect()
     await again_new.disconnect()
+
+
+# The rank only when it decides (RULES §5: only 闪电's ♠2-9 reads it) -----------------------
+
+
+def test_a_judgement_the_suit_decides_is_told_without_a_rank_over_http() -> None:
+    from tests.web.test_views import csrf_client, htmx_post
+
+    table, seats = first_game(4)
+    player = holder_of(table)
+    at(table, player, "play")
+    holder = ring(seats, player, 1)
+    actions.trick_place(token=player.token, seat_id=holder.pk, name="乐不思蜀")
+    at(table, holder, "judgement")
+    client = csrf_client()
+    # The helper asks no rank for 乐不思蜀: the ranks are there only for a check they decide.
+    page = client.get(f"/p/{holder.token}/judge/{holder.pk}?trick=乐不思蜀").content.decode()
+    assert 'value="indulgence" checked required' in page and 'class="rank-asked"' in page
+    assert 'value="indulgence" checked data-rank' not in page and "suit-taps" in page
+    assert 'name="rank" value="1" required' not in page
+    post = {"seat": holder.pk, "check": "indulgence", "suit": "heart", "trick": "乐不思蜀"}
+    assert htmx_post(client, f"/p/{holder.token}/act/judge", post).status_code == 204
+    event = latest(table, "judgement")
+    assert (event.public["outcome"], event.public["rank"]) == ("escaped", None)
+    assert "♥" in text(event) and fresh(holder).judgement_zone == []
+    # The card is out of the pile for the odds: one heart fewer.
+    from companion.read.deck import deck_odds, revealed_cards
+    from companion.rules.judgement import Check
+
+    table.refresh_from_db()
+    assert revealed_cards(table) == [("heart", None)]
+    odds = dict(deck_odds(table, [Check.INDULGENCE]).odds["indulgence"])
+    assert odds["escaped"] == Fraction(26, 107)
+    # A free judgement and 八卦阵 need no rank either; 闪电 does.
+    actions.judgement_flip(token=holder.token, check="eight_trigrams", suit="diamond", rank="")
+    assert latest(table, "judgement").public["outcome"] == "dodge"
+    with pytest.raises(ActionError) as err:
+        actions.judgement_flip(token=holder.token, check="lightning", suit="spade", rank="")
+    assert err.value.code == "bad_card"
+
+
+def test_sima_yi_replaces_a_suit_only_judgement_with_a_suit() -> None:
+    table, _seats, sima = with_sima_yi(4)
+    holder = holder_of(table)
+    actions.judgement_flip(token=holder.token, check="eight_trigrams", suit="spade", rank=None)
+    from tests.web.test_views import csrf_client
+
+    page = csrf_client().get(f"/p/{sima.token}/replace").content.decode()
+    assert 'name="suit"' in page and 'name="rank"' not in page
+    actions.judgement_replace(token=sima.token, suit="heart", rank="")
+    actions.judgement_confirm(token=sima.token)
+    event = latest(table, "judgement")
+    assert (event.public["outcome"], event.public["suit"], event.public["rank"]) == (
+        "dodge",
+        "heart",
+        None,
+    )

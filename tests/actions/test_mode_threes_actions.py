@@ -288,3 +288,24 @@ def test_lightning_is_refused_in_threes_and_other_delayed_tricks_are_not() -> No
     )
     actions.trick_place(token=table.host_token, seat_id=target.pk, name="乐不思蜀")
     assert fresh(target).judgement_zone == ["乐不思蜀"]
+
+
+def test_the_commander_asked_has_the_question_and_its_buttons_in_his_strip() -> None:
+    """Whoever the table waits for is told: every phone's strip carries the question with its
+    answers, shown (data-for-seats, live.js) on the asked commander's phone only."""
+    import re
+
+    from companion.broadcast import render_public
+    from companion.state import public_state
+
+    table, _seats = in_play("threes")
+    cold = table.seats.get(identity="renegade")
+    html = render_public(public_state(table), "zh-hans")
+    strip = re.search(r'<div id="now-strip".*?</div>\n</div>', html, re.S)
+    assert strip, html[:500]
+    wait = re.search(r'<div class="now-wait" data-for-seats="(\d+)" hidden.*', strip.group(0), re.S)
+    assert wait and wait.group(1) == str(cold.pk)
+    assert wait.group(0).count('hx-post="act/answer"') == 2
+    actions.flow_answer(token=cold.token, answer="warm")
+    table.refresh_from_db()
+    assert 'class="now-wait"' not in render_public(public_state(table), "zh-hans")

@@ -16,7 +16,7 @@ from companion.models import Event, Seat, Table
 from tests.actions.services_helpers import events, snapshot
 from tests.support.factories import make_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.backend, pytest.mark.django_db]
 
 
 def test_options_change_and_refuse_unknown_or_late() -> None:

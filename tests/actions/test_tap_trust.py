@@ -34,7 +34,7 @@ from tests.actions.test_outcome import ask, held_lock
 from tests.live.test_consumers import drain, open_socket
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 playing = database_sync_to_async(picked_all)
 

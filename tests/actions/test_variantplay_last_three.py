@@ -159,3 +159,20 @@ def test_a_death_that_passes_the_turn_into_a_new_round_ends_the_round_with_the_l
     actions.event_undo(token=table.host_token, version=died.version)
     table.refresh_from_db()
     assert hps(rest) == full and table.round == ending and fresh(last).alive
+
+
+def test_at_four_players_the_first_death_starts_the_countdown_and_the_loss_follows() -> None:
+    """RULES §9: the rule applies at every table size from 4, whenever exactly three are alive."""
+    table, _seats = picked_all(4, last_three=True)
+    assert table.status == Table.Status.PLAYING and table.opts.last_three
+    kill(table, by_identity(table, "renegade")[0], None)
+    table.refresh_from_db()
+    assert last_three.current(table).started == table.round
+    assert public_state(table).turn.last_three == 4  # type: ignore[union-attr]
+    living = list(table.seats.filter(alive=True).order_by("position"))
+    full = hps(living)
+    for _ in range(4):
+        assert "last_three" not in end_round(table).public
+    assert hps(living) == full
+    assert end_round(table).public["last_three"]
+    assert hps(living) == [hp - 1 for hp in full]

@@ -179,6 +179,38 @@ def test_a_recorded_damage_on_his_attacker_ends_it_and_an_undone_damage_forgets_
     assert last_event(table).public["protection_ended"] == str(first.pk)
 
 
+def test_a_dodged_slash_counts_as_an_attack_and_his_answer_to_it_ends_the_protection() -> None:
+    """RULES §9: "until ... he attacks the player attacking him": a 杀 he dodged is an attack
+    all the same; the player who played it becomes one he may strike back at."""
+    table, first = second_game(first_out_protection=True)
+    attacker, bystander = others(table, first)[:2]
+    hp = fresh(first).hp
+    mine = private_state(fresh(first))
+    assert (attacker.pk, attacker.name) in mine.dodged_from and mine.attackers == ()
+    with pytest.raises(ActionError) as refused:
+        actions.protection_dodged(token=bystander.token, seat_id=attacker.pk)
+    assert refused.value.status == 403
+    actions.protection_dodged(token=first.token, seat_id=attacker.pk)
+    table.refresh_from_db()
+    event = last_event(table)
+    assert event.kind == "protection_attacked" and fresh(first).hp == hp
+    assert attacker.name in describe(event.kind, event.public)["text"]
+    mine = private_state(fresh(first))
+    assert mine.attackers == ((attacker.pk, attacker.name),)
+    assert (attacker.pk, attacker.name) not in mine.dodged_from
+    with pytest.raises(ActionError) as refused:
+        actions.protection_dodged(token=first.token, seat_id=attacker.pk)
+    assert refused.value.code == "already_attacker"
+    # The undo forgets the attacker; noted again, his answer ends the protection.
+    actions.event_undo(token=first.token)
+    table.refresh_from_db()
+    assert protection.current(table).attackers == frozenset() and fresh(first).hp == hp
+    actions.protection_dodged(token=table.host_token, seat_id=attacker.pk)
+    actions.protection_strike(token=first.token, seat_id=attacker.pk)
+    table.refresh_from_db()
+    assert protection.protected_seat(table) is None
+
+
 def test_a_redeal_of_the_next_game_keeps_the_same_protected_player() -> None:
     table, _seats = picked_all(5, first_out_protection=True)
     first = by_identity(table, "rebel")[0]

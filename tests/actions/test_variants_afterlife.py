@@ -12,6 +12,7 @@ from companion.actions import ActionError, afterlife
 from companion.models import Event, Game, Seat, Table
 from companion.rules import box
 from companion.state import public_state
+from companion.texts import describe
 from tests.support.game import by_identity, fresh, kill, picked_all, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -198,12 +199,10 @@ def test_each_soul_haunts_and_is_used_once() -> None:
     refused(actions.soul_haunt, "already_a_soul", token=loyalist.token, seat_id=rebel.pk)
     [soul] = afterlife.load(fresh_table(table)).souls
     assert (soul.soul.value, soul.host) == ("luohan", seat_index(lord))
-    # 罗汉 blocks a damage: none yet; then only on the soul's phone; the lord gets 1 HP back.
-    refused(actions.soul_use, "no_damage", token=loyalist.token, seat_id=loyalist.pk)
+    # 罗汉 is never used by a tap: it prevents 1 point of the lord's next damage by itself.
+    refused(actions.soul_use, "luohan_is_automatic", token=loyalist.token, seat_id=loyalist.pk)
     hp = fresh(lord).hp
     actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
-    refused(actions.soul_use, "not_owner", 403, token=lord.token, seat_id=loyalist.pk)
-    actions.soul_use(token=loyalist.token, seat_id=loyalist.pk)
     assert fresh(lord).hp == hp - 1
     assert afterlife.load(fresh_table(table)).souls == ()
     refused(actions.soul_use, "no_soul", token=loyalist.token, seat_id=loyalist.pk)
@@ -222,7 +221,7 @@ def test_each_soul_haunts_and_is_used_once() -> None:
     actions.turn_set(token=table.host_token, seat_id=lord.pk, phase="play")
     actions.soul_use(token=fresh(lord).token, seat_id=renegade.pk)
     assert afterlife.load(fresh_table(table)).souls == ()
-    assert kinds(table).count("soul_used") == 3 and kinds(table).count("soul_haunted") == 3
+    assert kinds(table).count("soul_used") == 2 and kinds(table).count("soul_haunted") == 3
 
 
 def test_a_soul_whose_host_dies_is_gone_and_the_lord_has_none() -> None:
@@ -232,6 +231,8 @@ def test_a_soul_whose_host_dies_is_gone_and_the_lord_has_none() -> None:
     rebel, other_rebel = by_identity(table, "rebel")[:2]
     kill(table, loyalist, rebel)
     actions.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
+    # 罗汉 prevents the first damage (1 of 1); the next kills him, and the soul is gone with him.
+    actions.seat_change_hp(token=table.host_token, seat_id=other_rebel.pk, delta=-1, source="")
     kill(table, other_rebel, lord)
     state = afterlife.load(fresh_table(table))
     assert state.souls == () and state.choosing == (seat_index(other_rebel),)
@@ -274,7 +275,7 @@ def test_a_gift_and_a_rebirth_are_undone_by_the_usual_undo() -> None:
     assert Seat.objects.filter(table=table, hero=old_hero).count() == 1
 
 
-def test_a_haunting_and_a_block_are_undone_and_a_stale_undo_is_refused() -> None:
+def test_a_haunting_and_a_prevented_damage_are_undone_and_the_soul_haunts_again() -> None:
     table, _seats = picked_all(6, dark_souls=True)
     lord = by_identity(table, "lord")[0]
     loyalist = by_identity(table, "loyalist")[0]
@@ -286,16 +287,67 @@ def test_a_haunting_and_a_block_are_undone_and_a_stale_undo_is_refused() -> None
     state = afterlife.load(fresh_table(table))
     assert state.souls == () and state.choosing == (seat_index(loyalist),)
     actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
-    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
     hp = fresh(lord).hp
-    actions.soul_use(token=loyalist.token, seat_id=loyalist.pk)
-    used = Event.objects.get(table=table, kind="soul_used").version
-    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-1, source=rebel.pk)
-    refused(actions.event_undo, "changed", token=table.host_token, version=used)
-    actions.event_undo(token=lord.token)  # the later damage first
-    actions.event_undo(token=table.host_token, version=used)
+    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
+    assert fresh(lord).hp == hp - 1 and afterlife.load(fresh_table(table)).souls == ()
+    # The undo of the damage gives the HP back and the soul haunts again, for the next one.
+    actions.event_undo(token=lord.token)
     assert fresh(lord).hp == hp
-    assert len(afterlife.load(fresh_table(table)).souls) == 1
+    [soul] = afterlife.load(fresh_table(table)).souls
+    assert (soul.soul.value, soul.host) == ("luohan", seat_index(lord))
+    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-1, source=rebel.pk)
+    assert fresh(lord).hp == hp and afterlife.load(fresh_table(table)).souls == ()
+    actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-1, source=rebel.pk)
+    assert fresh(lord).hp == hp - 1  # the soul is gone: the second damage lands whole
+
+
+def test_luohan_prevents_before_the_damage_lands_a_haunted_player_at_1_hp_is_not_dying() -> None:
+    """RULES §9: "the block is a prevention, applied to the damage before it lands (a haunted
+    player at 1 HP who takes 1 damage does not become dying)"; the line says so, naming the
+    soul's owner."""
+    table, _seats = picked_all(6, dark_souls=True)
+    lord = by_identity(table, "lord")[0]
+    loyalist = by_identity(table, "loyalist")[0]
+    rebel, other_rebel = by_identity(table, "rebel")[:2]
+    kill(table, loyalist, rebel)
+    actions.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
+    down = fresh(other_rebel).hp - 1
+    actions.seat_change_hp(token=other_rebel.token, seat_id=other_rebel.pk, delta=-down, loss=True)
+    assert fresh(other_rebel).hp == 1  # HP loss is not damage: the soul is still there
+    actions.seat_change_hp(token=table.host_token, seat_id=other_rebel.pk, delta=-1, source=lord.pk)
+    seat = fresh(other_rebel)
+    assert (seat.hp, seat.dying) == (1, False)
+    event = Event.objects.filter(table=table, kind="damage").latest("version")
+    assert [row["owner_name"] for row in event.public["luohan"]] == [loyalist.name]
+    with translation.override("en"):
+        line = describe(event.kind, event.public)["text"]
+    assert "prevented 1 point before it landed" in line and loyalist.name in line
+    assert not Event.objects.filter(table=table, kind="soul_used").exists()
+
+
+def test_luohan_is_part_of_a_resolved_damage_and_of_lightning() -> None:
+    table, _seats = picked_all(6, dark_souls=True, maneuvering=True)
+    lord = by_identity(table, "lord")[0]
+    loyalists = by_identity(table, "loyalist")
+    rebel = by_identity(table, "rebel")[0]
+    kill(table, loyalists[0], rebel)
+    actions.soul_haunt(token=loyalists[0].token, seat_id=rebel.pk)
+    hp = fresh(rebel).hp
+    actions.turn_set(token=table.host_token, seat_id=lord.pk, phase="play")
+    actions.seat_drink_wine(token=lord.token, seat_id=lord.pk)
+    actions.damage_resolve(token=lord.token, target=rebel.pk, card="杀", source=lord.pk)
+    assert fresh(rebel).hp == hp - 1  # 杀 + 酒 = 2, 罗汉 prevents 1
+    event = Event.objects.filter(table=table, kind="damage_resolved").latest("version")
+    assert ["luohan_prevented", 2, 1] in event.public["steps"][0]["changes"]
+    actions.event_undo(token=table.host_token, version=event.version)
+    assert fresh(rebel).hp == hp and len(afterlife.load(fresh_table(table)).souls) == 1
+    # 闪电 strikes for 3 with no source: 2 land.
+    table.refresh_from_db()
+    actions.trick_place(token=table.host_token, seat_id=rebel.pk, name="闪电")
+    actions.judgement_flip(
+        token=rebel.token, check="lightning", suit="spade", rank=5, seat_id=rebel.pk, trick="闪电"
+    )
+    assert fresh(rebel).hp == hp - 2
 
 
 def test_the_reborn_player_is_back_in_turn_order() -> None:

@@ -38,7 +38,6 @@ def test_options_that_exclude_each_other_are_refused_with_the_reason() -> None:
 @pytest.mark.parametrize(
     ("option", "code", "zh"),
     [
-        ("last_three", "last_three_players", "最后三人规则至少需要 5 名玩家。"),
         (
             "rebels_know_each_other",
             "rebels_know_one_rebel",

@@ -23,7 +23,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 SMOKE = ["--tables", "2", "--phones", "4", "--rate", "2", "--duration", "3", "--warmup", "1"]
 TIMEOUT_SECONDS = 90
 
-pytestmark = pytest.mark.multiprocess
+pytestmark = [pytest.mark.backend, pytest.mark.multiprocess]
 
 
 def run_bench(*extra: str) -> dict:

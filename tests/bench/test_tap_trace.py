@@ -10,7 +10,7 @@ from django.conf import settings
 
 from bench.tap_trace import render_table, trace
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 REDIS = "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
 

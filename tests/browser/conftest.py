@@ -37,6 +37,7 @@ from bench.servers import (
 BASE_DIR = Path(__file__).resolve().parents[2]
 ARTIFACTS = BASE_DIR / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
+LAN_NAME = "table.test"
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -46,6 +47,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A name for the test server that is not localhost: a phone on the LAN (plain http, not a
+    # secure context), as at a real table (tests/browser/test_phone_awake.py).
+    f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1",
 ]
 STARTUP_SECONDS = 90
 EXPECT_TIMEOUT_MS = 10_000
@@ -85,6 +89,24 @@ def chromium_executable() -> str:
     return str(CHROMIUM)
 
 
+def server_env(data_dir: Path, *, embedded: bool = False) -> dict[str, str]:
+    """A test server's environment: its own data, the test names allowed (the embedded default
+    instead of DB and REDIS_URL if asked)."""
+    env = child_env(
+        dict(
+            DJANGO_SETTINGS_MODULE="companion.settings",
+            DATA_DIR=str(data_dir),
+            STATIC_ROOT=str(data_dir / "static"),
+            ALLOWED_HOSTS=f"127.0.0.1,{LAN_NAME}",
+            DEBUG="0",
+            HTTPS="0",
+            PYTHONUNBUFFERED="1",
+        ),
+        drop=("SQLITE_PATH", *(("DB", "REDIS_URL") if embedded else ())),
+    )
+    return env
+
+
 @pytest.fixture(scope="session")
 def app_server(
     chromium_executable: str, tmp_path_factory: pytest.TempPathFactory
@@ -92,18 +114,7 @@ def app_server(
     """`manage.py play` on a free 127.0.0.1 port, with its own data; stopped at the end."""
     data_dir = tmp_path_factory.mktemp("browser-server")
     suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
-    env = child_env(
-        dict(
-            DJANGO_SETTINGS_MODULE="companion.settings",
-            DATA_DIR=str(data_dir),
-            STATIC_ROOT=str(data_dir / "static"),
-            ALLOWED_HOSTS="127.0.0.1",
-            DEBUG="0",
-            HTTPS="0",
-            PYTHONUNBUFFERED="1",
-        )
-    )
-    env.pop("SQLITE_PATH", None)
+    env = server_env(data_dir)
     db_name = ""
     if env.get("DB") == "postgres":
         db_name = f"sgs_browser_{suffix}"

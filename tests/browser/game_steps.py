@@ -287,3 +287,23 @@ def seated_table(
     urls = [join_by_http(context, join_url, name) for context, name in seats]
     expect(host.locator("#table-state .seat")).to_have_count(4)
     return host, seats, urls
+
+
+def place_heroes(page: Page, order: list[int] | None = None) -> None:
+    """On a 3 vs 3 commander's or a 1 vs 1 player's phone, tap a place under three hero cards:
+    the card at `order[k]` (default: the k-th card) takes place k. The confirm is left to the
+    caller."""
+    cards = page.locator("form.placement .place-card")
+    for place, card in enumerate(order or [0, 1, 2]):
+        cards.nth(card).locator(".place-tap").nth(place).click()
+
+
+def lang_context(
+    new_context: ContextFactory, base_url: str, lang: str, kind: str
+) -> BrowserContext:
+    """A device in this language ("zh" or "en": the English UI's cookie set)."""
+    context = new_context(kind=kind, locale="zh-CN" if lang == "zh" else "en-US")
+    if lang == "en":
+        cookie = {"name": "django_language", "value": "en", "url": base_url}
+        context.add_cookies([cookie])  # type: ignore[list-item]
+    return context

@@ -141,13 +141,14 @@ class HttpTable:
         return next(s for s in self.seats if s.identity == identity)
 
 
-def open_table(base_url: str) -> HttpTable:
-    """A new table; the returned host device holds the console's link."""
+def open_table(base_url: str, mode: str = "") -> HttpTable:
+    """A new table (of this way to play, else the default); the returned host device holds the
+    console's link."""
     host = Device(base_url)
     _url, html = host.get("/")
     found = CSRF_RE.search(html)
     assert found, html[:300]
-    host.url, html = host.post("/new/", {}, found.group(1))
+    host.url, html = host.post("/new/", {"mode": mode} if mode else {}, found.group(1))
     host.url = urllib.parse.urlsplit(host.url).path
     assert re.fullmatch(r"/h/[A-Za-z0-9_-]{22,}/", host.url), host.url
     code = re.search(r'data-code="([A-Z0-9]+)"', html)

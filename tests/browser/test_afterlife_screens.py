@@ -6,7 +6,7 @@ phones at 390×844 and the display at 1280×800.
   count his cards; at 3 he is reborn (the display says so); the lord then kills everybody else
   and wins, the reborn rebel still alive.
 - Dark souls (6 players): the dead loyalist chooses the lord on his phone (罗汉), the lord's
-  phone shows the effect; after a damage the soul's phone blocks 1 point; a dead rebel's 玄武 is
+  phone shows the effect; its next damage is 1 less, before it lands; a dead rebel's 玄武 is
   used from the haunted renegade's phone; a dead renegade's 祝由 from the lord's phone in his
   play phase. Each soul once.
 
@@ -35,6 +35,7 @@ WORDS = {
         "haunt": "选择要附体的存活玩家",
         "haunts_you": "附体于你",
         "luohan": "罗汉",
+        "before": "伤害生效前",
         "xuanwu": "玄武",
         "zhuyou": "祝由",
     },
@@ -48,6 +49,7 @@ WORDS = {
         "haunt": "Choose the living player to haunt",
         "haunts_you": "haunts you",
         "luohan": "Luohan 罗汉",
+        "before": "before it lands",
         "xuanwu": "Xuanwu 玄武",
         "zhuyou": "Zhuyou 祝由",
     },
@@ -172,24 +174,26 @@ def test_each_dark_soul_is_used_once(
     expect(luohan).to_contain_text(words["luohan"])
     lord_phone = phone_of(new_context, locale, lord)
     expect(lord_phone.locator(".soul-on-me")).to_contain_text(words["haunts_you"])
-    expect(lord_phone.locator(".soul-use")).to_be_hidden()  # 罗汉 is confirmed by the soul
+    expect(lord_phone.locator(".soul-use")).to_have_count(0)  # 罗汉 is never a tap
+    expect(soul_phone.locator(".soul-luohan .soul-use")).to_have_count(0)
     show(lord_phone, ".afterlife")
     fits(lord_phone, 390)
     screenshot(lord_phone, f"afterlife-souls-haunted-{lang}")
-    # The damage dialog says that 罗汉 blocks 1 point, confirmed on the soul's phone.
+    # The damage dialog says, before anything is applied, that 罗汉 prevents 1 point.
     lord_phone.locator(f'.ring > li[data-seat="{lord.id}"] .seat-open').click()
     note = lord_phone.locator("#dialog .luohan-note")
     expect(note).to_be_visible()
     expect(note).to_contain_text(loyalist.name)
+    expect(note).to_contain_text(words["before"])
     note.scroll_into_view_if_needed()
     screenshot(lord_phone, f"afterlife-souls-damage-dialog-{lang}")
     lord_phone.locator("#dialog [data-close-dialog]").first.click()
-    table.host.act("hp", seat=str(lord.id), delta="-2", source=str(rebels[0].id))
     hp_before = display.locator(f'.ring > li[data-seat="{lord.id}"] .hp-num').inner_text()
-    soul_phone.locator(".soul-use button").click()
-    expect(luohan).to_have_count(0)
-    hp_after = display.locator(f'.ring > li[data-seat="{lord.id}"] .hp-num').inner_text()
-    assert int(hp_after.split("/")[0]) == int(hp_before.split("/")[0]) + 1
+    table.host.act("hp", seat=str(lord.id), delta="-2", source=str(rebels[0].id))
+    expect(luohan).to_have_count(0)  # used by the damage itself: 1 of 2 lands
+    hp_after = display.locator(f'.ring > li[data-seat="{lord.id}"] .hp-num')
+    expect(hp_after).to_have_text(f"{int(hp_before.split('/')[0]) - 1}/{hp_before.split('/')[1]}")
+    expect(display.locator("#table-state .events li").first).to_contain_text(loyalist.name)
 
     # 玄武: a dead rebel haunts the renegade, who uses it from his phone.
     kill(table, rebels[0], lord)

@@ -4,7 +4,8 @@ hero first, its reason under its field), switches the lord pack on and deals; th
 (390×844) is offered 3 non-lord heroes and one of the box's lord heroes (dealt again until an
 added one shows), picks the added one, whose typed skill text one tap opens; the display
 (1280×800) names him. Then the box is exported and imported into a new table.
-Screenshots: test-artifacts/box-{page,error,offer,help,display,imported}-{zh,en}.png."""
+While the game runs, the box page says it is locked and offers no change.
+Screenshots: test-artifacts/box-{page,error,locked,offer,help,display,imported}-{zh,en}.png."""
 
 from __future__ import annotations
 
@@ -24,11 +25,17 @@ ADDED = {"ADD001": "汉献帝", "ADD002": "袁绍"}
 XIANDI_SKILL = "锁定技，你的手牌上限+2；当你成为杀的目标后，你可以令一名其他角色摸一张牌。"
 YUANSHAO_SKILL = "出牌阶段，你可以将两张花色相同的手牌当万箭齐发使用。"
 WORDS = {
-    "zh": {"error": "请用中文写名字", "note": "修改只影响之后的发牌", "lords": "主公武将"},
+    "zh": {
+        "error": "请用中文写名字",
+        "note": "修改从下一次发牌起生效",
+        "lords": "主公武将",
+        "locked": "游戏进行中武将盒已锁定",
+    },
     "en": {
         "error": "Write the name in Chinese",
-        "note": "Changes affect only later deals",
+        "note": "Changes apply from the next deal",
         "lords": "Lord heroes",
+        "locked": "The box is locked while a game runs",
     },
 }
 
@@ -91,6 +98,11 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
     expect(host.locator("input[name=lord_pack]")).to_be_checked()
     deal(table)
     table.host.act("start")
+    # While a game runs the box is locked: the page says so, and offers no change.
+    host.goto(table.host.url + "box/")
+    expect(host.locator("[data-box-locked]")).to_contain_text(words["locked"])
+    expect(host.locator("form")).to_have_count(1)  # the language switch only
+    screenshot(host, f"box-locked-{lang}")
     offer = lord_offer(table)
     assert len(offer) == 4
     assert not set(offer[:3]) & (STANDARD_LORDS | set(ADDED)), "3 non-lord heroes"

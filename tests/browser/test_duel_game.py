@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from companion.rules.heroes import STANDARD_HEROES
 from tests.browser import tables
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.game_steps import place_heroes
 from tests.browser.tables import NAMES_EN, NAMES_ZH, Device, HttpSeat, HttpTable, deal, join
 
 pytestmark = [pytest.mark.browser]
@@ -139,21 +140,19 @@ def test_a_duel_on_two_phones_to_a_winner_and_the_standings(
     # The order: the lord keeps his face-down hero for second; the renegade plays his first.
     form = lord.locator("form.placement")
     expect(form).to_be_visible()
-    options = form.locator("select[name='first'] option")
-    expect(options).to_have_count(5)
-    ids = [options.nth(k).get_attribute("value") or "" for k in range(5)]
-    texts = [options.nth(k).inner_text() for k in range(5)]
-    secret = ids[next(k for k, t in enumerate(texts) if hidden["lord"] in t)]
-    rest = [h for h in ids if h != secret]
-    form.locator("select[name='first']").select_option(rest[0])
-    form.locator("select[name='second']").select_option(secret)
-    form.locator("select[name='third']").select_option(rest[1])
-    form.locator("button").click()
+    cards = form.locator(".place-card")
+    expect(cards).to_have_count(5)
+    texts = [cards.nth(k).locator("summary").inner_text() for k in range(5)]
+    secret = next(k for k, t in enumerate(texts) if hidden["lord"] in t)
+    rest = [k for k in range(5) if k != secret]
+    place_heroes(lord, [rest[0], secret, rest[1]])
+    form.locator(".place-confirm").click()
     expect(form).to_have_count(0)
     expect(lord.locator("#mode-controls")).to_contain_text(hidden["lord"])
     screenshot(lord, f"duel-order-phone-{lang}")
     _secret_absent([display, renegade], hidden["lord"], "the lord's order")
-    renegade.locator("form.placement button").click()
+    place_heroes(renegade)
+    renegade.locator("form.placement .place-confirm").click()
 
     # Both first heroes revealed together; the display: each order's heroes so far.
     lines = display.locator("#mode-board .duel-order")

@@ -31,7 +31,9 @@ from tests.browser.game_steps import (
 )
 from tests.browser.screens import CJK, ZH, check_frames_secrecy, check_page_secrecy
 
-pytestmark = [pytest.mark.browser]
+# The browser smoke of the second pass: one whole game over PostgreSQL and Redis, every screen
+# agreeing at every step.
+pytestmark = [pytest.mark.browser, pytest.mark.backend]
 LORD_HEROES_ZH = {HEROES[i].name_zh for i in LORD_HERO_IDS}
 PEACH_ZH = "桃"  # msgid "Peach 桃" in companion/locale/zh_Hans
 GAME_2 = re.compile(r"^(第\s*2\s*局|Game 2)$")

@@ -277,18 +277,16 @@ def test_judgement_flow_guicai_and_delayed_tricks(
     form = page.locator("#dialog .judge-form")
     expect(form).to_be_visible()
     expect(form.locator("input[name=check][value=indulgence]")).to_be_checked()
+    # 乐不思蜀 reads the suit alone: no rank is asked, the suit's button shows the result.
+    expect(form.locator(".ranks")).to_be_hidden()
     for part in (
         form.locator(".check-choice:has(input:checked)"),
-        form.locator(".suits label").last,
-        form.locator(".ranks label").last,
-        form.locator("button.btn-primary"),
+        form.locator(".suit-taps button").last,
         page.locator("#dialog .nullify-form button"),
     ):
         expect(part).to_be_in_viewport(ratio=1)
-    form.locator(".suits label:has(input[value=spade])").click()
-    form.locator(".ranks label:has(input[value='5'])").click()
     screenshot(page, f"judge-dialog-{PLAYERS[list(phones).index(judged)][1]}")
-    form.locator("button.btn-primary").click()
+    form.locator(".suit-taps button[value=spade]").click()
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
 
     # The result waits for 鬼才. The judged phone's pinned button waits for 司马懿 and says so
@@ -302,40 +300,39 @@ def test_judgement_flow_guicai_and_delayed_tricks(
     expect(sticky(page)).to_be_in_viewport(ratio=1)
     expect(page.locator("#table-state .turn-bar form[hx-post='act/confirm']")).to_have_count(0)
     expect(page.locator("#table-state .banner-judge .playing-card")).to_be_in_viewport(ratio=1)
-    ask = sima.locator("#table-state .banner-judge .guicai-ask")
+    # 司马懿's question and its buttons are in his strip (the sheet keeps the card and result).
+    ask = sima.locator("#now-strip .now-wait")
     expect(ask).to_be_visible()
     expect(ask).to_be_in_viewport(ratio=1)
     expect(ask.locator("button[hx-get=replace]")).to_be_in_viewport(ratio=1)
     for p in pages:
         if p is not sima:
             expect(p.locator("#table-state .guicai-ask")).to_be_hidden()
+            expect(p.locator("#now-strip .now-wait")).to_be_hidden()
     sima.wait_for_timeout(5_500)  # longer than a toast: the question is still there
     expect(ask).to_be_in_viewport(ratio=1)
     lang = sima.locator("html").get_attribute("lang")
     screenshot(sima, f"judge-guicai-ask-{lang}")
     screenshot(page, f"judge-pending-judged-{page.locator('html').get_attribute('lang')}")
     switch_language(sima)
-    ask = sima.locator("#table-state .banner-judge .guicai-ask")
+    ask = sima.locator("#now-strip .now-wait")
     expect(ask).to_be_in_viewport(ratio=1)
     screenshot(sima, f"judge-guicai-ask-{sima.locator('html').get_attribute('lang')}")
 
     # 司马懿 replaces the card with a ♥3: the indulgence is escaped.
     ask.locator("button[hx-get=replace]").click()
     replace = sima.locator("#dialog .judge-form")
+    expect(replace.locator(".ranks")).to_have_count(0)  # 乐不思蜀: the suit alone
     for part in (
         replace.locator(".suits label").last,
-        replace.locator(".ranks label").last,
         replace.locator("button.btn-primary"),
     ):
         expect(part).to_be_in_viewport(ratio=1)
     replace.locator(".suits label:has(input[value=heart])").click()
-    replace.locator(".ranks label:has(input[value='3'])").click()
     replace.locator("button.btn-primary").click()
-    expect(page.locator("#table-state .banner-judge .playing-card")).to_have_text("♥3")
+    expect(page.locator("#table-state .banner-judge .playing-card")).to_have_text("♥")
     expect(sticky(page)).to_be_disabled()
-    confirm = sima.locator(
-        "#table-state .banner-judge .guicai-ask form[hx-post='act/confirm'] button"
-    )
+    confirm = sima.locator("#now-strip .now-wait form[hx-post='act/confirm'] button")
     expect(confirm).to_be_in_viewport(ratio=1)
     confirm.click()
     for p in pages:
@@ -349,13 +346,11 @@ def test_judgement_flow_guicai_and_delayed_tricks(
         other.locator("#my-seat button[hx-get^='judge/']").click()
         free = other.locator("#dialog .judge-form")
         expect(free).to_be_visible()
-        expect(free.locator("button.btn-primary")).to_be_in_viewport(ratio=1)
+        expect(free.locator(".suit-taps button").last).to_be_in_viewport(ratio=1)
         free.locator(".check-choice:has(input[value=eight_trigrams])").click()
         for part in (
             free.locator(".check-choice:has(input:checked) .odds"),
-            free.locator(".suits label").last,
-            free.locator(".ranks label").last,
-            free.locator("button.btn-primary"),
+            free.locator(".suit-taps button").last,
         ):
             expect(part).to_be_in_viewport(ratio=1)
         screenshot(other, f"judge-free-dialog-{other.locator('html').get_attribute('lang')}")

@@ -84,7 +84,8 @@ def test_only_sima_yi_lets_the_judgement_take_effect(
         else:
             page.context.close()
     sima_page = open_page(browser, app_server, sima.device.url, SMALL, lang)
-    passing = "#table-state .banner-judge .guicai-ask form[hx-post='act/confirm'] button"
+    # His question and its buttons are in his strip (the sheet keeps the card and the result).
+    passing = "#now-strip .now-wait form[hx-post='act/confirm'] button"
     in_screen(sima_page, passing, f"{lang} 司马懿")
     screenshot(sima_page, f"big-judge-{lang}-sima")
     sima_page.locator(passing).click()

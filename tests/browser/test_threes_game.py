@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot, wait_until
-from tests.browser.game_steps import join_by_http
+from tests.browser.game_steps import join_by_http, lang_context, place_heroes
 from tests.browser.tables import Device
 
 pytestmark = [pytest.mark.browser]
@@ -106,16 +106,11 @@ def tap(page: Page, selector: str, *, synced: bool = False) -> None:
 def test_a_threes_game_in_the_browser(
     lang: str, app_server: AppServer, new_context: ContextFactory
 ) -> None:
-    locale = "zh-CN" if lang == "zh" else "en-US"
     words = WORDS[lang]
     names = NAMES[lang]
 
     def device(kind: str) -> BrowserContext:
-        context = new_context(kind=kind, locale=locale)
-        if lang == "en":
-            cookie = {"name": "django_language", "value": "en", "url": app_server.base_url}
-            context.add_cookies([cookie])  # type: ignore[list-item]
-        return context
+        return lang_context(new_context, app_server.base_url, lang, kind)
 
     console_context = device("display")
 
@@ -212,7 +207,8 @@ def test_a_threes_game_in_the_browser(
 
     # Each commander places three of its eight face down; nobody else sees a place.
     expect(warm.locator("form.placement")).to_be_visible()
-    tap(warm, "form.placement button")
+    place_heroes(warm)
+    tap(warm, "form.placement .place-confirm")
     # The warm commander's phone sees its places; the display, the console, his own vanguards
     # and the cold side's phones see only that the warm side has placed.
     others = [p for p in phones if p is not warm]
@@ -222,7 +218,8 @@ def test_a_threes_game_in_the_browser(
         expect(page.locator("#mode-board")).to_contain_text(words["warm"])
         expect(page.locator(places)).to_have_count(0)
     expect(cold.locator("form.placement")).to_be_visible()
-    tap(cold, "form.placement button")
+    place_heroes(cold)
+    tap(cold, "form.placement .place-confirm")
 
     # All six are revealed: the game starts, the cold commander chooses the first side.
     # The ring names each seat's place, in the order of RULES.md §9.
@@ -233,21 +230,26 @@ def test_a_threes_game_in_the_browser(
     start = ring.index(shown[0])
     assert shown == ring[start:] + ring[:start], shown
     expect(display.locator("#table-state .ring .seat .seat-hero")).to_have_count(6)
-    answer = cold.locator("form[hx-post='act/answer']")
+    # The question and its answers are in the asked commander's strip, on his first screen.
+    answer = cold.locator("#now-strip .now-wait form[hx-post='act/answer']")
     expect(answer).to_have_count(2)
-    tap(cold, "form[hx-post='act/answer']:has(input[value='cold']) button")
+    expect(answer.last).to_be_in_viewport(ratio=1)
+    expect(warm.locator("#now-strip .now-wait")).to_be_hidden()
+    screenshot(cold, f"threes-{lang}-phone-who-first")
+    tap(cold, "#now-strip form[hx-post='act/answer']:has(input[value='cold']) button")
     cold_id = cold.locator("#my-seat").get_attribute("data-seat")
     warm_id = warm.locator("#my-seat").get_attribute("data-seat")
     expect(cold.locator(".end-turn button")).to_be_visible()
     tap(cold, ".end-turn button")
 
     # The warm commander's go: "commander acts" or "vanguards act".
-    choice = warm.locator("form[hx-post='act/answer']")
+    choice = warm.locator("#now-strip .now-wait form[hx-post='act/answer']")
     expect(choice).to_have_count(2)
+    expect(choice.last).to_be_in_viewport(ratio=1)
     expect(choice.nth(0)).to_contain_text(words["commander_acts"])
     expect(choice.nth(1)).to_contain_text(words["vanguards_act"])
     screenshot(warm, f"threes-{lang}-phone-who-acts")
-    tap(warm, "form[hx-post='act/answer']:has(input[value='vanguards']) button")
+    tap(warm, "#now-strip form[hx-post='act/answer']:has(input[value='vanguards']) button")
 
     # The cold commander and the first warm vanguard are sideways on every screen.
     for page in [display, *phones]:

@@ -21,13 +21,13 @@ pytestmark = [pytest.mark.browser]
             "zh-CN",
             "zh",
             "转世与暗魂都规定阵亡者之后的去向，只能选其一。",
-            "最后三人规则至少需要 5 名玩家。",
+            "反贼互认至少需要两名反贼，本局只有一名。",
         ),
         (
             "en-US",
             "en",
             "Rebirth and dark souls both decide what becomes of the dead: choose one.",
-            "The last-three rule needs at least 5 players.",
+            "Rebels who know each other need two rebels or more; this deal has one.",
         ),
     ],
 )
@@ -40,7 +40,7 @@ def test_the_variants_in_the_lobby(
     players: str,
 ) -> None:
     table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee"])
-    table.host.act("options", fields="last_three", last_three="1")
+    table.host.act("options", fields="rebels_know_each_other", rebels_know_each_other="1")
     page = new_phone(locale=locale).new_page()
     page.goto(table.host.url)
     form = page.locator("form.variants")

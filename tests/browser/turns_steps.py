@@ -321,6 +321,13 @@ def flip(dialog: Locator, suit: str, rank: int) -> None:
     expect(dialog.locator(f"input[name=rank][value='{rank}']")).to_be_checked()
 
 
+def tap_suit(table: Table, dialog: Locator, suit: str) -> None:
+    """A judgement the suit decides: no rank is asked, the suit's button shows the result."""
+    expect(dialog.locator(".ranks")).to_be_hidden()
+    dialog.locator(f".suit-taps button[value='{suit}']").click()
+    expect(table.player(table.turn).page.locator("#dialog [role=dialog]")).to_have_count(0)
+
+
 def show_result(table: Table, dialog: Locator) -> None:
     page = table.player(table.turn).page
     dialog.locator("button.btn-primary").click()

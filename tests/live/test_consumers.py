@@ -15,7 +15,7 @@ from companion.asgi import application
 from companion.models import Seat, Table
 from tests.support.factories import make_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ORIGIN = "http://testserver"
 
@@ -55,6 +55,11 @@ async def drain(comm: WebsocketCommunicator, timeout: float = 0.3) -> list[str]:
             break
         frames.append(output["text"])
     return frames
+
+
+async def drain_all(comms: list[WebsocketCommunicator], timeout: float = 0.3) -> list[list[str]]:
+    """`drain` of every socket at once: each waits for its own quiet, side by side."""
+    return list(await asyncio.gather(*(drain(comm, timeout=timeout) for comm in comms)))
 
 
 async def receive_until(comm: WebsocketCommunicator, predicate, timeout: float = 5) -> str:

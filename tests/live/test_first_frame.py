@@ -15,7 +15,7 @@ from companion.models import Table
 from tests.live.test_consumers import communicator, drain
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 playing = database_sync_to_async(picked_all)
 

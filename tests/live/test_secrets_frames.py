@@ -17,7 +17,7 @@ from companion.models import Seat, Table
 from companion.read.private import private_hp
 from tests.support import scripted
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True)]
 
 
 def _private(seat: Seat) -> tuple[str, str]:

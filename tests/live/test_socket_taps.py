@@ -16,7 +16,7 @@ from companion.models import Event, Seat, Table
 from tests.live.test_consumers import drain, make, open_socket, receive_until
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 playing = database_sync_to_async(picked_all)
 

@@ -24,7 +24,7 @@ from companion.models import Event, Seat, Table
 from tests.live.test_consumers import drain, open_socket
 from tests.support.game import picked_all
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 LEAN = "companion.layers.LeanInMemoryChannelLayer"
 STOCK = "channels.layers.InMemoryChannelLayer"

@@ -16,7 +16,7 @@ import pytest
 from companion import dbthread
 from tests.live.test_socket_taps import drain, open_socket, playing, tap_seeing
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 ROOT = Path(__file__).resolve().parents[2] / "companion"
 

@@ -83,8 +83,12 @@ def test_the_go_question_is_on_the_choosers_phone_only() -> None:
 
     place_all(table)
     cold, warm = drafter(table, "cold"), drafter(table, "warm")
-    assert page(f"/p/{cold.token}/").count('hx-post="act/answer"') == 2
-    assert 'hx-post="act/answer"' not in page(f"/p/{warm.token}/")
+    # The controls on the chooser's phone; every phone's strip carries the question (public: the
+    # display says it too), shown on the chooser's phone only (data-for-seats).
+    cold_page, warm_page = page(f"/p/{cold.token}/"), page(f"/p/{warm.token}/")
+    assert cold_page.count('hx-post="act/answer"') == 2 + 2
+    assert warm_page.count('hx-post="act/answer"') == 2
+    assert f'<div class="now-wait" data-for-seats="{cold.pk}" hidden' in warm_page
     display = page(f"/t/{table.code}/", "en")
     assert "Which side acts first?" in display
     # The fragment a change sends is the mode's too.

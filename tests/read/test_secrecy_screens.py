@@ -16,15 +16,16 @@ from collections.abc import Callable
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from companion import actions, broadcast
 from companion.models import Seat, Table
 from companion.rules.heroes import hero_by_id
-from tests.live.test_consumers import drain, open_socket
+from tests.live.test_consumers import drain, drain_all, open_socket
 from tests.support.factories import make_table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 FORMS = {
     "loyalist": ["loyalist", "Loyalist", "忠臣", ">忠<", ">Loy<"],
@@ -119,6 +120,23 @@ def pick_step(seat_pk: int, index: int = 0) -> Callable[[], object]:
     return step
 
 
+async def collect(
+    sockets: dict[int | None, tuple[WebsocketCommunicator, list[str]]],
+    console: WebsocketCommunicator | None = None,
+    console_frames: list[str] | None = None,
+) -> None:
+    """What every socket received since the last call, each socket drained until it is quiet
+    (all at once: one wait per change, not one per screen)."""
+    comms = [comm for comm, _frames in sockets.values()]
+    if console is not None:
+        comms.append(console)
+    got = await drain_all(comms, timeout=0.1)
+    for (_comm, frames), more in zip(sockets.values(), got, strict=False):
+        frames.extend(more)
+    if console is not None and console_frames is not None:
+        console_frames.extend(got[-1])
+
+
 def lord_of(table: Table) -> Seat:
     return Seat.objects.get(table=table, identity="lord")
 
@@ -176,9 +194,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     for step in steps:
         await database_sync_to_async(step)()
         await record(table)
-        for _pk, (comm, frames) in sockets.items():
-            frames.extend(await drain(comm, timeout=0.1))
-        console_frames.extend(await drain(console, timeout=0.05))
+        await collect(sockets, console, console_frames)
     lord = await database_sync_to_async(lord_of)(table)
     others = [s for s in seats if s.pk != lord.pk]
     # Everyone else picks; the first changes their mind; the last pick reveals all heroes.
@@ -208,9 +224,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     for step in steps:
         await database_sync_to_async(step)()
         await record(table)
-        for _pk, (comm, frames) in sockets.items():
-            frames.extend(await drain(comm, timeout=0.1))
-        console_frames.extend(await drain(console, timeout=0.05))
+        await collect(sockets, console, console_frames)
 
     # The host role moves to a seat: the console is closed, that seat's phone gets host frames.
     new_host = seats[1]
@@ -220,8 +234,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     frames.extend(await drain(comm, timeout=0.1))
     comm, first = await open_socket(f"/ws/{new_host.token}/", lang="en")
     sockets[new_host.pk] = (comm, [*frames, first])
-    for _pk, (comm, frames) in sockets.items():
-        frames.extend(await drain(comm, timeout=0.1))
+    await collect(sockets)
 
     # HTTP: every page and fragment each phone may fetch, plus refused taps.
     fresh = {s.pk: await database_sync_to_async(Seat.objects.get)(pk=s.pk) for s in seats}
@@ -325,8 +338,8 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     await database_sync_to_async(die)()
     await record(table)
     label = {"loyalist": "idn-loyalist", "rebel": "idn-rebel", "renegade": "idn-renegade"}
-    for _pk, (comm, _frames) in sockets.items():
-        frames = await drain(comm, timeout=0.3)
+    after = await drain_all([comm for comm, _frames in sockets.values()], timeout=0.3)
+    for _pk, frames in zip(sockets, after, strict=True):
         public = [f for f in frames if 'id="table-state"' in f]
         assert public
         assert f'data-seat="{victim.pk}"' in public[-1]

@@ -15,6 +15,7 @@ from companion import actions
 from companion.models import Event, Game, Seat, Session, Table
 from companion.read import sessions
 from tests.support.factories import make_table, other_token
+from tests.support.modeplay import registered, threes_lobby
 from tests.support.sessions import (
     CUMULATIVE,
     SCORES,
@@ -28,6 +29,7 @@ from tests.support.sessions import (
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db
+__all__ = ["registered"]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -292,6 +294,38 @@ def test_new_session_and_tournament_over_http() -> None:
     refused = htmx_post(client, f"/h/{table.host_token}/session/new", {"mode": "plain"})
     assert refused.status_code == 409
     assert "once a game is over" in refused.content.decode()
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+def test_a_3v3_tournament_offers_only_a_commanders_seat_as_the_first_leader(lang: str) -> None:
+    table, _seats = threes_lobby()
+    seats = list(table.seats.order_by("position", "slot"))
+    client = csrf_client()
+    client.cookies["sgs_lang"] = lang
+    dialog = client.get(f"/h/{table.host_token}/session/new", **HTMX).content.decode()
+    offered = re.findall(r'<option value="(\d+)">(\d+)\. ', dialog.split('name="first_lord"')[1])
+    assert offered == [(str(seats[i].pk), str(i + 1)) for i in (1, 4)], "the commanders' seats"
+    for index in (0, 2, 3, 5):
+        refused = htmx_post(
+            client,
+            f"/h/{table.host_token}/session/new",
+            {"mode": "tournament", "first_lord": seats[index].pk},
+        )
+        assert refused.status_code == 400
+        words = "That seat cannot lead the first game" if lang == "en" else "这个座位不能带领第一局"
+        assert words in refused.content.decode()
+    assert not Session.objects.filter(table=table, tournament=True).exists()
+    ok = htmx_post(
+        client,
+        f"/h/{table.host_token}/session/new",
+        {"mode": "tournament", "first_lord": seats[4].pk},
+    )
+    assert ok.status_code == 204
+    assert Session.objects.get(table=table, tournament=True).lord_order == [
+        seats[4].pk,
+        seats[1].pk,
+    ]
 
 
 def test_tournament_end_shows_the_final_ranking_on_the_end_screen() -> None:

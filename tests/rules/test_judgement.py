@@ -308,3 +308,30 @@ def test_odds_agree_with_verdicts_exhaustively() -> None:
             assert {k: v for k, v in result.items() if v} == {
                 k: Fraction(v, len(left)) for k, v in expected.items()
             }
+
+
+def test_only_lightning_s_rank_decides_its_outcome() -> None:
+    """RULES §5: 闪电 strikes on ♠2-9; every other check reads the suit alone, so the helper
+    asks the rank only for 闪电."""
+    from companion.rules.judgement import rank_decides
+
+    assert [c for c in Check if rank_decides(c)] == [Check.LIGHTNING]
+
+
+@pytest.mark.parametrize("check", [c for c in Check if c is not Check.LIGHTNING])
+@pytest.mark.parametrize("suit", [S, H, C, D])
+def test_a_suit_alone_gives_the_same_verdict_as_any_rank(check: Check, suit: Suit) -> None:
+    verdict = judge(check, suit, None)
+    assert verdict.rank is None
+    for rank in range(1, 14):
+        full = judge(check, suit, rank)
+        assert (verdict.outcome, verdict.favourable, verdict.next_step) == (
+            full.outcome,
+            full.favourable,
+            full.next_step,
+        )
+
+
+def test_lightning_without_a_rank_is_refused() -> None:
+    with pytest.raises(ValueError, match="rank"):
+        judge(Check.LIGHTNING, S, None)

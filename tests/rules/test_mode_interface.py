@@ -182,3 +182,19 @@ def test_each_new_modes_draft_fits_its_seats(mode: Mode) -> None:
     # One seat picks for each side.
     for side in plan.sides:
         assert sum(mode.draft_side(i) == side and mode.drafts_for_side(i) for i in seats) == 1
+
+
+@pytest.mark.parametrize("mode", [IDENTITY, *NEW_MODES], ids=lambda m: m.key)
+def test_a_tournament_may_start_at_exactly_the_leader_seats_the_mode_names(mode: Mode) -> None:
+    """The host's form offers `leader_seats` as the first leader; the rotation takes each of
+    them and refuses every other seat (3 vs 3: only a commander's)."""
+    for count in range(mode.min_players, mode.max_players + 1):
+        allowed = mode.leader_seats(count)
+        for index in range(count):
+            if index in allowed:
+                assert mode.leader_rotation(count, index)[0] == index
+            else:
+                with pytest.raises(Refused):
+                    mode.leader_rotation(count, index)
+    if mode.key == "threes":
+        assert mode.leader_seats(6) == (1, 4)

@@ -104,3 +104,17 @@ def test_maneuvering_cards_and_the_free_check() -> None:
 def test_impossible_counts_are_refused(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         live_odds(Check.LIGHTNING, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_judgement_card_known_by_suit_only_takes_one_card_of_that_suit_out() -> None:
+    """A judgement the rank does not decide is told by its suit: one heart less in the pile,
+    spread over the hearts (so 闪电's odds, which no heart decides, keep their strikes)."""
+    live = live_odds(Check.INDULGENCE, revealed=[("heart", None)])
+    assert live.remaining == 107
+    assert live.counts["escaped"] == 27 - 1  # 27 hearts in the 108 (26 + the EX ♥)
+    assert live.odds["escaped"] == Fraction(26, 107)
+    assert [(t.reason, t.cards) for t in live.taken_out] == [
+        (OutReason.JUDGEMENT, (("♥", Fraction(1)),))
+    ]
+    lightning = live_odds(Check.LIGHTNING, revealed=[("heart", None), (S, 5)])
+    assert lightning.counts["struck"] == 16 and lightning.remaining == 106

@@ -118,6 +118,41 @@ def test_the_box_exports_and_imports_as_a_json_file() -> None:
     assert hero_box.import_box(hero_box.export_box(Box())) == Box()
 
 
+def test_the_largest_box_exports_within_the_file_limit_and_imports_again() -> None:
+    """Every added hero with every text at its longest, in 4-byte characters (the widest; an
+    escaped one is 2): the export fits `MAX_FILE_BYTES`, which the import takes, and reads
+    back."""
+    wide = "\U00020000"  # 𠀀, 4 bytes in UTF-8
+
+    def text(limit: int, first: str) -> str:
+        return first + wide * (limit - 1)
+
+    box = Box(standard_off=frozenset(h.id for h in hero_box.STANDARD))
+    for i in range(hero_box.MAX_ADDED):
+        box = box.add(
+            {
+                "name_zh": text(hero_box.MAX_NAME, chr(0x4E00 + i)),
+                "name_en": text(hero_box.MAX_NAME_EN, "x"),
+                "kingdom": "god",
+                "hp": 8,
+                "gender": "female",
+                "lord": True,
+                "skills": [
+                    {
+                        "name": text(hero_box.MAX_SKILL_NAME, str(j)),
+                        "text": text(hero_box.MAX_SKILL_TEXT, str(j)),
+                        "lord": True,
+                    }
+                    for j in range(hero_box.MAX_SKILLS)
+                ],
+            }
+        )
+    exported = hero_box.export_box(box).encode()
+    assert len(exported) <= hero_box.MAX_FILE_BYTES
+    assert len(exported) > hero_box.MAX_FILE_BYTES * 0.8, "the limit is not far above it"
+    assert hero_box.import_box(exported) == box
+
+
 def _file(**changes: Any) -> str:
     raw = {**owned_box().stored(), **changes}
     return json.dumps(raw, ensure_ascii=False)
@@ -152,6 +187,25 @@ def _file(**changes: Any) -> str:
             1,
         ),
         (_file(added=["汉献帝"]), "bad_id", 0),
+        # Nested thousands deep: no RecursionError, not a box.
+        ("[" * 3000 + "]" * 3000, "wrong_format", None),
+        (
+            '{"format": "sanguosha-box", "version": 1, "added": ' + "[" * 3000 + "]" * 3000 + "}",
+            "wrong_format",
+            None,
+        ),
+        (_file(added=[{**XIANDI, "id": "ADD001\n"}]), "bad_id", 0),
+        (_file(added=[{**XIANDI, "id": "ADD٠٠١"}]), "bad_id", 0),
+        # What neither database keeps as typed (PostgreSQL refuses NUL; SQLite keeps it).
+        (_file(added=[{**XIANDI, "id": "ADD001", "name_zh": "汉献帝\u0000"}]), "bad_text", 0),
+        (_file(added=[{**XIANDI, "id": "ADD001", "name_en": "\ud800"}]), "bad_text", 0),
+        (
+            _file(
+                added=[{**XIANDI, "id": "ADD001", "skills": [{"name": "天", "text": "a\u0000"}]}]
+            ),
+            "bad_text",
+            0,
+        ),
     ],
 )
 def test_a_bad_file_is_refused_with_a_clear_reason(

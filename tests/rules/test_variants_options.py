@@ -11,7 +11,7 @@ import pytest
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import OptionsError, OptionsRefused
-from companion.rules.modes.identity import LAST_THREE_MIN_PLAYERS, IdentityGameOptions
+from companion.rules.modes.identity import IdentityGameOptions
 
 VARIANTS = (
     "rebirth",
@@ -99,14 +99,10 @@ def test_rebirth_and_the_other_variants_fit_every_table_from_four(count: int) ->
 
 
 @pytest.mark.parametrize("count", range(4, 11))
-def test_the_last_three_rule_needs_five_players(count: int) -> None:
-    refused = identity({"last_three": True}).refusals(count)
-    if count >= LAST_THREE_MIN_PLAYERS:
-        assert refused == ()
-    else:
-        assert [(r.option, r.code) for r in refused] == [("last_three", "last_three_players")]
-        assert "at least 5 players" in refused[0].reason
-    assert LAST_THREE_MIN_PLAYERS == 5
+def test_the_last_three_rule_fits_every_table_from_four(count: int) -> None:
+    """RULES §9: "It applies at every table size from 4, whenever exactly three players are
+    alive"."""
+    assert identity({"last_three": True}).refusals(count) == ()
 
 
 @pytest.mark.parametrize("count", range(4, 11))
@@ -140,4 +136,4 @@ def test_a_count_no_deal_allows_refuses_nothing_about_rebels(count: int) -> None
     options = identity({"rebels_know_each_other": True, "last_three": True})
     codes = [r.code for r in options.refusals(count)]
     assert "rebels_know_one_rebel" not in codes
-    assert ("last_three_players" in codes) == (count < LAST_THREE_MIN_PLAYERS)
+    assert codes == []

@@ -79,6 +79,41 @@ def test_luohan_blocks_one_damage_to_the_haunted_player_once_then_is_gone() -> N
     )
 
 
+def test_luohan_prevents_its_seat_s_step_of_a_resolved_damage_before_it_lands() -> None:
+    """RULES §9: the block is a prevention, before the damage lands: on a chained seat it takes
+    the point off that seat's step only; on the target at 1 HP, a damage of 1 leaves him at 1,
+    not dying, and spreads no chain."""
+    from companion.rules.damage import (
+        DamageCard,
+        DamageRequest,
+        DamageType,
+        SeatState,
+        resolve_damage,
+    )
+
+    seats = [
+        SeatState(seat=10, hp=1, alive=True, chained=True),
+        SeatState(seat=11, hp=3, alive=True, chained=True),
+    ]
+    request = DamageRequest(target=10, card=DamageCard("火杀"), source=None)
+    steps = resolve_damage(request, seats)
+    assert [(s.seat, s.amount, s.dying) for s in steps] == [(10, 1, True), (11, 1, False)]
+    luohan = DarkSoul(Soul.LUOHAN, owner=2, host=1)
+    found, used = souls.luohan_steps([luohan], steps, {10: 0, 11: 1})
+    assert used == (luohan,)
+    assert [(s.seat, s.amount, s.hp_after, s.dying) for s in found] == [
+        (10, 1, 0, True),
+        (11, 0, 3, False),
+    ]
+    assert found[1].changes[-1].modifier.value == "luohan_prevented"
+    # On the target, a damage prevented to nothing does not spread along the chain.
+    found, used = souls.luohan_steps(
+        [DarkSoul(Soul.LUOHAN, owner=2, host=0)], steps, {10: 0, 11: 1}
+    )
+    assert [(s.seat, s.amount, s.hp_after, s.dying) for s in found] == [(10, 0, 1, False)]
+    assert not found[0].chain_removed and DamageType(found[0].damage_type) is DamageType.FIRE
+
+
 def test_two_luohan_block_two_damages_the_earlier_first() -> None:
     other = DarkSoul(Soul.LUOHAN, owner=5, host=0)
     first = souls.haunt(SEATS, owner=1, host=0)

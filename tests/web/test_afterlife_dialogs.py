@@ -1,6 +1,7 @@
 """Dark souls 暗魂 in the damage dialogs (issue 16 item 5): when 罗汉 haunts the target, the seat
-dialog's damage form and the damage-by-card dialog say that it blocks 1 point, confirmed on the
-soul's phone; for anybody else they say nothing of it."""
+dialog's damage form and the damage-by-card dialog say, before anything is applied, that it
+prevents 1 point of this damage before it lands (RULES §9), and the preview shows the point
+taken off; for anybody else they say nothing of it."""
 
 from __future__ import annotations
 
@@ -24,8 +25,19 @@ def test_the_damage_dialogs_name_the_luohan_that_will_block(lang: str) -> None:
     client = Client()
     client.cookies["sgs_lang"] = lang
     word = "罗汉" if lang == "zh-hans" else "Luohan 罗汉"
+    before = "伤害生效前" if lang == "zh-hans" else "before it lands"
     for path in (f"seat/{lord.pk}", f"damage/{lord.pk}?card=杀&source={rebel.pk}"):
         html = client.get(f"/p/{lord.token}/{path}").content.decode()
         assert 'class="luohan-note' in html and word in html and loyalist.name in html, path
+        assert before in html and "1 HP back" not in html, path
         other = client.get(f"/p/{lord.token}/{path.replace(str(lord.pk), str(rebel.pk), 1)}")
         assert "luohan-note" not in other.content.decode()
+    # The 杀's preview already takes the point off: 1 damage, none lands.
+    preview = client.get(f"/p/{lord.token}/damage/{lord.pk}?card=杀&source={rebel.pk}")
+    text = preview.content.decode()
+    step = (
+        "罗汉在伤害生效前防止 1 点：1 → 0"
+        if lang == "zh-hans"
+        else "prevents 1 before it lands: 1 → 0"
+    )
+    assert step in text, text

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from companion import actions
 from companion.actions.box_offers import table_box
 from companion.models import Seat, Table
+from companion.rules import box
 from tests.support.factories import make_table
 from tests.support.game import by_identity, fresh, kill
 
@@ -50,7 +52,7 @@ def test_the_host_reaches_the_box_page_from_the_host_panel_and_a_player_is_refus
     assert 'href="box/"' in host_page
     page = client().get(box_url(table.host_token))
     assert page.status_code == 200
-    assert "只影响之后的发牌" in page.content.decode()
+    assert "从下一次发牌起生效" in page.content.decode()
     player = next(s for s in seats if not s.is_host)
     assert client().get(f"/p/{player.token}/box/").status_code == 403
     assert client().post(f"/p/{player.token}/box/add", FORM).status_code == 403
@@ -116,8 +118,6 @@ def test_export_then_import_into_another_table_round_trips() -> None:
     assert table.host_token not in export.content.decode()
     other, _seats = make_table(4)
     upload = export.content
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     response = c.post(
         box_url(other.host_token) + "import",
         {"file": SimpleUploadedFile("box.json", upload, "application/json")},
@@ -148,8 +148,6 @@ def test_export_then_import_into_another_table_round_trips() -> None:
     ],
 )
 def test_a_bad_file_is_refused_with_its_reason(lang: str, content: bytes, message: str) -> None:
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     table, _seats = make_table(4)
     response = client(lang).post(
         box_url(table.host_token) + "import",
@@ -241,3 +239,67 @@ def test_a_finished_game_names_its_added_hero_after_the_box_changed() -> None:
     actions.box_remove(token=table.host_token, hero_id="ADD001")  # allowed: the game is over
     page = client("en").get(f"/t/{table.code}/session/").content.decode()
     assert "袁绍" in page and "Yuan Shao" in page
+
+
+def long_box(heroes: int) -> box.Box:
+    """A box of `heroes` added heroes, each with six skills of 500 characters."""
+    hero_box = box.Box()
+    for i in range(heroes):
+        hero_box = hero_box.add(
+            {
+                **FIELDS,
+                "name_zh": f"武将{i}",
+                "skills": [
+                    {"name": f"技{j}", "text": f"{i}{j}" + "锁" * (box.MAX_SKILL_TEXT - 4)}
+                    for j in range(box.MAX_SKILLS)
+                ],
+            }
+        )
+    return hero_box
+
+
+FIELDS = {"kingdom": "qun", "hp": 4, "gender": "male", "lord": False}
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_host_reimports_their_own_export_of_a_large_box(htmx: bool) -> None:
+    table, _seats = make_table(4)
+    actions.box_import(token=table.host_token, text=box.export_box(long_box(60)))
+    c = client()
+    export = c.get(box_url(table.host_token) + "export.json").content
+    assert len(export) > 500_000, "far over the 16 KB a tap may send"
+    other, _seats = make_table(4)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = c.post(
+        box_url(other.host_token) + "import",
+        {"file": SimpleUploadedFile("box.json", export, "application/json")},
+        **headers,
+    )
+    assert response.status_code == 303, response.content[:200]
+    other.refresh_from_db()
+    table.refresh_from_db()
+    assert table_box(other) == table_box(table)
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [("zh-hans", "文件太大，不是武将盒。"), ("en", "The file is too large for a hero box.")],
+)
+@pytest.mark.parametrize("excess", [1, 100_000])
+def test_a_file_over_the_box_limit_gets_the_box_pages_message(
+    lang: str, message: str, excess: int
+) -> None:
+    table, _seats = make_table(4)
+    content = b" " * (box.MAX_FILE_BYTES + excess)
+    for headers, status in (({}, 400), ({"HTTP_HX_REQUEST": "true"}, 200)):
+        response = client(lang).post(
+            box_url(table.host_token) + "import",
+            {"file": SimpleUploadedFile("box.json", content, "application/json")},
+            **headers,
+        )
+        assert response.status_code == status
+        assert response.get("X-Box-Refused") == (None if status == 400 else "400")
+        body = response.content.decode()
+        assert message in body and 'class="field-error" role="alert"' in body
+        assert "<h1>" in body, "the box page itself"

@@ -54,3 +54,15 @@ def test_no_source_text_as_posted_and_flags() -> None:
 @pytest.mark.parametrize(("posted", "code"), [("h", "heart"), ("黑桃", "spade"), ("♣", "club")])
 def test_a_suit_is_given_on_as_its_code(posted: str, code: str) -> None:
     assert fields.SuitField().clean(posted) == code
+
+
+@pytest.mark.parametrize("word", ["\x00", "a\x00b", "\ud800", "x\udfff"])
+def test_a_typed_text_holding_what_no_database_keeps_gets_the_fields_message(word: str) -> None:
+    """One rule for every typed text (rules.typed): NUL (PostgreSQL refuses it, SQLite keeps
+    it) and half a surrogate pair (no UTF-8 for it, yet a socket's JSON can carry it)."""
+    form = _Form(_data(seat="3", word=word))
+    assert not form.is_valid()
+    assert form.errors["word"] == ["bad word"]
+    with pytest.raises(forms.ValidationError):
+        fields.RankField().clean("1\x000")
+    assert _Form(_data(seat="3", word="汉献帝 \t\n")).is_valid()

@@ -25,6 +25,10 @@ from companion.web.consumers.table import TableConsumer
 from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post
 
+# The throttle counts in the cache (Redis on the second pass) and the socket caps go through
+# the channel layer.
+pytestmark = pytest.mark.backend
+
 ORIGIN = "http://testserver"
 make = database_sync_to_async(make_table)
 
@@ -400,3 +404,56 @@ async def test_passing_the_host_over_the_socket_sends_nothing_after_the_close(
     assert seen[-1]["code"] == faults.CLOSE_RECONNECT
     assert await comm.receive_nothing(timeout=0.5)
     assert (await database_sync_to_async(Seat.objects.get)(pk=seats[1].pk)).is_host
+
+
+# Issue 27, item 6: a malformed request logs one line, no stack -------------------------------
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+MANY_FIELDS = "&".join(f"f{i}=1" for i in range(60))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "request_kwargs"),
+    [
+        (
+            "too many fields",
+            {"data": MANY_FIELDS, "content_type": "application/x-www-form-urlencoded"},
+        ),
+        ("multipart without a boundary", {"data": b"x=1", "content_type": "multipart/form-data"}),
+        ("a bad Host", {"data": {"locked": "1"}, "HTTP_HOST": "evil..example"}),
+        ("a Host that is no name", {"data": {}, "HTTP_HOST": "bad host"}),
+    ],
+)
+def test_a_malformed_request_logs_one_line_without_a_stack(
+    name: str, request_kwargs: dict[str, Any]
+) -> None:
+    """Anyone can send these: a 400 and one line saying what was wrong, never a stack (Django
+    logs its security refusals and bad bodies with their traceback)."""
+    table, _seats = make_table(4)
+    seen = _Records()
+    loggers = [logging.getLogger(n) for n in ("", "django")]  # "django" does not propagate
+    for logger in loggers:
+        logger.addHandler(seen)
+    try:
+        client = Client(raise_request_exception=False)
+        response = client.post(f"/h/{table.host_token}/act/lock", **request_kwargs)
+    finally:
+        for logger in loggers:
+            logger.removeHandler(seen)
+    assert response.status_code == 400, name
+    lines = [r for r in seen.records if r.levelno >= logging.WARNING]
+    assert len(lines) <= 1, [r.getMessage() for r in lines]
+    assert not [r for r in seen.records if r.exc_info or r.exc_text], name
+    assert not [r for r in seen.records if r.levelno >= logging.ERROR], "the request's fault"
+    table.refresh_from_db()
+    assert not table.locked

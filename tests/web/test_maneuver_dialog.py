@@ -222,3 +222,33 @@ def test_lightning_has_no_source_and_other_damage_asks_type_and_amount() -> None
     page = dialog(a.token, b.pk, card="other", source="none", damage_type="fire", amount="2")
     assert 'name="damage_type" value="fire" checked' in page
     assert '<input type="hidden" name="amount" value="2">' in page
+
+
+def apply_form(html: str) -> dict[str, str]:
+    """The hidden fields of the dialog's apply form."""
+    form = re.search(r'<form class="damage-apply".*?</form>', html, re.S)
+    assert form, html
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+
+
+def test_the_apply_form_sends_what_its_preview_showed_and_a_stale_one_is_refused() -> None:
+    """What the dialog shows is what is applied: the apply form carries the preview's own
+    inputs and its result; when the table works the damage out otherwise since (here the
+    target put on 白银狮子 after the preview), nothing is applied."""
+    table, _seats, a, b, _c = scene()
+    shown = dialog(a.token, b.pk, card="杀", source=str(a.pk), target_hand_empty="1")
+    fields = apply_form(shown)
+    assert fields["target_hand_empty"] == "1" and fields["shown"]
+    actions.equipment_set(token=table.host_token, seat_id=b.pk, name="白银狮子", replace=True)
+    table.refresh_from_db()
+    version = table.version
+    response = htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", fields)
+    assert response.status_code == 409
+    assert "看" in response.content.decode()  # "伤害在显示之后变了：请再看一遍。"
+    table.refresh_from_db()
+    assert table.version == version and fresh(b).hp == b.hp
+    # The preview asked again carries the new result, and that applies.
+    again = apply_form(dialog(a.token, b.pk, card="杀", source=str(a.pk), target_hand_empty="1"))
+    assert again["shown"] != fields["shown"]
+    assert htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", again).status_code == 204
+    assert fresh(b).hp == b.hp - 1  # 白银狮子: any damage above 1 is 1

@@ -126,6 +126,7 @@ def test_table_code_never_opens_a_private_page() -> None:
     assert display.status_code == 200 and 'id="host-panel"' not in display.content.decode()
 
 
+@pytest.mark.backend
 def test_repeated_failures_are_throttled() -> None:
     table, seats = make_table(4)
     client = Client()
@@ -248,6 +249,94 @@ def test_oversized_and_malformed_requests_are_refused() -> None:
     assert junk.status_code in (400, 404)
     table.refresh_from_db()
     assert not table.locked
+
+
+def _box_file(text: str) -> dict:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return {"file": SimpleUploadedFile("box.json", text.encode(), "application/json")}
+
+
+HERO = {
+    "name_zh": "袁绍",
+    "name_en": "Yuan Shao",
+    "kingdom": "qun",
+    "hp": "4",
+    "gender": "male",
+    "skill_name_0": "乱击",
+    "skill_text_0": "你可以将两张花色相同的手牌当万箭齐发使用。",
+}
+
+
+def _box_json(**hero: str) -> str:
+    added = [{"id": "ADD001", **{k: v for k, v in HERO.items() if "_0" not in k}, "hp": 4}]
+    added[0]["skills"] = [{"name": "乱击", "text": "你可以将两张花色相同的手牌当万箭齐发使用。"}]
+    added[0].update(hero)
+    return json.dumps({"format": "sanguosha-box", "version": 1, "added": added})
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize(
+    ("kind", "data", "message"),
+    [
+        # Nested thousands deep, the whole file or inside `added`: refused, no RecursionError.
+        ("import", _box_file("[" * 3000 + "]" * 3000), "The file is not a hero box of this app."),
+        (
+            "import",
+            _box_file(
+                '{"format": "sanguosha-box", "version": 1, "added": '
+                + "[" * 3000
+                + "]" * 3000
+                + "}"
+            ),
+            "The file is not a hero box of this app.",
+        ),
+        # NUL (PostgreSQL keeps none; SQLite would) and half a surrogate pair, in a file...
+        ("import", _box_file(_box_json(name_zh="袁绍\u0000")), "cannot be saved"),
+        (
+            "import",
+            _box_file(_box_json(skills=[{"name": "乱击", "text": "x\u0000y"}])),
+            "cannot be saved",
+        ),
+        ("import", _box_file(_box_json(name_en="\udc00")), "cannot be saved"),
+        # ... and in every field of the add form.
+        ("add", {**HERO, "name_zh": "袁绍\x00"}, "cannot be saved"),
+        ("add", {**HERO, "name_en": "Yuan\x00Shao"}, "cannot be saved"),
+        ("add", {**HERO, "skill_name_0": "乱\x00击"}, "cannot be saved"),
+        ("add", {**HERO, "skill_text_0": "\x00"}, "cannot be saved"),
+    ],
+)
+def test_hostile_box_input_is_refused_with_the_pages_message(
+    kind: str, data: dict, message: str
+) -> None:
+    table, _seats = make_table(4)
+    client = Client(raise_request_exception=True)
+    client.cookies["sgs_lang"] = "en"
+    response = client.post(f"/h/{table.host_token}/box/{kind}", data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    table.refresh_from_db()
+    assert table.session_id is None or models.Session.objects.get(pk=table.session_id).box in (
+        {},
+        {"format": "sanguosha-box", "version": 1, "standard_off": [], "added": []},
+    )
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("text", ["\x00", "WEI001\x00"])
+def test_a_typed_text_no_database_keeps_is_refused_in_a_tap_and_a_name(text: str) -> None:
+    """One rule for every typed text (rules.typed), whatever the database."""
+    table, seats = make_table(5, deal=True)
+    client = csrf_client()
+    htmx_post(client, f"/h/{table.host_token}/act/start")
+    lord = Seat.objects.get(table=table, identity="lord")
+    answer = htmx_post(client, f"/p/{lord.token}/act/pick", {"hero": text})
+    assert answer.status_code == 400
+    lobby, _seats = make_table(2)
+    client.get(f"/j/{lobby.code}/")
+    joined = csrf_post(client, f"/j/{lobby.code}/", {"name": f"Ann{text}"})
+    assert joined.status_code == 400
+    assert Seat.objects.filter(table=lobby).count() == 2
 
 
 # THREATS 5 -------------------------------------------------------------------------------------

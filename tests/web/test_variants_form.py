@@ -101,12 +101,15 @@ def test_a_clash_posted_anyway_is_refused_with_the_reason_and_changes_nothing() 
 def test_an_option_that_does_not_fit_the_players_is_named_and_refuses_the_deal(
     players: int,
 ) -> None:
-    table, _ = make_table(players, last_three=True)
+    """Rebels who know each other need two rebels: 4 players deal one. (The last-three rule
+    fits every table from 4, RULES §9.)"""
+    table, _ = make_table(players, rebels_know_each_other=True, last_three=True)
     client = csrf_client()
     form = variants_form(host_page(client, table))
-    reason = "最后三人规则至少需要 5 名玩家。"
+    reason = "反贼互认至少需要两名反贼，本局只有一名。"
     response = htmx_post(client, f"/h/{table.host_token}/act/deal")
     table.refresh_from_db()
+    assert "最后三人" in form and "至少需要 5 名玩家" not in form
     if players == 4:
         assert reason in form
         assert response.status_code == 409 and reason in response.content.decode()

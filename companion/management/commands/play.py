@@ -14,15 +14,18 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from companion.netinfo import local_addresses
 from companion.qr import qr_text
+from companion.tls import certificate
 
 
-def join_addresses(port: int, addresses: list[str] | None = None) -> list[str]:
+def join_addresses(
+    port: int, addresses: list[str] | None = None, *, scheme: str = "http"
+) -> list[str]:
     """The start-page addresses to print, LAN addresses first."""
     found = [
         a for a in (addresses if addresses is not None else local_addresses()) if a[0].isdigit()
     ]
-    urls = [f"http://{address}:{port}/" for address in found]
-    return urls or [f"http://127.0.0.1:{port}/"]
+    urls = [f"{scheme}://{address}:{port}/" for address in found]
+    return urls or [f"{scheme}://127.0.0.1:{port}/"]
 
 
 def is_loopback(host: str) -> bool:
@@ -44,6 +47,12 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--no-migrate", action="store_true")
+        parser.add_argument(
+            "--https",
+            action="store_true",
+            help="serve over https with a self-signed certificate (made on first run): phones "
+            "that accept it keep their screen on with the browser's wake lock",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not options["no_migrate"]:
@@ -51,26 +60,38 @@ class Command(BaseCommand):
         if "Manifest" in settings.STORAGES["staticfiles"]["BACKEND"]:
             call_command("collectstatic", interactive=False, verbosity=0)
         port = options["port"]
+        scheme = "https" if options["https"] else "http"
         if options["host"] in ("0.0.0.0", "::"):  # noqa: S104
-            urls = join_addresses(port)
+            urls = join_addresses(port, scheme=scheme)
         else:
-            urls = [f"http://{options['host']}:{port}/"]
+            urls = [f"{scheme}://{options['host']}:{port}/"]
+        tls: dict[str, str] = {}
+        if options["https"]:
+            hosts = [urlsplit(url).hostname or "" for url in urls] + local_addresses()
+            cert, key = certificate(settings.DATA_DIR / "tls", hosts)
+            tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
         out = self.stdout
         out.write("")
         if all(is_loopback(urlsplit(url).hostname or "") for url in urls) or is_loopback(
             options["host"]
         ):
-            self._loopback_only(options["host"], port)
+            self._loopback_only(options["host"], port, scheme)
         else:
             out.write(
                 self.style.SUCCESS("三国杀 companion is running. Phones on this network open:")
             )
             for url in urls:
                 out.write(f"  {url}")
-            out.write(f"  (on this laptop: http://127.0.0.1:{port}/)")
+            out.write(f"  (on this laptop: {scheme}://127.0.0.1:{port}/)")
             out.write("")
             out.write(qr_text(urls[0]))
             out.write("Scan the code with a phone on the same Wi-Fi. Press Ctrl+C to stop.")
+            if tls:
+                out.write(
+                    "The certificate is this laptop's own: each phone warns once that the "
+                    "connection is not private; accept it (Chrome: Advanced, Proceed; Safari: "
+                    "Show Details, visit this website)."
+                )
         sys.stdout.flush()
         uvicorn.run(
             "companion.asgi:application",
@@ -82,12 +103,15 @@ class Command(BaseCommand):
             ws_per_message_deflate=settings.WS_DEFLATE,
             log_config=None,
             proxy_headers=False,
+            **tls,
         )
 
-    def _loopback_only(self, host: str, port: int) -> None:
+    def _loopback_only(self, host: str, port: int, scheme: str = "http") -> None:
         """Started so that no phone can reach it: say so, and how to let phones in."""
         out = self.stdout
-        out.write(self.style.SUCCESS(f"三国杀 companion is running on http://127.0.0.1:{port}/"))
+        out.write(
+            self.style.SUCCESS(f"三国杀 companion is running on {scheme}://127.0.0.1:{port}/")
+        )
         if host in ("0.0.0.0", "::"):  # noqa: S104
             out.write(
                 self.style.WARNING(

@@ -133,6 +133,9 @@ class Mode:
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_type: ClassVar[type[TableOptions]] = TableOptions
+    # Cards every hero draws before the first turn, which every screen announces until the first
+    # turn ends (0: nothing announced).
+    opening_draw: ClassVar[int] = 0
 
     def options(self, raw: Mapping[str, Any] | None) -> TableOptions:
         """The stored options of a table of this mode, typed (the defaults for none)."""
@@ -254,6 +257,11 @@ class Mode:
         the tournament ends after the last."""
         raise NotImplementedError
 
+    def leader_seats(self, seat_count: int) -> tuple[int, ...]:
+        """The seat indexes a tournament's first leader may sit at (`leader_rotation` refuses
+        the others): any seat, in a mode that lets every seat lead."""
+        return tuple(range(seat_count))
+
     # Added for modes beyond the identity game (3 vs 3, 1 vs 1). Each default is the identity
     # game's behaviour, so the identity mode needs no change.
 
@@ -281,9 +289,17 @@ class Mode:
         seat order): a new deal."""
         return self.deal(len(previous), options, rng=rng)
 
-    def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
-        """A name for the seat's place at the table (a code the screens word), or None."""
+    def role(self, identity: Identity) -> str | None:
+        """What a seat of this identity is called on every screen and in the history, a code
+        the screens word ("warm_commander", "first_player"), where the mode's seats are not the
+        identity game's; None: the identity card's own name."""
         return None
+
+    def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
+        """A name for the seat's place at the table (a code the screens word), or None: the
+        role of its identity (`role`)."""
+        identity = seats[index].identity
+        return self.role(Identity(identity)) if identity else None
 
     def first_draw_change(self, seats: Sequence[SeatStatus], index: int) -> int:
         """Cards this seat draws more (or fewer) than usual in its first draw phase: none."""

@@ -76,6 +76,9 @@ def _seat_of(seats: Sequence[SeatStatus], identity: Identity) -> int:
     return next(i for i, s in enumerate(seats) if s.identity == identity)
 
 
+ROLE_OF = {Identity.RENEGADE: "first_player", Identity.LORD: "second_player"}
+
+
 def draft_side(identity: Identity) -> str:
     """The draft side of a seat: its card's."""
     try:
@@ -98,6 +101,7 @@ class DuelMode(Mode):
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
     options_type: ClassVar[type[TableOptions]] = TableOptions
+    opening_draw: ClassVar[int] = 4  # RULES §9: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
     heroes_per_seat: ClassVar[int] = HEROES
 
@@ -124,6 +128,11 @@ class DuelMode(Mode):
         cards = [Identity.RENEGADE, Identity.RENEGADE]
         cards[fixed_leader] = Identity.LORD
         return cards
+
+    def role(self, identity: Identity) -> str | None:
+        """The cards only decide who moves first: the renegade card's player is the first
+        player, the lord card's the second (who picks first in the draft)."""
+        return ROLE_OF.get(Identity(identity))
 
     def is_leader(self, identity: Identity) -> bool:
         return Identity(identity) == Identity.LORD

@@ -83,22 +83,14 @@ class IdentityGameOptions(TableOptions):
         """What does not fit (RULES §9, decided in docs/variants.md): rebirth and dark souls
         both say what becomes of the dead, so a table has one or the other; the protection of
         the first out is the rule for tables without dark souls; rebirth and the lord pack draw
-        heroes, which first-game mode has none of. With `seat_count`: the last-three rule needs
-        5 players or more (at 4, the first death leaves three and the countdown would start
-        at once), and rebels who know each other need two rebels (4 players deal one)."""
+        heroes, which first-game mode has none of. With `seat_count`: rebels who know each other
+        need two rebels (4 players deal one). The last-three rule fits every count from 4 (RULES
+        §9: at 4 the first death starts its countdown)."""
         found: list[OptionRefusal] = []
         for option, code, clash, reason in _CLASHES:
             if getattr(self, option) and getattr(self, clash):
                 found.append(OptionRefusal(option, code, reason))
         if seat_count is not None:
-            if self.last_three and seat_count < LAST_THREE_MIN_PLAYERS:
-                found.append(
-                    OptionRefusal(
-                        "last_three",
-                        "last_three_players",
-                        f"The last-three rule needs at least {LAST_THREE_MIN_PLAYERS} players.",
-                    )
-                )
             # A count outside 4–10 deals nothing (the deal says so itself): no rebels to count.
             dealt = MIN_PLAYERS <= seat_count <= MAX_PLAYERS
             if (
@@ -123,9 +115,6 @@ class IdentityGameOptions(TableOptions):
             rebels_know_each_other=self.rebels_know_each_other,
         )
 
-
-# The last-three rule needs this many players at the deal (RULES §9; docs/variants.md).
-LAST_THREE_MIN_PLAYERS = 5
 
 # (option, refusal code, the option it excludes, the reason): the first of the two in the
 # form's order is the one named.

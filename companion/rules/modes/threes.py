@@ -366,6 +366,7 @@ class ThreesMode(Mode):
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
     options_type: ClassVar[type[TableOptions]] = TableOptions
+    opening_draw: ClassVar[int] = 4  # RULES §9: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
 
     def identity_counts(self, seat_count: int, options: TableOptions) -> dict[Identity, int]:
@@ -507,6 +508,10 @@ class ThreesMode(Mode):
             records[key] = GameRecord(player.identity, wins, Breakdown((line,)), len(player.kills))
         return records
 
+    def leader_seats(self, seat_count: int) -> tuple[int, ...]:
+        """Only a commander's seat: the warm commander leads."""
+        return COMMANDER_SEATS if seat_count == SEATS else ()
+
     def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
         """Two games: each commander warm once (the colours swap)."""
         _check_count(seat_count)
@@ -531,6 +536,10 @@ class ThreesMode(Mode):
         return (Direction.COUNTERCLOCKWISE, Direction.CLOCKWISE)
 
     team_size: ClassVar[int] = TEAM_SIZE
+
+    def role(self, identity: Identity) -> str | None:
+        """A colour and a role: "warm_commander", "cold_vanguard"."""
+        return f"{colour(identity).value}_{'commander' if is_commander(identity) else 'vanguard'}"
 
     def seat_place(self, seats: Sequence[SeatStatus], index: int) -> str | None:
         """The seat's colour and place, e.g. "cold_vanguard_a"."""

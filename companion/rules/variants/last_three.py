@@ -1,4 +1,5 @@
-"""The last-three rule (RULES.md §9; seed 000, 详细规则 3), a table option for 5 players or more.
+"""The last-three rule (RULES.md §9; seed 000, 详细规则 3), a table option at any table
+size from 4 (at 4 the first death starts the countdown).
 
 When only three players are alive, three more rounds are counted down; then at the end of each
 round every living player loses 1 HP together (失去体力: HP loss, no source, not damage) as one

@@ -6,7 +6,8 @@ the first out (his last HP is protected: a damage or a loss that would take it l
 until someone else is out, or he attacks a player who has attacked him.
 
 Players are the session's keys (a seat's id as text), so the protection follows the player
-whatever seat he takes in the next game. An attack is a damage the app records with its source.
+whatever seat he takes in the next game. An attack is a damage the app records with its source,
+or a 杀 that was dodged (no damage, but an attack all the same: the table says so with a tap).
 """
 
 from __future__ import annotations

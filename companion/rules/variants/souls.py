@@ -3,8 +3,10 @@
 A dead loyalist becomes 罗汉, a dead rebel 玄武, a dead renegade 祝由 (the lord's death ends the
 game). On dying the player chooses one living player to haunt (附体); the soul is public.
 
-- 罗汉 blocks 1 point of a damage to the haunted player once (he cannot refuse it, and discards
-  a hand card), then is gone. HP loss (失去体力) is not damage: not blocked.
+- 罗汉 blocks 1 point of the first damage the haunted player takes after the haunting (he
+  cannot refuse it, and discards a hand card), then is gone. The block is a prevention: it comes
+  off the damage before it lands, so a haunted player at 1 HP who takes 1 damage does not become
+  dying. HP loss (失去体力) is not damage: not blocked.
 - 玄武 draws a card from the deck when it haunts, and may at any time swap it for a hand card of
   the haunted player's that the soul names, then is gone (confirmed when used).
 - 祝由, in the haunted player's play phase, may make him discard his whole hand and draw as many,
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from companion.rules.damage import DamageStep, Modifier, prevent
 from companion.rules.identities import Identity
 from companion.rules.turns import Phase
 from companion.rules.victory import SeatStatus
@@ -133,14 +136,36 @@ class Block:
 
 
 def luohan_block(souls: Sequence[DarkSoul], *, target: int, amount: int) -> Block:
-    """A damage of `amount` to `target`: the first 罗汉 haunting him blocks 1 point of it (he
-    cannot refuse) and is gone. Call it for damage only, never for HP loss."""
+    """A damage of `amount` to `target`, before it lands: the first 罗汉 haunting him prevents
+    1 point of it (he cannot refuse) and is gone. Call it for damage only, never for HP loss."""
     if amount <= 0:
         return Block(amount=amount, used=None)
     soul = next((s for s in souls if s.host == target and s.soul is Soul.LUOHAN), None)
     if soul is None:
         return Block(amount=amount, used=None)
     return Block(amount=amount - 1, used=soul)
+
+
+def luohan_steps(
+    souls: Sequence[DarkSoul], steps: Sequence[DamageStep], index_of: Mapping[int, int]
+) -> tuple[tuple[DamageStep, ...], tuple[DarkSoul, ...]]:
+    """A resolved damage (`rules.damage` steps, seats by id; `index_of`: seat id to seat index)
+    with each haunted seat's first 罗汉 preventing 1 point of its step before it lands, and the
+    souls so used (gone). The target's damage prevented to nothing spreads no chain."""
+    left = list(souls)
+    used: list[DarkSoul] = []
+    found: list[DamageStep] = []
+    for step in steps:
+        index = index_of.get(step.seat)
+        block = luohan_block(left, target=-1 if index is None else index, amount=step.amount)
+        if block.used is not None:
+            left = gone(left, block.used)
+            used.append(block.used)
+            step = prevent(step, step.amount - block.amount, Modifier.LUOHAN)
+        found.append(step)
+        if step.index == 0 and step.amount == 0:
+            break
+    return tuple(found), tuple(used)
 
 
 def use_refusal(

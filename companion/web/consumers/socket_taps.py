@@ -127,7 +127,10 @@ class TapMixin:
             await self._error("malformed", action_id)
             return
         arrived = message.get("arrived") or taps.arrive(self.token, action_id)
+        token = self.token
+        taps.enter_line(token, action_id)
         judged = dbthread.submit(self._run_act, name, fields, action_id, arrived)
+        judged.add_done_callback(lambda _done: taps.leave_line(token, action_id))
         previous = self._tap_tail
         self._tap_tail = asyncio.ensure_future(self._answer(name, action_id, judged, previous))
 
@@ -237,11 +240,13 @@ class TapMixin:
     async def _status(self, action_id: Any) -> None:
         """What became of this screen's tap? Asked by a phone whose tap failed or went
         unanswered: `outcome` "applied", "refused" (with the `status` and `message` it was
-        refused with), "merged" or "not_applied"; `applied` true for the first only.
+        refused with), "merged", "not_applied", or "unknown" while a copy of it is still in line
+        here (companion.web.dispatch.status_of); `applied` true for the first only.
 
-        It runs on the database thread, behind every tap this process still has queued, so a tap
-        sent before the question has its outcome by then. `applied` is null when the database
-        cannot answer now (the phone asks again)."""
+        Read on the reading thread, never behind the taps queued on the database thread: a
+        held lock keeps the taps waiting (each until its deadline), not the question. `applied`
+        is null when the answer is not known yet or the database cannot be read (the phone asks
+        again)."""
         if not self.token or not (
             isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id)
         ):
@@ -249,18 +254,13 @@ class TapMixin:
             return
         answer: dict[str, Any] = {"type": "status", "action_id": action_id}
         try:
-            known = await dbthread.run(self._tap_outcome, action_id)
+            answer = await dbthread.read(dispatch.status_of, self.token, action_id)
         except NotFound:
             await self.close(code=CLOSE_GONE)
             return
         except DatabaseError as exc:
             _db_failed(exc, "tap status unavailable, the phone asks again")
             answer["applied"] = None
-        else:
-            answer["applied"], answer["version"] = known.applied, known.version
-            answer["outcome"] = known.outcome
-            if known.outcome == "refused":
-                answer["status"], answer["message"] = known.status, known.message
         await self.send(text_data=json.dumps(answer))
 
     def _token_valid(self) -> bool:

@@ -12,7 +12,7 @@ from django.db import DatabaseError
 from companion import broadcast, dbthread, logs
 from companion.actions import NotFound, actor_for
 from companion.models import Table
-from companion.web.consumers.faults import CLOSE_GONE
+from companion.web.consumers.faults import CLOSE_GONE, GONE_FAULTS
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,12 @@ class SyncMixin:
         finally:
             self._reading_version = False
         if version is not None:
-            await self.send(text_data=json.dumps({"type": "version", "version": version}))
+            try:
+                await self.send(text_data=json.dumps({"type": "version", "version": version}))
+            except GONE_FAULTS:
+                # The phone closed its socket right after its pong: nothing to tell it (this
+                # task is nobody's to await, so a fault left here would log its stack).
+                return
 
     def _read_version(self) -> int | None:
         return Table.objects.filter(code=self.code).values_list("version", flat=True).first()

@@ -102,8 +102,10 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             return
         try:
             if _layer_down(layer):
-                # The probe found Redis away: refused at once, no database read.
-                await self._try_later(receive, send)
+                # The probe found Redis away: the handshake is refused (HTTP 403, no accept, no
+                # database read). The phone saw this process's 1013 when its socket was closed,
+                # and keeps retrying calmly until a socket of it is current again.
+                await refuse_websocket(scope, receive, send)
                 return
             if isinstance(layer, LeanRedisPubSubChannelLayer) and "layer" not in (
                 settings.STOCK_PARTS

@@ -4,7 +4,6 @@ and what became of a tap, asked by its own screen."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -57,7 +56,8 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
             raise Http404
         # The phone's script marks the same tap posted again after no answer over its socket.
         retry = request.headers.get("X-Tap-Retry") == "1"
-        change = handler(request, token, action_id, arrived=arrived, retry=retry)
+        with taps.in_line(token, action_id):
+            change = handler(request, token, action_id, arrived=arrived, retry=retry)
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
@@ -119,18 +119,9 @@ def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: s
     A phone asks after a tap failed or went unanswered (and its socket is closed); only the
     tap's own token learns anything."""
     try:
-        known = tap_outcome(token, action_id)
+        body = dispatch.status_of(token, action_id)
     except NotFound:
         return _not_found(request)
-    body: dict[str, Any] = {
-        "type": "status",
-        "action_id": action_id,
-        "applied": known.applied,
-        "version": known.version,
-        "outcome": known.outcome,
-    }
-    if known.outcome == "refused":
-        body["status"], body["message"] = known.status, known.message
     return _private(JsonResponse(body))
 
 

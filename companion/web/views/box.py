@@ -20,13 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions, names
 from companion.actions import ActionError, Actor, NotFound
-from companion.actions.box_offers import BoxRefused, table_box
-from companion.models import Table
+from companion.actions.box_offers import LOCKED_CODE, BoxRefused, box_locked, table_box
 from companion.rules import box
+from companion.web.middleware import OVERSIZED_UPLOAD
 from companion.web.views.common import _is_htmx, _not_found, _private, _refused, with_actor
 
 SKILL_ROWS = 4
-MAX_FILE = 256 * 1024
 
 
 def _base(actor: Actor, token: str) -> str:
@@ -58,7 +57,7 @@ def _context(actor: Actor, token: str, **extra: Any) -> dict[str, Any]:
         "added": added,
         "count": len(hero_box.heroes()),
         "lords": [names.hero_name_of(h.id, hero_box) for h in hero_box.lord_heroes()],
-        "in_game": table.status not in (Table.Status.LOBBY, Table.Status.FINISHED),
+        "locked": box_locked(table),
         "kingdoms": _kingdoms(),
         "hps": range(box.MIN_HP, box.MAX_HP + 1),
         "values": values,
@@ -164,6 +163,8 @@ def box_add(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     except NotFound:
         return _not_found(request)
     except BoxRefused as exc:
+        if exc.code == LOCKED_CODE:
+            return _page(request, _context(actor, token, notice=exc.message), status=exc.status)
         field = _skill_field(exc.field, request.POST) or "form"
         context = _context(actor, token, values=request.POST.dict(), errors={field: exc.message})
         return _page(request, context, status=exc.status)
@@ -219,12 +220,17 @@ def box_import(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     refused = _host_only(request, actor, token)
     if refused is not None:
         return refused
-    upload = request.FILES.get("file")
+    if box_locked(actor.table):
+        # Refused as every change is while a game runs, whatever the file.
+        return _simple_import(request, actor, token, b"")
+    # A body larger than any box file was left unread (companion.web.middleware).
+    oversized = bool(request.META.get(OVERSIZED_UPLOAD))
+    upload = None if oversized else request.FILES.get("file")
+    if oversized or (upload is not None and (upload.size or 0) > box.MAX_FILE_BYTES):
+        context = _context(actor, token, import_error=_("The file is too large for a hero box."))
+        return _page(request, context, status=400)
     if upload is None:
         context = _context(actor, token, import_error=_("Choose a box file to import."))
-        return _page(request, context, status=400)
-    if upload.size is not None and upload.size > MAX_FILE:
-        context = _context(actor, token, import_error=_("The file is too large for a hero box."))
         return _page(request, context, status=400)
     return _simple_import(request, actor, token, upload.read())
 
@@ -235,7 +241,9 @@ def _simple_import(request: HttpRequest, actor: Actor, token: str, data: bytes) 
     except NotFound:
         return _not_found(request)
     except ActionError as exc:
-        context = _context(actor, token, import_error=exc.message)
+        # A locked box says so at the top, as for every other change.
+        where = "notice" if exc.code == LOCKED_CODE else "import_error"
+        context = _context(actor, token, **{where: exc.message})
         return _page(request, context, status=exc.status)
     return _back(actor, token)
 

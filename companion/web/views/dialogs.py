@@ -22,7 +22,7 @@ from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
 from companion.state import public_state
@@ -178,7 +178,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
     # 军争 (issue 14 item 12): the odds from the live deck, saying what was taken out.
     live = deck_odds(table, codes)
-    checks = [{"code": c.value, "odds": live.odds[c.value]} for c in codes]
+    checks = [{"code": c.value, "odds": live.odds[c.value], "rank": rank_decides(c)} for c in codes]
     trick = request.GET.get("trick", "")
     trick = trick if trick in seat.judgement_zone else ""
     if not trick and table.turn_seat_id == seat.pk and table.phase == "judgement":
@@ -212,8 +212,13 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
 @require_GET
 @with_actor
 def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
-    """鬼才: the card that replaces the judgement card."""
-    return _private(render(request, "companion/live.html#replace_dialog", {"ranks": RANKS}))
+    """鬼才: the card that replaces the judgement card (its rank only when it decides)."""
+    pending = actor.table.pending_judgement or {}
+    context = {
+        "ranks": RANKS,
+        "rank_needed": not pending or rank_decides(Check(pending["check"])),
+    }
+    return _private(render(request, "companion/live.html#replace_dialog", context))
 
 
 @require_GET

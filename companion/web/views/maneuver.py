@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from companion.actions import ActionError, Actor
-from companion.actions.damage import HORSE_SLOTS, QILIN, damage_preview, step_public
+from companion.actions.damage import HORSE_SLOTS, QILIN, damage_preview, shown_key, step_public
 from companion.models import Table
 from companion.read.afterlife import afterlife_view, luohan_owner
 from companion.rules.cards import Suit
@@ -176,6 +176,7 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
         fields["qilin"] = chosen["qilin"]
     if chosen["axe"]:
         fields["axe"] = "1"
+    fields["shown"] = shown_key(steps)  # what is applied is what this preview shows
     context["fields"] = {k: v for k, v in fields.items() if v}
     context["preview"] = {
         "steps": [step_words(s) for s in public],

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions
 from companion.actions import ActionError, Actor, NotFound
+from companion.actions.inputs import mode_of
 from companion.models import Table
 from companion.read import sessions
 from companion.read.session_export import export_csv, export_json
@@ -149,8 +150,11 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         response = HttpResponse(status=303)
         response["Location"] = base
         return _private(response)
+    seats = list(table.seats.order_by("position", "slot"))
+    leaders = mode_of(table).leader_seats(len(seats))
     context = {
-        "seats": list(table.seats.order_by("position", "slot")),
+        # The form offers as first leader only the seats the mode lets lead, by their number.
+        "first_leaders": [(i + 1, s) for i, s in enumerate(seats) if i in leaders or not leaders],
         "allowed": table.status in (Table.Status.LOBBY, Table.Status.FINISHED),
         "base": base,
     }

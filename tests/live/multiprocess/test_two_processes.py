@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from tests.live.multiprocess.conftest import Cluster
 
 pytestmark = [
+    pytest.mark.backend,
     pytest.mark.multiprocess,
     pytest.mark.skipif(
         os.environ.get("DB") != "postgres" or not os.environ.get("REDIS_URL"),
