@@ -300,3 +300,16 @@ def start_tap_log(page: Page) -> None:
 def socket_taps(page: Page, name: str) -> int:
     """How many `name` taps the page sent over its websocket since start_tap_log."""
     return int(page.evaluate("n => (window.__taps || []).filter(x => x === n).length", name))
+
+
+def wait_until(
+    page: Page, condition: Callable[[], bool], what: str, *, timeout_ms: int = 30_000
+) -> None:
+    """Until `condition()` (a check on what the test's own handlers recorded, a relay's
+    messages say) holds: Playwright delivers events to those handlers only while the test waits
+    in one of its calls, so the page waits in short steps. A generous deadline, as a phone on a
+    busy server would get; AssertionError naming `what` after it."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout_ms} ms: {what}"
+        page.wait_for_timeout(50)

@@ -6,11 +6,18 @@ the end before a browser page opens the display.
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import re
+import secrets
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
+from typing import Any
 
+from companion.rules.heroes import STANDARD_HEROES
+
+# As long as a phone would wait for a busy server.
+TIMEOUT = 60
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 HEADER_CSRF_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
 HERO_RE = re.compile(r'<input type="hidden" name="hero" value="([^"]+)">')
@@ -52,9 +59,10 @@ class Device:
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.url = ""
+        self.csrf = ""  # the page's token for its script's posts, once read
 
     def get(self, path: str) -> tuple[str, str]:
-        with self.opener.open(urllib.parse.urljoin(self.base_url, path), timeout=30) as r:
+        with self.opener.open(urllib.parse.urljoin(self.base_url, path), timeout=TIMEOUT) as r:
             return r.geturl(), r.read().decode("utf-8")
 
     def post(self, path: str, data: dict[str, str], csrf: str) -> tuple[str, str]:
@@ -62,18 +70,52 @@ class Device:
         request = urllib.request.Request(  # noqa: S310 - the test server's own address
             urllib.parse.urljoin(self.base_url, path), data=body, method="POST"
         )
-        with self.opener.open(request, timeout=30) as r:
+        with self.opener.open(request, timeout=TIMEOUT) as r:
+            return r.geturl(), r.read().decode("utf-8")
+
+    def post_file(self, path: str, name: str, content: bytes, csrf: str) -> tuple[str, str]:
+        """A form post of one file (multipart), as a file input sends it."""
+        boundary = secrets.token_hex(16)
+        body = (
+            (
+                f"--{boundary}\r\n"
+                f'Content-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n{csrf}\r\n'
+                f"--{boundary}\r\n"
+                f'Content-Disposition: form-data; name="{name}"; filename="{name}.json"\r\n'
+                "Content-Type: application/json\r\n\r\n"
+            ).encode()
+            + content
+            + f"\r\n--{boundary}--\r\n".encode()
+        )
+        request = urllib.request.Request(  # noqa: S310 - the test server's own address
+            urllib.parse.urljoin(self.base_url, path),
+            data=body,
+            method="POST",
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        with self.opener.open(request, timeout=TIMEOUT) as r:
             return r.geturl(), r.read().decode("utf-8")
 
     def page(self) -> str:
         return self.get(self.url)[1]
 
-    def act(self, tap: str, **fields: str) -> str:
-        """A tap on this device's page (answered by a redirect back to the page)."""
-        html = self.page()
-        found = HEADER_CSRF_RE.search(html)
-        assert found, html[:300]
-        return self.post(self.url + f"act/{tap}", fields, found.group(1))[1]
+    def act(self, tap: str, **fields: str) -> None:
+        """A tap on this device's page, as its script posts one over HTTP (htmx: answered 204,
+        no page rendered, so a table of ten is set up in a moment). Each call is a tap of its
+        own (`repeat`: never merged with an identical tap just before). HTTPError if refused."""
+        if not self.csrf:
+            html = self.page()
+            found = HEADER_CSRF_RE.search(html)
+            assert found, html[:300]
+            self.csrf = found.group(1)
+        request = urllib.request.Request(  # noqa: S310 - the test server's own address
+            urllib.parse.urljoin(self.base_url, self.url + f"act/{tap}"),
+            data=urllib.parse.urlencode({"repeat": "1", **fields}).encode(),
+            method="POST",
+            headers={"HX-Request": "true", "X-CSRFToken": self.csrf},
+        )
+        with self.opener.open(request, timeout=TIMEOUT) as r:
+            assert r.status in (200, 204), (tap, fields, r.status)  # 200: a fragment (handover)
 
 
 @dataclass
@@ -129,8 +171,60 @@ def join(table: HttpTable, name: str) -> HttpSeat:
     return seat
 
 
-def seated(base_url: str, names: list[str]) -> HttpTable:
+# The widest hero a deal of the standard box can show, whatever it draws: the longest English
+# name (Sun Shangxiang), three Chinese characters, the most skills (two) and the most HP (four:
+# a lord's five jades).
+_WIDEST_EN = max((h.name_en for h in STANDARD_HEROES), key=len)
+_WIDEST_SKILLS = max(len(h.skills_zh) for h in STANDARD_HEROES)
+_SURNAMES = "孙张王李赵钱周吴郑冯陈褚卫蒋沈韩杨朱秦尤许何吕施曹"
+
+
+def widest_box(count: int = len(STANDARD_HEROES)) -> dict[str, Any]:
+    """A hero box file holding `count` heroes (as many as the standard box, enough for a deal
+    to any number of players), each as wide as the widest standard one (every standard hero
+    switched off): any deal from it lays out the worst case."""
+    assert count <= len(_SURNAMES)
+    skills = [{"name": f"技{i}能", "text": "描述。"} for i in range(_WIDEST_SKILLS)]
+    return {
+        "format": "sanguosha-box",
+        "version": 1,
+        "standard_off": [h.id for h in STANDARD_HEROES],
+        "added": [
+            {
+                "id": f"ADD{i + 1:03d}",
+                "name_zh": f"{surname}尚香",
+                "name_en": _WIDEST_EN,
+                "kingdom": "wei",  # its badge "Wei 魏" as wide as any
+                "hp": 4,
+                "gender": "female",
+                "lord": False,
+                "skills": skills,
+            }
+            for i, surname in enumerate(_SURNAMES[:count])
+        ],
+    }
+
+
+def standard_box(on: list[str]) -> dict[str, Any]:
+    """A hero box file: only these standard heroes on."""
+    off = [h.id for h in STANDARD_HEROES if h.id not in on]
+    return {"format": "sanguosha-box", "version": 1, "standard_off": off, "added": []}
+
+
+def import_box(table: HttpTable, box_file: dict[str, Any]) -> None:
+    """The host imports this hero box file (one request)."""
+    found = HEADER_CSRF_RE.search(table.host.page())
+    assert found
+    content = json.dumps(box_file, ensure_ascii=False).encode()
+    url, html = table.host.post_file(table.host.url + "box/import", "file", content, found.group(1))
+    assert url.endswith("/box/"), (url, html[:500])
+
+
+def seated(base_url: str, names: list[str], *, box: dict[str, Any] | None = None) -> HttpTable:
+    """A table of these players in the lobby (with this hero box file, if given)."""
     table = open_table(base_url)
+    if box is not None:
+        import_box(table, box)
     for name in names:
         join(table, name)
     return table
@@ -157,9 +251,16 @@ def pick_heroes(table: HttpTable) -> None:
         seat.device.act("pick", hero=heroes[0])
 
 
-def playing(base_url: str, names: list[str], *, heroes: bool = True) -> HttpTable:
-    """A table of these players, in play (heroes picked unless `heroes` is False)."""
-    table = seated(base_url, names)
+def playing(
+    base_url: str,
+    names: list[str],
+    *,
+    heroes: bool = True,
+    box: dict[str, Any] | None = None,
+) -> HttpTable:
+    """A table of these players, in play (heroes picked unless `heroes` is False; from this
+    hero box file, if given)."""
+    table = seated(base_url, names, box=box)
     deal(table, first_game=not heroes)
     if heroes:
         pick_heroes(table)

@@ -12,8 +12,9 @@ languages, with long names (eight Chinese characters, sixteen Latin ones: the jo
   seat shows 0 HP and the 桃 it needs (1 - HP) on the phones and the display; a dead seat shows no
   HP anywhere, and the history never a negative HP.
 
-Tables are built with plain requests (tests/browser/tables.py); screenshots go to
-test-artifacts/big-*.png.
+Tables are built with plain requests (tests/browser/tables.py), their hero box every hero as
+wide as the widest standard one (tables.widest_box): whatever the deal draws, the layout is the
+worst case. Screenshots go to test-artifacts/big-*.png.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ pytestmark = [pytest.mark.browser]
 POOLS = {"zh": tables.NAMES_ZH, "en": tables.NAMES_EN}
 SMALL = (360, 640)
 PHONE = (390, 844)
+WIDEST = tables.widest_box()
 CONSOLE_SIZES = {
     "laptop": (1280, 800),
     "tv": (1920, 1080),
@@ -170,19 +172,17 @@ def check_ring(page: Page, names: list[str], where: str) -> dict[str, Any]:
     pinned buttons, apart from the others, its name whole."""
     # Scrolled again until the ring stays put: what the page fills in after loading (the role
     # tips, issue 17) may still move it once.
-    for _ in range(10):
-        moved = page.evaluate(
-            """() => {
-              const ring = document.querySelector('#table-state .ring');
-              const strip = document.getElementById('now-strip').getBoundingClientRect();
-              const off = ring.getBoundingClientRect().top - strip.bottom;
-              window.scrollTo(0, off + window.scrollY);
-              return Math.abs(off);
-            }"""
-        )
-        if moved < 1:
-            break
-        page.wait_for_timeout(200)
+    page.wait_for_function(
+        """() => {
+          const ring = document.querySelector('#table-state .ring');
+          const strip = document.getElementById('now-strip').getBoundingClientRect();
+          const off = ring.getBoundingClientRect().top - strip.bottom;
+          if (Math.abs(off) < 1) return true;
+          window.scrollTo(0, off + window.scrollY);
+          return false;
+        }""",
+        polling=100,
+    )
     got = dict(page.evaluate(RING_JS))
     width = got["viewport"][0]
     top, bottom = got["strip"][3], got["bottom"]
@@ -210,7 +210,7 @@ def test_the_ring_fits_one_small_screen(
     browser: Browser, app_server: AppServer, lang: str, count: int
 ) -> None:
     names = POOLS[lang][:count]
-    table, _dead = heavy_play(app_server.base_url, names)
+    table, _dead = heavy_play(app_server.base_url, names, box=WIDEST)
     lord = table.seat_by_identity("lord")  # the lord has the first turn
     other = next(s for s in table.seats if s is not lord and s.name not in _dead)
     sizes = [SMALL, PHONE] if count == 10 else [SMALL]
@@ -240,7 +240,7 @@ def test_the_host_consoles_next_action_is_on_the_first_screen(
 ) -> None:
     for size_name, size in CONSOLE_SIZES.items():
         where = f"{lang} console {size_name}"
-        table = tables.seated(app_server.base_url, POOLS[lang][:10])
+        table = tables.seated(app_server.base_url, POOLS[lang][:10], box=WIDEST)
         page = open_page(browser, app_server, table.host.url, size, lang)
         deal = "#host-panel .host-main form[hx-post='act/deal'] button"
         assert page.evaluate("() => window.scrollY") == 0
@@ -291,7 +291,7 @@ def test_hero_candidates_and_damage_sources_fit_a_small_phone(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     names = POOLS[lang][:10]
-    table = tables.seated(app_server.base_url, names)
+    table = tables.seated(app_server.base_url, names, box=WIDEST)
     tables.deal(table)
     table.host.act("start")
     lord = table.seat_by_identity("lord")
@@ -362,7 +362,7 @@ def test_dying_holds_the_turn_and_shows_the_peaches_needed(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     names = POOLS[lang][:10]
-    table = tables.playing(app_server.base_url, names)
+    table = tables.playing(app_server.base_url, names, box=WIDEST)
     lord = table.seat_by_identity("lord")
     victim = next(s for s in table.seats if s is not lord)
     hp, max_hp = _hp_of(table, victim)

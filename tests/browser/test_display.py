@@ -162,11 +162,14 @@ def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape
         assert all(row["name"] for row in matrix["rows"]), f"{where}: rows without names"
 
 
-def heavy_play(base_url: str, names: list[str]) -> tuple[tables.HttpTable, list[str]]:
-    """In play with heroes; every seat has all four kinds of equipment (the longest names) and a
-    乐不思蜀 and a 闪电 waiting, and from five players one player (not the lord, not the last
-    seat: a seat of the sides) is dead. Returns the table and the names of the dead."""
-    table = tables.playing(base_url, names)
+def heavy_play(
+    base_url: str, names: list[str], *, box: dict[str, Any] | None = None
+) -> tuple[tables.HttpTable, list[str]]:
+    """In play with heroes (from this hero box file, if given); every seat has all four kinds of
+    equipment (the longest names) and a 乐不思蜀 and a 闪电 waiting, and from five players one
+    player (not the lord, not the last seat: a seat of the sides) is dead. Returns the table and
+    the names of the dead."""
+    table = tables.playing(base_url, names, box=box)
     for seat in table.seats:
         for card in ("麒麟弓", "八卦阵", "的卢", "赤兔"):
             table.host.act("equip", seat=str(seat.id), name=card, replace="1")

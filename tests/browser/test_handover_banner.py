@@ -84,8 +84,12 @@ def test_the_owner_is_asked_at_the_top_and_the_move_ends_when_its_time_is_up(
     expect(banner).to_contain_text(owner.name)
     topbar = box(mine, ".topbar")
     for scroll in (0, 900, 5000):
-        mine.evaluate(f"() => window.scrollTo(0, {scroll})")
-        mine.wait_for_timeout(100)
+        # Measured once the page has laid out the scroll (the next frame).
+        mine.evaluate(
+            "y => { window.scrollTo(0, y);"
+            " return new Promise(done => requestAnimationFrame(() => done())); }",
+            scroll,
+        )
         got = box(mine, ".banner-handover.mine")
         assert got["y"] >= topbar["y"] + topbar["height"] - 1, (scroll, got, topbar)
         assert got["y"] <= 140, f"{lang}: the move is not at the top ({scroll}): {got}"

@@ -108,7 +108,8 @@ def test_host_pass_updates_both_phones_live(
     make_host(bob, seat_of(alice))
     expect(host_controls(alice)).to_be_visible()
     expect(host_controls(bob)).to_have_count(0)
-    bob.wait_for_timeout(500)
+    # Both pages have taken every frame of the change (and logged what they would).
+    same_version([alice], bob)
     oob = [m for m in alice_errors + bob_errors if "oob" in m.lower() or "host-panel" in m]
     assert oob == [], f"console: {oob}"
 
@@ -218,8 +219,11 @@ def test_judgement_flow_guicai_and_delayed_tricks(
             before = version_of(host)
             # The same tap again within TAP_REPEAT_WINDOW_MS (400 ms) counts as a double tap
             # (issue 10, item 10): a host redealing again waits a moment, as people do.
-            host.wait_for_timeout(450)
+            host.wait_for_function(
+                "() => performance.now() - (window.__redealAt || -1e9) > 450", polling=50
+            )
             host.locator("#host-panel form[hx-post='act/heroredeal'] button").click()
+            host.evaluate("() => { window.__redealAt = performance.now(); }")
             expect(host.locator("#table-state")).not_to_have_attribute("data-version", before)
             same_version(others, host)
             continue

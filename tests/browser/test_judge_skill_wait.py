@@ -8,12 +8,13 @@ Screenshots go to test-artifacts/big-judge-*.png.
 
 from __future__ import annotations
 
-import time
 import urllib.error
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from companion.rules.box import heroes_needed
+from companion.rules.heroes import STANDARD_HEROES
 from tests.browser import tables
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.test_big_tables import PHONE, POOLS, SMALL, in_screen, open_page
@@ -24,30 +25,25 @@ SIMA_YI = "WEI002"
 
 
 def with_sima_yi(base_url: str, names: list[str]) -> tuple[tables.HttpTable, tables.HttpSeat]:
-    """A table in play with 司马懿 on a seat: the host deals the candidates again until he is
-    offered (the draw is random)."""
-    table = tables.seated(base_url, names)
+    """A table in play with 司马懿 on a seat. Its box holds just the heroes the deal needs, him
+    among them: the lord's offer and the others' candidates then share them all, so he is offered
+    to somebody, who takes him."""
+    box = [h.id for h in STANDARD_HEROES if h.lord_skill] + [SIMA_YI]
+    others_needed = heroes_needed(len(names)) - len(box)
+    box += [h.id for h in STANDARD_HEROES if h.id not in box][:others_needed]
+    table = tables.seated(base_url, names, box=tables.standard_box(box))
     tables.deal(table)
     table.host.act("start")
     lord = table.seat_by_identity("lord")
     others = [s for s in table.seats if s is not lord]
-    # The lord chooses first from a few heroes (司马懿 is rarely among them); the others'
-    # candidates, dealt after, share most of the box, so they are dealt again until he is there.
-    lord_offer = tables.HERO_RE.findall(lord.device.page())
-    lord.device.act("pick", hero=SIMA_YI if SIMA_YI in lord_offer else lord_offer[0])
-    offered: dict[int, list[str]] = {lord.id: lord_offer}
-    for _attempt in range(60):
-        offered.update({s.id: tables.HERO_RE.findall(s.device.page()) for s in others})
-        if SIMA_YI in lord_offer or any(SIMA_YI in offered[s.id] for s in others):
-            break
-        time.sleep(0.45)  # a redeal again within 400 ms would count as a double tap
-        table.host.act("heroredeal", confirm="1")
-    else:
-        raise AssertionError("司马懿 was never offered")
-    sima = next(s for s in table.seats if SIMA_YI in offered[s.id])
-    for seat in others:
-        ids = tables.HERO_RE.findall(seat.device.page())
-        seat.device.act("pick", hero=SIMA_YI if seat is sima else ids[0])
+    sima: tables.HttpSeat | None = None
+    for seat in [lord, *others]:
+        offer = tables.HERO_RE.findall(seat.device.page())
+        assert offer, seat.name
+        if SIMA_YI in offer:
+            sima = seat
+        seat.device.act("pick", hero=SIMA_YI if seat is sima else offer[0])
+    assert sima is not None, "司马懿 was offered to nobody"
     return table, sima
 
 

@@ -11,14 +11,22 @@ Screenshots for a human go to test-artifacts/ (gitignored).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import BrowserContext, Page, Route, WebSocketRoute, expect
+from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import ContextFactory, screenshot, socket_taps, start_tap_log
+from tests.browser.conftest import (
+    ContextFactory,
+    screenshot,
+    socket_taps,
+    start_tap_log,
+    wait_until,
+)
 from tests.browser.game_steps import seated_table
 
 pytestmark = [pytest.mark.browser]
@@ -27,6 +35,8 @@ ZH_RECORDED = "你的操作已记录。"  # msgid "Your tap was recorded."
 ZH_NOT_RECORDED = "你的操作没有记录。如仍需要，请再点一次。"
 ZH_CHECKING = "正在确认你的操作是否已记录…"
 ZH_MERGED = "与上一次点击合并，只算一次。"  # msgid "Counted once with your previous tap."
+ACT_POST = re.compile(r"/act/[a-z_]+$")  # a tap over HTTP
+TAP_SAME_MS = 400  # live.js: the same tap again within this long is the same tap
 
 
 def playing_table(
@@ -147,9 +157,13 @@ def test_a_slow_tap_shows_as_pending_and_the_next_tap_waits_its_turn(
     hurt_myself(page)
     hp, max_hp = hp_of(page)
 
-    # The + tap does not reach the server yet: its button spins, its form is busy.
+    # The + tap does not reach the server yet: its button spins, its form is busy. (Held on its
+    # socket and, should the page give up on the socket first, over HTTP too: however slow the
+    # machine, the tap stays unanswered until it is released.)
     acts = relay.kinds().count("act")
     relay.hold_taps = True
+    held_posts: list[Route] = []
+    page.route(ACT_POST, lambda route: held_posts.append(route))
     plus = page.locator("#my-seat .hp-plus")
     plus.click()
     expect(plus).to_have_class(re.compile(r"\btap-pending-btn\b"))
@@ -168,7 +182,12 @@ def test_a_slow_tap_shows_as_pending_and_the_next_tap_waits_its_turn(
 
     # The first answer comes, then the waiting tap goes: +1 then −1, nothing pending any more.
     relay.hold_taps = False
+    page.unroute(ACT_POST)
     relay.release()
+    for route in held_posts:
+        # The page may have given the request up meanwhile (its answer came on the socket).
+        with contextlib.suppress(PlaywrightError):
+            route.continue_()
     expect(dialog).to_have_count(0)
     expect_hp(page, hp, max_hp)
     expect(page.locator("[aria-busy=true]")).to_have_count(0)
@@ -209,6 +228,7 @@ def test_a_tap_whose_answer_is_lost_is_checked_and_the_true_state_shown(
     acts = relay.kinds().count("act")
     relay.lose_answers = True
     page.locator("#my-seat .hp-plus").click()
+    page.evaluate("() => { window.__plusAt = performance.now(); }")
     expect(page.locator("#toast")).to_have_text(ZH_CHECKING)
     relay.lose_answers = False
     expect(page.locator("#toast")).to_have_text(ZH_RECORDED, timeout=15_000)
@@ -221,8 +241,9 @@ def test_a_tap_whose_answer_is_lost_is_checked_and_the_true_state_shown(
     on_host = host.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .hp-num")
     expect(on_host).to_have_text(f"{hp + 1}/{max_hp}")
 
-    # Lost before it reached the server: the phone learns it was not applied and says so.
-    page.wait_for_timeout(500)  # past the double-tap window of the tap above
+    # Lost before it reached the server: the phone learns it was not applied and says so (a
+    # tap past the double-tap window of the one above).
+    page.wait_for_function("ms => performance.now() - window.__plusAt > ms", arg=TAP_SAME_MS + 50)
     relay.drop_taps = True
     page.locator("#my-seat .hp-plus").click()
     expect(page.locator("#toast")).to_have_text(ZH_NOT_RECORDED, timeout=15_000)
@@ -251,14 +272,19 @@ def test_a_double_tap_on_plus_is_one_tap(
         """() => {
           const plus = document.querySelector('#my-seat .hp-plus');
           plus.click();
-          setTimeout(() => plus.click(), 60);
+          setTimeout(() => { plus.click(); window.__plusAt = performance.now(); }, 60);
         }"""
     )
+    # Once the second tap has happened and nothing waits any more (a tap queued behind
+    # another shows busy), one tap went and one change was made.
+    page.wait_for_function("() => window.__plusAt !== undefined")
     expect_hp(page, hp + 1, max_hp)
-    page.wait_for_timeout(1500)
-    expect_hp(page, hp + 1, max_hp)
+    expect(page.locator("[aria-busy=true]")).to_have_count(0)
+    expect(page.locator(".tap-pending-btn")).to_have_count(0)
     assert socket_taps(page, "hp") == 1
+    expect_hp(page, hp + 1, max_hp)
     # A second tap after the window is another tap.
+    page.wait_for_function("ms => performance.now() - window.__plusAt > ms", arg=TAP_SAME_MS + 50)
     page.locator("#my-seat .hp-plus").click()
     expect_hp(page, hp + 2, max_hp)
 
@@ -298,15 +324,14 @@ def test_a_phone_that_missed_a_frame_catches_up_by_heartbeat(
     dialog.locator(".damage-form .source-grid button[value='']").click()
     on_host = host.locator(f"#table-state .ring .seat[data-seat='{seat_id}'] .hp-num")
     expect(on_host).to_have_text(f"{hp - 1}/{max_hp}")
-    for _ in range(100):  # the phone's copy of the frame reaches the relay (and is dropped)
-        if relay.dropped:
-            break
-        page.wait_for_timeout(100)
+    # The phone's copy of the frame reaches the relay (and is dropped).
+    wait_until(page, lambda: bool(relay.dropped), "the change's frame reaches the relay")
     assert len(relay.dropped) == 1
     page.bring_to_front()
     expect_hp(page, hp, max_hp)
     expect(page.locator("#conn")).to_have_attribute("data-state", "open")
-    # Nobody taps. Within a heartbeat (12 s idle, checked every 3 s) the phone catches up.
+    # Nobody taps. Within a heartbeat (12 s idle on a phone, 3 s here) the phone catches up.
+    page.evaluate("document.body.setAttribute('data-heartbeat-ms', '3000')")
     expect_hp(page, hp - 1, max_hp, timeout=25_000)
     kinds = relay.kinds()
     assert "ping" in kinds and "sync" in kinds[kinds.index("ping") :]

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.conftest import AppServer, ContextFactory, screenshot, wait_until
 from tests.browser.game_steps import join_by_http, lang_context, place_heroes
 from tests.browser.tables import Device
 
@@ -166,17 +166,17 @@ def test_a_threes_game_in_the_browser(
     start.click()
     expect(display.locator("#mode-board .draft-pool .pool-card")).to_have_count(16)
     commanders = [phones[1], phones[4]]
+
     # The warm commander's phone gets the choice of the first picker; its controls may arrive
     # a moment after the display's board, so the two phones are asked until one has it.
-    warm = None
-    for _ in range(100):
-        warm = next(
+    def asked() -> Page | None:
+        return next(
             (p for p in commanders if p.locator("form[hx-post='act/draftfirst']").count()), None
         )
-        if warm is not None:
-            break
-        commanders[0].wait_for_timeout(100)
-    assert warm is not None, "neither commander was asked who picks first"
+
+    wait_until(commanders[0], lambda: asked() is not None, "a commander asked who picks first")
+    warm = asked()
+    assert warm is not None
     cold = commanders[1] if warm is commanders[0] else commanders[0]
     expect(warm.locator("form[hx-post='act/draftfirst']")).to_have_count(2)
     expect(cold.locator("form[hx-post='act/draftfirst']")).to_have_count(0)

@@ -12,8 +12,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 
-from pypinyin import Style, lazy_pinyin, pinyin
-
 from companion.rules.box import BoxHero
 from companion.rules.cards import Card, _cards_in, load_deck
 from companion.rules.help.card_texts import CARD_TEXTS, CardText
@@ -330,6 +328,10 @@ _MAX_READINGS = 64
 def _spellings(name_zh: str) -> tuple[str, ...]:
     """Toneless pinyin spellings of a name, joined: the usual reading first, then the other
     readings of its characters (的卢 → delu, dilu), and ü as v and u (吕 → lv, lu)."""
+    # pypinyin's dictionaries are tens of MiB: imported by the first search, not by every
+    # process that renders a page (a server, a test's `manage.py play`).
+    from pypinyin import Style, lazy_pinyin, pinyin  # noqa: PLC0415
+
     found = ["".join(lazy_pinyin(name_zh, style=Style.NORMAL))]
     readings = pinyin(name_zh, style=Style.NORMAL, heteronym=True)
     count = 1
