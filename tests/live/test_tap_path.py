@@ -51,7 +51,8 @@ HELPERS = {
     "texts.py",  # the history line's words
     "names.py",  # hero and card names
     "labels.py",  # identities, phases
-    "actions/protection.py",  # issue 16: the first out's protection, asked of every HP change
+    "actions/protection.py",  # the first out's protection, asked of every HP change
+    "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }
 REQUIRED = {
     "dbthread.py",
