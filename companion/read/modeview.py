@@ -136,6 +136,8 @@ class DrawNotice:
     cards: int
     name: str = ""
     hero: HeroCard | None = None
+    # The seat whose new hero came in: its phone is told in its strip (and vibrates).
+    seat_id: int | None = None
 
 
 AREA_TRICK_ORDER = (SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE)
@@ -272,7 +274,10 @@ def _draw_notice(table: Table, cards: int) -> DrawNotice | None:
         return DrawNotice(cards)
     public = last["public"]
     return DrawNotice(
-        cards, str(public.get("name", "")), table_hero_card(public.get("hero", ""), table)
+        cards,
+        str(public.get("name", "")),
+        table_hero_card(public.get("hero", ""), table),
+        public.get("seat"),
     )
 
 
