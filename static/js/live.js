@@ -661,7 +661,12 @@
   }
   function showAwake() {
     var note = document.getElementById('awake-note');
-    if (note) note.hidden = !wantAwake() || !!wakeLock || !!(awakeVideo && !awakeVideo.paused);
+    var hide = !wantAwake() || !!wakeLock || !!(awakeVideo && !awakeVideo.paused);
+    // The note moves what is under it: the display fits its seats again (display.js).
+    if (note && note.hidden !== hide) {
+      note.hidden = hide;
+      document.dispatchEvent(new Event('live:swapped'));
+    }
   }
   function playAwake() {
     if (!awakeVideo) {
