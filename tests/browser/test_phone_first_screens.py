@@ -86,9 +86,17 @@ def test_the_judgement_dialog_keeps_its_ranks_and_button_above_the_fold(
     form = page.locator("#dialog .judge-form")
     expect(form).to_be_visible()
     assert page.locator("#dialog .dialog").evaluate("el => el.scrollTop") == 0
+    # A judgement the suit alone decides (八卦阵): its suit buttons are the last tap, on screen.
+    form.locator("label.check-choice:has(input[value=eight_trigrams])").click()
+    on_first_screen(page, "#dialog .judge-form .suit-taps button[value=club]", SMALL)
+    screenshot(page, f"first-judge-suit-{lang}")
+    # 闪电 asks the rank too: J, Q, K and the button that shows the result stay on screen.
+    form.locator("label.check-choice:has(input[value=lightning])").click()
+    expect(form.locator("fieldset.ranks")).to_be_visible()
+    assert page.locator("#dialog .dialog").evaluate("el => el.scrollTop") == 0
     ranks = ", ".join(f"#dialog .ranks label:has(input[value='{r}'])" for r in (11, 12, 13))
     on_first_screen(page, ranks, SMALL)
-    on_first_screen(page, "#dialog .judge-form > button", SMALL)
+    on_first_screen(page, "#dialog .judge-form .rank-asked button.btn-primary", SMALL)
     screenshot(page, f"first-judge-{lang}")
     page.context.close()
 
