@@ -327,6 +327,9 @@ def test_luohan_prevents_before_the_damage_lands_a_haunted_player_at_1_hp_is_not
 
 def test_luohan_is_part_of_a_resolved_damage_and_of_lightning() -> None:
     table, _seats = picked_all(6, dark_souls=True, maneuvering=True)
+    # Heroes that leave a judgement alone (the deal might give 司马懿's 鬼才, which waits for his
+    # choice, or 小乔's 红颜, which turns the ♠ of 闪电 into a ♥).
+    Seat.objects.filter(table=table).exclude(identity="lord").update(hero="WEI004")
     lord = by_identity(table, "lord")[0]
     loyalists = by_identity(table, "loyalist")
     rebel = by_identity(table, "rebel")[0]
