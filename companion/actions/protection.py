@@ -193,10 +193,9 @@ def undo(table: Table, target: Event) -> set[int]:
     return {int(found.player)}
 
 
-@action
-def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
-    """The protected player dodged a 杀 from `seat_id` (his phone's tap, or the host's): an
-    attack that dealt no damage still makes that player one of his attackers (RULES §9)."""
+def _protected_by(actor: Actor) -> tuple[rules.Protection, Seat]:
+    """The protection in force and its protected seat, for a tap that only he (or the host)
+    may make during play."""
     table = actor.table
     _in_play(table)
     found = current(table)
@@ -205,6 +204,15 @@ def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = Non
     me = _seat_of(table, found.player)
     if not (actor.is_host or (actor.seat is not None and actor.seat.pk == me.pk)):
         raise ActionError(_("Only the protected player can say so."), 403, "not_yours")
+    return found, me
+
+
+@action
+def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
+    """The protected player dodged a 杀 from `seat_id` (his phone's tap, or the host's): an
+    attack that dealt no damage still makes that player one of his attackers (RULES §9)."""
+    table = actor.table
+    found, me = _protected_by(actor)
     attacker = _seat_of(table, seat_id)
     if attacker.pk == me.pk:
         raise ActionError(_("That player has not attacked you."), 409, "not_attacker")
@@ -232,13 +240,7 @@ def protection_strike(actor: Actor, *, seat_id: Any, action_id: str | None = Non
     """The protected player attacks one of his attackers (a tap on his phone, or the host's):
     the protection ends (RULES §9)."""
     table = actor.table
-    _in_play(table)
-    found = current(table)
-    if found is None or found.ended:
-        raise ActionError(_("Nobody is protected now."), 409, "not_protected")
-    me = _seat_of(table, found.player)
-    if not (actor.is_host or (actor.seat is not None and actor.seat.pk == me.pk)):
-        raise ActionError(_("Only the protected player can say so."), 403, "not_yours")
+    found, me = _protected_by(actor)
     target = _seat_of(table, seat_id)
     if str(target.pk) not in found.attackers:
         raise ActionError(_("That player has not attacked you."), 409, "not_attacker")
