@@ -116,7 +116,7 @@ def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> st
         public = cached[1]
     else:
         state = public_state(table)
-        # Sessions (issue 5): the standings panel every screen shows, ahead of the public part.
+        # Sessions: the standings panel every screen shows, ahead of the public part.
         public = sessions.render_panel(table, lang) + render_public(state, lang)
         if len(_PUBLIC_SNAPSHOTS) >= PUBLIC_SNAPSHOTS_KEPT:
             _PUBLIC_SNAPSHOTS.clear()
@@ -276,7 +276,7 @@ def _compose(change: Change) -> None:
     seats = list(table.seats.order_by("position", "slot"))
     state = public_state(table, seats)
     langs = langs_in_use(table.code)
-    # Sessions (issue 5): after a change that touched the scores, the standings panel rides in
+    # Sessions: after a change that touched the scores, the standings panel rides in
     # the same frame as the public fragment, ahead of it.
     panels = sessions.panel_fragments(table, change.version, change.action_id, langs)
     for lang in langs:

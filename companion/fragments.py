@@ -74,7 +74,7 @@ def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
 
 
 def peach_need(n: int) -> str:
-    """How many 桃 a dying hero still needs (issue 18, item 13), in words."""
+    """How many 桃 a dying hero still needs, in words."""
     return ngettext("needs %(n)s Peach", "needs %(n)s Peaches", n) % {"n": n}
 
 
@@ -136,11 +136,11 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.chained or seat.wine:
         parts.append(maneuver_marks(seat))
-    if seat.protected:  # issue 16 (RULES §9): the previous game's first out
+    if seat.protected:  # the previous game's first out (docs/rules.md §9.3)
         protected = escape(gettext("Protected"))
         parts.append(f'<span class="protect-mark">{protected}</span>')
     if seat.sideways:
-        # 3 vs 3 (issue 15): the identity card turned sideways once the seat has acted.
+        # 3 vs 3: the identity card turned sideways once the seat has acted.
         acted = escape(gettext("acted"))
         parts.append(f'<span class="sideways-mark"><i class="card-sideways"></i>{acted}</span>')
     if seat.is_host:
@@ -162,7 +162,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
 
 
 def maneuver_marks(seat: PublicSeat) -> str:
-    """军争 (issue 14): a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
+    """军争: a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
     from companion.names import card_label  # noqa: PLC0415 - kept off the shared import line
 
     marks = []
@@ -187,7 +187,7 @@ def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = Fal
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and me.status == "playing"
-    # 军争 (issue 14): a delta of several seats' HP marks each tracker with its seat.
+    # 军争: a delta of several seats' HP marks each tracker with its seat.
     mark = f' data-seat="{me.seat_id}"' if seat_mark else ""
     parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}{mark}>']
     if buttons:
@@ -239,7 +239,7 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
 
 def help_links(text: str) -> SafeString:
     """A line of words (a history line, an HP change, a damage step), escaped, with each card,
-    hero and skill name it holds made a tap that opens its help entry (issue 17)."""
+    hero and skill name it holds made a tap that opens its help entry."""
     return mark_safe(_help_names().sub(_help_span, str(escape(text))))  # noqa: S308 - escaped
 
 
@@ -250,7 +250,7 @@ _PLAIN_WORDS = frozenset({"救援"})
 @cache
 def _help_names() -> re.Pattern[str]:
     """The card, hero and skill names a history line may name, longest first:
-    each becomes a tap that opens its help entry (issue 17). One-character names (杀, 闪, 桃,
+    each becomes a tap that opens its help entry. One-character names (杀, 闪, 桃,
     酒) are left out: they are also parts of ordinary words (击杀); so are the skill names that
     are ordinary words too (救援)."""
     keys = {

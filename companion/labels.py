@@ -60,7 +60,7 @@ def place_label(place: str) -> str:
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
-    """The translated words for a winning side, keyed by the mode (issue 15): the identity
+    """The translated words for a winning side, keyed by the mode: the identity
     game's sides; 3 vs 3's colours, with their players when `names` are given; 1 vs 1's
     winner by name (`names`), or the card's side when no name is known."""
     joined = pgettext("list separator", ", ").join(names)
@@ -147,7 +147,7 @@ def seats_needed(key: str) -> str:
     return _("Identities need 4 to 10 players.")
 
 
-# Issue 16: the dark souls 暗魂 (RULES §9, companion/rules/variants/souls.py).
+# The dark souls 暗魂 (docs/rules.md §9.2, companion/rules/variants/souls.py).
 SOUL_LABELS: dict[str, Promise] = {
     "luohan": gettext_lazy("Luohan 罗汉"),
     "xuanwu": gettext_lazy("Xuanwu 玄武"),

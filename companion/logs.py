@@ -1,4 +1,4 @@
-"""Seat and host tokens must never reach a log line (THREATS.md 5).
+"""Seat and host tokens must never reach a log line (docs/threats.md 5).
 
 Every log record is redacted when it is created, whichever logger or handler it goes to
 (Django's "Not Found: /p/<token>/", the ASGI server's errors, tracebacks).

@@ -12,7 +12,7 @@ from django.db.models.functions import Lower
 
 from companion.rules import modes
 
-# The seat limits are the rules' (RULES.md §1): written once, in companion.rules.identities.
+# The seat limits are the rules' (docs/rules.md §1): written once, in companion.rules.identities.
 from companion.rules.identities import MAX_PLAYERS as MAX_SEATS
 from companion.rules.identities import MIN_PLAYERS as MIN_PLAYERS
 
@@ -76,7 +76,7 @@ class Table(models.Model):
     # the draft, the placement, the go and the fallen heroes, plain data the rules read back.
     # It holds secrets (a placement before the reveal, a face-down hero): the screens read it
     # only through companion.read.modeview, never whole.
-    # Issue 16 keeps two public keys here, read through their actions modules:
+    # The identity game's variants keep two public keys here, read through their actions modules:
     # "protection" (actions.protection) and "last_three" (actions.last_three).
     mode_state = models.JSONField(default=dict, blank=True)
     # Sessions and tournaments (scoring): the session games at this table now belong to.
@@ -161,7 +161,7 @@ class Seat(models.Model):
     final_duel = models.BooleanField(default=False)
     equipment = models.JSONField(default=dict, blank=True)
     judgement_zone = models.JSONField(default=list, blank=True)
-    # 军争 (RULES §9): chained by 铁索连环; this turn's 酒 (rules.maneuvering.WineMarker:
+    # 军争 (docs/rules.md §9.9): chained by 铁索连环; this turn's 酒 (rules.maneuvering.WineMarker:
     # "" none, "active" the next 杀 deals +1, "spent" drunk and used).
     chained = models.BooleanField(default=False)
     wine = models.CharField(max_length=8, blank=True, default="")
@@ -300,7 +300,7 @@ class Session(models.Model):
     lord_order = models.JSONField(default=list, blank=True)
     # Who played: seat id -> name at the time, so exports survive seats leaving.
     players = models.JSONField(default=dict, blank=True)
-    # Issue 16: the session's hero box (`rules.box.Box.stored()`: the standard heroes switched
+    # The session's hero box (`rules.box.Box.stored()`: the standard heroes switched
     # off, the heroes the table added); empty: the standard 25. Read through
     # `actions.box_offers.table_box`.
     box = models.JSONField(default=dict, blank=True)
@@ -330,7 +330,7 @@ class Game(models.Model):
     results = models.JSONField(default=list, blank=True)
     # Filled at the end and on corrections: seat id -> score breakdown lines and total.
     scores = models.JSONField(default=dict, blank=True)
-    # The table's options at the deal (the mode's stored options; issue 16: the variants on).
+    # The table's options at the deal (the mode's stored options: the variants on).
     options = models.JSONField(default=dict, blank=True)
 
     class Meta:
@@ -344,7 +344,7 @@ class Game(models.Model):
 
 
 class Handover(models.Model):
-    """A seat moving to another phone (issue 10; docs/handover.md).
+    """A seat moving to another phone (docs/handover.md).
 
     The link the new phone scans carries `claim_token`, never the seat's token: the first phone
     that claims a ready handover is given a seat token nobody else has seen, and the link is

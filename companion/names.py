@@ -45,7 +45,7 @@ class HeroCard:
     hp: int
     gender: str
     skills: tuple[Skill, ...]
-    # Issue 16: a hero the table added to its box; its help entry's key ("added:<code>.<id>",
+    # A hero the table added to its box; its help entry's key ("added:<code>.<id>",
     # its skills' "added:<skill id>"), the standard heroes' "hero:<id>" and "skill:<id>".
     added: bool = False
     scope: str = ""

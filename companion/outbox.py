@@ -39,7 +39,7 @@ class Change:
     merged: bool = False
     # Whether the host's controls may show something new (HP taps never change them).
     host_panel: bool = True
-    # What changed is what travels (issue 20, item 8). Set when the change touched only these
+    # What changed is what travels. Set when the change touched only these
     # seats (and the `parts` named): the screens get a delta on top of the previous version, not
     # the whole state. The rows are the ones the action committed, so the broadcast need not read
     # them again. `parts`: "strip" (the turn or who is dying: the now strip and the dying

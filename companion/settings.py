@@ -284,7 +284,7 @@ TAP_REPEAT_WINDOW_MS = 400
 # write lock) is answered "not applied, try again" (companion/web/dispatch.py). Below the phone's
 # 4 s before it posts the same tap over HTTP, so the socket's answer comes first.
 TAP_DEADLINE_MS = int(os.environ.get("TAP_DEADLINE_MS", "3500"))
-# Issue 10: how long every screen announces a seat move the host asked for (while the seat holds
+# How long every screen announces a seat move the host asked for (while the seat holds
 # a secret) before it can happen without the seat's own phone agreeing (docs/handover.md).
 HANDOVER_DELAY_SECONDS = int(os.environ.get("HANDOVER_DELAY", "60"))
 
@@ -317,7 +317,7 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = True
     CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host != "testserver"]
 
-# Seat tokens must never reach a log line (THREATS.md 5): every handler goes through a filter
+# Seat tokens must never reach a log line (docs/threats.md 5): every handler goes through a filter
 # that masks them, and the access log of the ASGI server is off.
 LOGGING = {
     "version": 1,

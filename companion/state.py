@@ -72,12 +72,12 @@ class PublicSeat:
     equipment: list[EquipmentView] = field(default_factory=list)
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
-    # 军争 (issue 14): chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
+    # 军争: chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
     chained: bool = False
     wine: str = ""
-    # Issue 16 (RULES §9): the previous game's first out, whose last HP is kept.
+    # The previous game's first out, whose last HP is kept (docs/rules.md §9.3).
     protected: bool = False
-    # 3 vs 3 (issue 15): the seat's colour and place ("cold_vanguard_a"), named in place of
+    # 3 vs 3: the seat's colour and place ("cold_vanguard_a"), named in place of
     # the identity; whether its card is turned sideways (it has acted in this go round).
     place: str = ""
     sideways: bool = False
@@ -89,7 +89,7 @@ class PublicSeat:
 
     @property
     def shown_hp(self) -> int:
-        """HP as shown: never below 0 (issue 18, item 13)."""
+        """HP as shown: never below 0."""
         return shown_hp(self.hp)
 
     @property
@@ -119,9 +119,9 @@ class Turn:
     pending_seat: int | None = None
     # Who may still replace it (鬼才): the turn bar waits for them, nobody else confirms.
     pending_replacer: str = ""
-    # Someone dying holds the turn up (RULES §6): the turn bar waits, naming them (issue 18, 12).
+    # Someone dying holds the turn up (docs/rules.md §6): the turn bar waits, naming them.
     dying_name: str = ""
-    # Issue 16, the last three (RULES §9): the rounds left before the losses (0: this round ends
+    # The last three (docs/rules.md §9.4): the rounds left before the losses (0: this round ends
     # with one; None: off or not started).
     last_three: int | None = None
     # A mode's change to the first draw (1 vs 1: −1 for the side that moves first).
@@ -145,7 +145,7 @@ class PendingJudgement:
 
 @dataclass(frozen=True)
 class HandoverNotice:
-    """A seat move the host asked for, waiting: every screen shows it (issue 10)."""
+    """A seat move the host asked for, waiting: every screen shows it."""
 
     seat_id: int
     name: str
@@ -154,7 +154,7 @@ class HandoverNotice:
 
 @dataclass(frozen=True)
 class ChainPause:
-    """A chain paused (RULES §9): who it left dying, whether he still is, who is next."""
+    """A chain paused (docs/rules.md §9.9): who it left dying, whether he still is, who is next."""
 
     dying_name: str
     waiting: bool
@@ -182,11 +182,11 @@ class PublicState:
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
-    # 军争 (issue 14): a chain waiting for a seat it left dying to be saved or die.
+    # 军争: a chain waiting for a seat it left dying to be saved or die.
     chain_pause: ChainPause | None = None
     # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
     mode_view: ModeView | None = None
-    # Issue 16: rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
+    # Rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
     afterlife: AfterlifeView | None = None
 
     @property
@@ -289,7 +289,7 @@ def _equipment(seat: Seat) -> list[EquipmentView]:
 
 
 def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[list[int | None]]]:
-    """Every living seat's distance rows, and the matrix for the display (RULES.md §4)."""
+    """Every living seat's distance rows, and the matrix for the display (docs/rules.md §4)."""
     views = [seat_view(s) for s in seats]
     living = [i for i, s in enumerate(seats) if s.alive]
     rows: dict[int, list[DistanceRow]] = {}
@@ -446,7 +446,7 @@ def public_state(
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
     afterlife = afterlife_view(table, seats)
     if afterlife is not None and afterlife.reborn:
-        # Issue 16: a reborn player's identity, public since his death, stays shown.
+        # A reborn player's identity, public since his death, stays shown.
         shown = {s.pk: s.identity for s in seats if s.pk in afterlife.reborn_ids}
         public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
     options = {
@@ -510,7 +510,7 @@ def _mode_seats(seats: list[PublicSeat], view: ModeView | None) -> list[PublicSe
 
 
 def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:
-    """军争 (issue 14): the chain waiting for the seat it left dying, if any."""
+    """军争: the chain waiting for the seat it left dying, if any."""
     pause = paused_chain(table)
     if pause is None:
         return None
@@ -524,7 +524,7 @@ def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:
 def _handovers(table: Table, names: dict[int, str]) -> list[HandoverNotice]:
     """The seat moves waiting for consent or for their delay to pass. A move whose delay is over,
     or whose seat no longer holds a secret (a dead player, a finished game), is decided: it
-    happens when the new phone opens the link, and the table is no longer asked (issue 18)."""
+    happens when the new phone opens the link, and the table is no longer asked."""
     if table.status == Table.Status.FINISHED:
         return []
     rows = Handover.objects.filter(

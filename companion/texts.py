@@ -30,7 +30,7 @@ from companion.rules.flow import peaches_needed, shown_hp
 
 def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
     """A hero's name; a hero the table added is named by the event itself (`names`: id ->
-    [Chinese, English], written with the event, issue 16)."""
+    [Chinese, English], written with the event)."""
     card = hero_card(hero_id)
     if card is None:
         zh, en = ((public or {}).get("names") or {}).get(hero_id, ["", ""])
@@ -44,7 +44,7 @@ def _in_sentence(label: str) -> str:
 
 
 def _box_text(public: dict[str, Any]) -> str:
-    """A change of the table's hero box (issue 16, companion.actions.box_offers)."""
+    """A change of the table's hero box (companion.actions.box_offers)."""
     what = public.get("what")
     hero = _hero_name(public.get("hero", ""), public)
     if what == "add":
@@ -263,7 +263,7 @@ _TEXTS: dict[str, Callable[[dict[str, Any], str], str]] = {
 
 
 def _hp(public: dict[str, Any]) -> Any:
-    """The HP a line shows: never below 0 (issue 18, item 13); the 桃 needed say the rest."""
+    """The HP a line shows: never below 0; the 桃 needed say the rest."""
     hp = public.get("hp")
     return shown_hp(hp) if isinstance(hp, int) else hp
 
@@ -403,7 +403,7 @@ for _kind in ("damage", "lose_hp", "rescue"):
     _extend(_kind, _peaches)
 
 
-# 军争 (issue 14): a resolved damage, step by step, in words -------------------------------------
+# 军争: a resolved damage, step by step, in words -------------------------------------
 
 
 def _type_word(kind: str) -> str:
@@ -541,7 +541,7 @@ _TEXTS["wine"] = lambda public, name: (
 
 
 def _silver_lion(public: dict[str, Any]) -> list[str]:
-    """白银狮子 left the seat: its holder recovered (issue 14 item 7)."""
+    """白银狮子 left the seat: its holder recovered."""
     if not public.get("recovered"):
         return []
     return [
@@ -559,7 +559,7 @@ _TEXTS["deck_reshuffled"] = lambda public, name: _(
 
 
 def _paused(public: dict[str, Any]) -> list[str]:
-    """A chain paused on a seat it left dying (RULES §9)."""
+    """A chain paused on a seat it left dying (docs/rules.md §9.9)."""
     pause = public.get("paused")
     if not pause:
         return []
@@ -572,7 +572,7 @@ _TEXTS["chain_continued"] = lambda public, name: " · ".join(
 )
 
 
-# 3 vs 3 and 1 vs 1 (issue 15): teams, the draft, the go, a hero falling. Each line reads only
+# 3 vs 3 and 1 vs 1: teams, the draft, the go, a hero falling. Each line reads only
 # the event's public part: a face-down pick names no hero, a placement no place.
 
 
@@ -653,7 +653,7 @@ _TEXTS.update(
 )
 
 
-# Issue 16 (RULES §9): the protection of the first out and the last three ----------------------
+# The protection of the first out and the last three (docs/rules.md §9.3, §9.4) --------------
 
 
 def _protection_clauses(public: dict[str, Any]) -> list[str]:
@@ -690,7 +690,7 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
 
 
 def _luohan_clauses(public: dict[str, Any]) -> list[str]:
-    """RULES §9: each 罗汉 that prevented a point of this damage before it landed."""
+    """docs/rules.md §9.2: each 罗汉 that prevented a point of this damage before it landed."""
     return [
         _(
             "Luohan 罗汉 (%(owner)s's soul) prevented 1 point before it landed; %(host)s "
@@ -760,7 +760,7 @@ def _soul_used_text(public: dict[str, Any], name: str) -> str:
     return _("%(soul)s (%(name)s's) was used on %(host)s and is gone") % words
 
 
-# Issue 16: rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py).
+# Rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py).
 _TEXTS.update(
     {
         "rebirth_gift": _gift_text,

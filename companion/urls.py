@@ -11,7 +11,7 @@ urlpatterns = [
     path("new/", table.table_new, name="table-new"),
     path("join/", table.join_lookup, name="join-lookup"),
     path("lang/", table.set_language, name="set-language"),
-    # Issue 17: the rules help, the identity tips every phone loads, the guided first game.
+    # The rules help, the identity tips every phone loads, the guided first game.
     path("help/", help_views.help_index, name="help"),
     path("help/roles.json", help_views.role_tips, name="help-roles"),
     path("help/<str:kind>/<str:name>/", help_views.help_entry, name="help-entry"),
@@ -34,7 +34,7 @@ urlpatterns = [
         rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", dialogs.judge_dialog, name="judge"
     ),
     re_path(rf"^[ph]/{TOKEN}/replace$", dialogs.replace_dialog, name="replace"),
-    # 军争 (issue 14): the damage dialog, card first, then source, then the resolved result.
+    # 军争: the damage dialog, card first, then source, then the resolved result.
     re_path(
         rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
         dialogs.damage_dialog,
@@ -45,7 +45,7 @@ urlpatterns = [
         dialogs.display_seat_dialog,
         name="display-seat",
     ),
-    # Sessions (issue 5): history, a game's breakdown and timeline, corrections, exports.
+    # Sessions: history, a game's breakdown and timeline, corrections, exports.
     re_path(rf"^[ph]/{TOKEN}/session/$", session.session_history, name="session"),
     re_path(rf"^[ph]/{TOKEN}/session/new$", session.session_new, name="session-new"),
     re_path(
@@ -75,14 +75,14 @@ urlpatterns = [
         session.display_game_detail,
         name="display-game",
     ),
-    # Issue 16: the table's hero box (the host's page; export and import as a JSON file).
+    # The table's hero box (the host's page; export and import as a JSON file).
     re_path(rf"^[ph]/{TOKEN}/box/$", box.box_page, name="box"),
     re_path(rf"^[ph]/{TOKEN}/box/add$", box.box_add, name="box-add"),
     re_path(rf"^[ph]/{TOKEN}/box/switch$", box.box_switch, name="box-switch"),
     re_path(rf"^[ph]/{TOKEN}/box/remove$", box.box_remove, name="box-remove"),
     re_path(rf"^[ph]/{TOKEN}/box/import$", box.box_import, name="box-import"),
     re_path(rf"^[ph]/{TOKEN}/box/export\.json$", box.box_export, name="box-export"),
-    # Issue 10: the one-time link a seat moves to a new phone with.
+    # The one-time link a seat moves to a new phone with.
     re_path(rf"^n/{TOKEN}/$", handover.claim, name="handover-claim"),
     # Only for reverse(): the websocket routes live in companion/web/routing.py.
     re_path(rf"^ws/{TOKEN}/$", errors.page_not_found, name="ws-token"),
@@ -92,7 +92,7 @@ urlpatterns = [
 handler404 = "companion.web.views.errors.page_not_found"
 handler500 = "companion.web.views.errors.server_error"
 
-# Issue 10: what browsers ask for by themselves (companion/web/views/misc.py).
+# What browsers ask for by themselves (companion/web/views/misc.py).
 from companion.web.views.misc import robots_txt  # noqa: E402
 
 urlpatterns += [path("robots.txt", robots_txt, name="robots")]

@@ -1,4 +1,4 @@
-"""The identity game's variants and house rules in words (RULES §9, docs/variants.md): each
+"""The identity game's variants and house rules in words (docs/rules.md §9, docs/variants.md): each
 option's name and one line on what it changes, and the variants on at a table or in a game's
 record (the display's header, the phones' rules panel, the session history)."""
 
@@ -94,7 +94,7 @@ def variants_on(mode: str, options: Mapping[str, Any] | None) -> list[VariantOn]
 
 
 def last_three_words(left: int | None) -> str:
-    """The last three's countdown in words (issue 16, RULES §9), from the rounds left this
+    """The last three's countdown in words (docs/rules.md §9.4), from the rounds left this
     round included (`actions.last_three.rounds_left`): "" before it starts."""
     if left is None:
         return ""

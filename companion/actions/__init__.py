@@ -26,7 +26,7 @@ from companion.actions.death import seat_die
 from companion.actions.deck import deck_reshuffle
 from companion.actions.equipment import equipment_remove, equipment_set
 
-# Issue 10: a seat moving to another phone (companion/actions/handover.py).
+# A seat moving to another phone (companion/actions/handover.py).
 from companion.actions.handover import handover_cancel, handover_claim, handover_confirm
 from companion.actions.heroes import hero_pick, heroes_redeal
 from companion.actions.hp import seat_change_hp, seat_rescue, seat_set_max_hp
@@ -105,7 +105,7 @@ __all__ = [
 ]
 __all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
 
-# Issue 15: 3 vs 3 and 1 vs 1 (companion/actions/draft.py, teams.py).
+# 3 vs 3 and 1 vs 1 (companion/actions/draft.py, teams.py).
 from companion.actions.draft import (  # noqa: E402
     draft_first,
     draft_pick,

@@ -1,4 +1,4 @@
-"""What becomes of the dead with rebirth 转世 or dark souls 暗魂 on (issue 16, RULES §9,
+"""What becomes of the dead with rebirth 转世 or dark souls 暗魂 on (docs/rules.md §9.1, §9.2,
 docs/variants.md): a gift of a card to a dead player, his rebirth at the threshold, a dark soul's
 choice of whom to haunt and its one use.
 
@@ -169,7 +169,7 @@ def _own_seat(actor: Actor) -> Seat:
 
 @action
 def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
-    """The tapping player gives the dead player `seat_id` one hand card (RULES §9); at the
+    """The tapping player gives the dead player `seat_id` one hand card (docs/rules.md §9.1); at the
     threshold he is reborn at once: the app draws his new hero (`box.rebirth_hero`), HP 1."""
     table = actor.table
     if not getattr(table.opts, "rebirth", False):
@@ -274,7 +274,7 @@ def _seat_row(seat: Seat) -> dict[str, Any]:
 @action
 def soul_haunt(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The tapping dead loyalist, rebel or renegade chooses the living player `seat_id` to
-    haunt: he becomes 罗汉, 玄武 or 祝由, public (RULES §9)."""
+    haunt: he becomes 罗汉, 玄武 or 祝由, public (docs/rules.md §9.2)."""
     table = actor.table
     if not getattr(table.opts, "dark_souls", False):
         raise ActionError(_("Dark souls are not on at this table."), 409, "no_dark_souls")
@@ -340,7 +340,8 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if soul is None:
         raise ActionError(_("That dark soul is gone or was never chosen."), 409, "no_soul")
     host = seats[soul.host]
-    # 罗汉 is refused here: its block is part of the haunted player's next damage (RULES §9).
+    # 罗汉 is refused here: its block is part of the haunted player's next damage
+    # (docs/rules.md §9.2).
     turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else None
     phase = Phase(table.phase) if table.phase in {p.value for p in Phase} else None
     refusal = souls.use_refusal(soul, turn_seat=turn_index, phase=phase)
@@ -373,7 +374,7 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     )
 
 
-# 罗汉 prevents (RULES §9): part of the damage itself, before it lands -----------------------
+# 罗汉 prevents (docs/rules.md §9.2): part of the damage itself, before it lands -------------------
 
 
 def _luohan_on(table: Table) -> bool:

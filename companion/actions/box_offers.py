@@ -1,4 +1,4 @@
-"""A table's hero box (issue 16, RULES §9, docs/variants.md): where it lives, the host's changes,
+"""A table's hero box (docs/rules.md §9.5, docs/variants.md): where it lives, the host's changes,
 and the heroes offered from it.
 
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
@@ -95,7 +95,8 @@ def table_box(table: Table) -> box.Box:
 
 def leader_offer(table: Table) -> list[str]:
     """The hero ids offered to the table's leader, from the table's box: the lord pack's four
-    when it is on, else RULES §2's five (a mode without `leader_offer_from`: its own offer)."""
+    when it is on, else docs/rules.md §2's five (a mode without `leader_offer_from`: its own
+    offer)."""
     mode = mode_of(table)
     offer_from = getattr(mode, "leader_offer_from", None)
     hero_box = table_box(table)
@@ -110,8 +111,8 @@ def leader_offer(table: Table) -> list[str]:
 def others_offers(
     table: Table, *, player_count: int, taken: set[str], count: int
 ) -> list[list[str]]:
-    """The other players' candidates from the table's box (RULES §2): disjoint, none taken (a
-    mode without `leader_offer_from` deals its own `offers`)."""
+    """The other players' candidates from the table's box (docs/rules.md §2): disjoint, none taken
+    (a mode without `leader_offer_from` deals its own `offers`)."""
     mode = mode_of(table)
     hero_box = table_box(table)
     if getattr(mode, "leader_offer_from", None) is None or _standard(hero_box):

@@ -247,12 +247,12 @@ UNDOABLE_KINDS = frozenset(
         "wine",
         "damage_resolved",
         "chain_continued",
-        # Issue 16: the protected player's "I attack my attacker" (companion.actions.protection).
+        # The protected player's "I attack my attacker" (companion.actions.protection).
         "protection_ended",
         "protection_attacked",  # and his "a Slash I dodged came from X"
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
-        # Issue 16 (companion.actions.afterlife): a gift and its rebirth, a haunting, a soul used.
+        # A gift and its rebirth, a haunting, a soul used (companion.actions.afterlife).
         "rebirth_gift",
         "rebirth_reborn",
         "soul_haunted",

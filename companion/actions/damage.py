@@ -1,9 +1,9 @@
-"""军争 at the table (issue 14): a seat's chain (铁索连环), its 酒 marker, and a whole resolved
+"""军争 at the table: a seat's chain (铁索连环), its 酒 marker, and a whole resolved
 damage (companion.rules.damage) applied as one change with one event, so one undo restores it.
 
 The damage is applied in full: every step of a chain at once. A seat it leaves dying is settled
 afterwards with the usual rescue or death, in the order of the steps (`public["dying"]`): each
-seat's damage does not depend on whether an earlier one was saved (RULES §9).
+seat's damage does not depend on whether an earlier one was saved (docs/rules.md §9.9).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ _MANEUVERING_CARDS = frozenset(
 # The seat columns a resolved damage writes (and its undo restores).
 _DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine", "equipment"]
 RESOLVED = "damage_resolved"
-# The rest of a chain, after a seat it left dying was saved or died (RULES §9).
+# The rest of a chain, after a seat it left dying was saved or died (docs/rules.md §9.9).
 CONTINUED = "chain_continued"
 SEAT_STATE_KINDS = ("chained", "wine")
 
@@ -237,7 +237,7 @@ def _work_out(
             status=409,
             code=error.code,
         ) from None
-    # RULES §9: a 罗汉 prevents 1 point of its haunted seat's step before it lands.
+    # docs/rules.md §9.2: a 罗汉 prevents 1 point of its haunted seat's step before it lands.
     steps = afterlife.luohan_steps(table, seats, steps)
     return request, steps, seats, target_seat, source_seat
 
@@ -348,7 +348,7 @@ def damage_resolve(
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
     luohan = afterlife.spend_luohan(table, seats, steps)
-    # Issue 16 (RULES §9): the protected first out keeps his last HP; his attacker is noted.
+    # The protected first out keeps his last HP; his attacker is noted (docs/rules.md §9.3).
     kept = protection.keep_last_hp(table, touched, before)
     kept.update(protection.note_attack(table, attacker=source_seat, target=target_seat))
     discarded = ""
@@ -393,7 +393,7 @@ def damage_resolve(
 
 def _until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...], DamageStep | None]:
     """The steps applied now: up to the first that leaves a seat dying while the chain has more
-    to go (RULES §9: he is saved or dies before the chain goes on); that step, or None."""
+    to go (docs/rules.md §9.9: he is saved or dies before the chain goes on); that step, or None."""
     for i, step in enumerate(steps):
         if step.dying and i + 1 < len(steps):
             return steps[: i + 1], step
@@ -505,8 +505,8 @@ def paused_chain(table: Table) -> dict[str, Any] | None:
 
 @action
 def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
-    """The rest of a paused chain (RULES §9), from the table as it stands: each chained seat
-    still alive and chained takes the chain's damage through its own armour; one change."""
+    """The rest of a paused chain (docs/rules.md §9.9), from the table as it stands: each chained
+    seat still alive and chained takes the chain's damage through its own armour; one change."""
     table = actor.table
     _in_play(table)
     pause = paused_chain(table)
@@ -579,7 +579,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     )
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
-    kept = protection.keep_last_hp(table, touched, before)  # issue 16 (RULES §9)
+    kept = protection.keep_last_hp(table, touched, before)  # docs/rules.md §9.3
     kept.update(afterlife.spend_luohan(table, seats, found))
     return _record_steps(
         actor,

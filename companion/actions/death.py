@@ -56,7 +56,7 @@ def game_results(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def _added_hero(hero_box: box.Box, hero_id: str) -> dict[str, Any]:
-    """An added hero as the game's record keeps it (issue 16): the session pages name it
+    """An added hero as the game's record keeps it: the session pages name it
     whatever the box holds later."""
     hero = hero_box.lookup(hero_id) if hero_id else None
     return {"added_hero": hero.stored()} if hero is not None and not hero.standard else {}
@@ -72,12 +72,12 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.winner = side.value
     game.ended_at = timezone.now()
     game.results = game_results(table, seats)
-    # Rebirth (RULES §9): a reborn player alive at the end is dead for the scores.
+    # Rebirth (docs/rules.md §9.1): a reborn player alive at the end is dead for the scores.
     for line, reborn in zip(game.results, afterlife.statuses(table, seats), strict=True):
         if reborn.reborn:
             line.update(alive=False, reborn=True)
     game.save()
-    # Sessions (issue 5): score the game (RULES §8); a tournament may end with it.
+    # Sessions: score the game (docs/rules.md §8); a tournament may end with it.
 
     scoring.game_finished(table, game)
     public: dict[str, Any] = {
@@ -85,7 +85,7 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
         "identities": {str(s.pk): s.identity for s in seats},
     }
     if table.mode != modes.DEFAULT:
-        # Issue 15: the history names the winning side in the mode's words, with its players.
+        # The history names the winning side in the mode's words, with its players.
         won = mode_of(table).winners(statuses(seats), side)
         public.update(mode=table.mode, winner_names=[seats[i].name for i in won])
     return _record(
@@ -114,7 +114,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             return fell
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
-    # Rebirth and dark souls (RULES §9, actions/afterlife.py): read before the death.
+    # Rebirth and dark souls (docs/rules.md §9.1, §9.2, actions/afterlife.py): read before the
+    # death.
     counted = afterlife.statuses(table, seats)
     victim_was = counted[seats.index(seat)]
     afterlife_before = afterlife.stored_before(table)
@@ -147,7 +148,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if afterlife_before or afterlife.KEY in table.mode_state:
         before[afterlife.KEY] = afterlife_before
     flow = _death_flow(table, seats, seat, killer, before, after)
-    # RULES §9: someone else out ends the protection; three alive start the last three.
+    # docs/rules.md §9.3, §9.4: someone else out ends the protection; three alive start the last
+    # three.
     variants = {
         **protection.after_death(table, seat),
         **last_three.after_death(table, seats, before, after),
@@ -179,7 +181,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
 
 
 def _place(table: Table, seats: list[Seat], seat: Seat) -> dict[str, str]:
-    """3 vs 3 (issue 15): the dead seat's colour and place, which the history names in place
+    """3 vs 3: the dead seat's colour and place, which the history names in place
     of the identity card's name; nothing in the other modes."""
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
     try:
@@ -197,7 +199,7 @@ def _death_flow(
     before: dict[str, Any],
     after: dict[str, Any],
 ) -> dict[str, Any]:
-    """What a death changes beyond the dead seat (RULES §3, §6), recorded in the death's own
+    """What a death changes beyond the dead seat (docs/rules.md §3, §6), recorded in the death's own
     event so one undo reverts it all: the killer's equipment if the mode discards it (the
     identity game: a lord who killed a loyalist), and
     the turn of a player who dies on it passes at once to the next living player's start."""

@@ -1,4 +1,4 @@
-"""The draw pile (issue 14 item 12): "deck reshuffled" resets the judgement cards the live odds
+"""The draw pile: "deck reshuffled" resets the judgement cards the live odds
 take out (companion.read.deck); nothing else at the table changes."""
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ def start_draft(
     """The game starts with the mode's draft: the pool dealt from the table's heroes, or the
     heroes the table entered from the piles it dealt (`pool`, a face-up draft only)."""
     plan = plan_of(mode_of(table))
-    known = list(table_box(table).ids())  # issue 16: the table's hero box
+    known = list(table_box(table).ids())  # the table's hero box
     try:
         if pool.strip():
             if plan.face_down:

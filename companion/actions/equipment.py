@@ -99,7 +99,7 @@ def _equipment_changed(
     (with the distance table when the slot moves distances or ranges)."""
     before = dict(seat.equipment)
     seat.equipment = equipment
-    # 军争 (issue 14 item 7): 白银狮子 leaving the seat recovers 1 HP if wounded (001:463).
+    # 军争: 白银狮子 leaving the seat recovers 1 HP if wounded (001:463).
     hp_before, dying_before = seat.hp, seat.dying
     recovered = 0
     if actor.table.opts.maneuvering and slot == "armor" and before.get(slot) != equipment.get(slot):

@@ -1,4 +1,4 @@
-"""A seat moving to another phone (issue 10; docs/handover.md).
+"""A seat moving to another phone (docs/handover.md).
 
 The link a new phone scans is a one-time claim (`Handover.claim_token`): whoever claims it gets
 a fresh seat token that no other screen has seen. A seat's own phone may move it at once. The

@@ -86,7 +86,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = 
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
     leader = _leader(table, seats)
-    leader.hero_candidates = box_leader_offer(table)  # issue 16: the lord pack
+    leader.hero_candidates = box_leader_offer(table)  # the lord pack
     leader.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.LEADER
@@ -212,7 +212,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     leader = _leader(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
     if table.hero_stage == Table.HeroStage.LEADER:
-        leader.hero_candidates = box_leader_offer(table)  # issue 16: the lord pack
+        leader.hero_candidates = box_leader_offer(table)  # the lord pack
         leader.save(update_fields=["hero_candidates"])
         dealt = {leader.pk}
     else:
@@ -226,7 +226,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
         before={"candidates": before},
         after={"candidates": {s.pk: s.hero_candidates for s in seats}},
         action_id=action_id,
-        # Only the phones dealt new candidates change (issue 19): the others' pages stay as
+        # Only the phones dealt new candidates change: the others' pages stay as
         # they are, and a frame to them would be news without content.
         change=Change(table.pk, table.version, private_seats=dealt),
     )

@@ -57,7 +57,7 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
 
 
 def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
-    """The change of one seat's HP, max HP or dying, sent as a delta (issue 20, item 8). A seat
+    """The change of one seat's HP, max HP or dying, sent as a delta. A seat
     that stays dying sends the strip and the banners too: they say how many 桃 it needs."""
     if dying_changed:
         return _delta(table, [seat], "hp", "strip", private_seats={seat.pk})
@@ -131,10 +131,10 @@ def seat_change_hp(
             raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
     was_dying = seat.dying
     before_source = seat.damage_source_id
-    # RULES §9: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
+    # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
     landed, luohan = afterlife.prevent_damage(table, seat, -amount)
     amount = -landed
-    seat.hp, kept = protection.kept_hp(table, seat, amount)  # RULES §9: his last HP kept
+    seat.hp, kept = protection.kept_hp(table, seat, amount)  # docs/rules.md §9.3: his last HP kept
     noted = protection.note_attack(table, attacker=source_seat, target=seat)
     if seat.hp <= 0:
         seat.dying = True
@@ -191,7 +191,7 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     was_dying = seat.dying
     before_source = seat.damage_source_id
     result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
-    kept_hp, kept = protection.kept_hp(table, seat, amount)  # RULES §9: his last HP kept
+    kept_hp, kept = protection.kept_hp(table, seat, amount)  # docs/rules.md §9.3: his last HP kept
     if kept:
         result = HpResult(hp=kept_hp, dying=seat.dying, source=seat.damage_source_id)
     seat.hp = result.hp

@@ -15,7 +15,7 @@ from companion.rules.distance import SeatView
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
 
-# Heroes whose skill changes a distance (RULES.md §4): 马术 and 奇才.
+# Heroes whose skill changes a distance (docs/rules.md §4): 马术 and 奇才.
 MA_CHAO, HUANG_YUEYING = "SHU006", "SHU007"
 
 

@@ -36,7 +36,7 @@ LIGHTNING_DAMAGE = 3
 
 def _card(check: Check, suit: Any, rank: Any) -> tuple[str, int | None]:
     """The card as told: its suit, and its rank unless none was given and the rank does not
-    decide this check (then None: the rank is not asked, RULES §5)."""
+    decide this check (then None: the rank is not asked, docs/rules.md §5)."""
     try:
         if rank in (None, "") and not rank_decides(check):
             return parse_suit(str(suit or "")).value, None
@@ -187,7 +187,7 @@ def judgement_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
         raise ActionError(_("There is no judgement waiting."), 409, "no_pending")
     replacer = _replacer_acting(table, pending)
     if replacer is not None:
-        # Issue 18, item 8: nobody takes 鬼才 away; the result waits for its owner to pass.
+        # Nobody takes 鬼才 away; the result waits for its owner to pass.
         if actor.seat is None or actor.seat.pk != replacer.pk:
             raise ActionError(
                 _("Waiting for %(name)s: only they can let it take effect (Demonic Talent 鬼才).")
@@ -217,10 +217,10 @@ def _resolve(
         if trick == LIGHTNING and verdict.outcome != "struck":
             effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
-            # RULES §9: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
+            # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
             landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
             effect.update(luohan)
-            seat.hp, kept = protection.kept_hp(table, seat, -landed)  # RULES §9
+            seat.hp, kept = protection.kept_hp(table, seat, -landed)  # docs/rules.md §9.3
             if kept:
                 effect["protected"] = True
             if seat.hp <= 0 and not seat.dying:

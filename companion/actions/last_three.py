@@ -1,5 +1,5 @@
-"""The last-three rule (RULES §9, `last_three`; docs/variants.md): the countdown and the HP
-lost together at the end of each round.
+"""The last-three rule (docs/rules.md §9.4, `last_three`; docs/variants.md): the countdown and the
+HP lost together at the end of each round.
 
 The state lives in `Table.mode_state["last_three"]` (`rules.variants.last_three.LastThree`,
 public), cleared at each deal. The death that leaves three alive starts it (kept on the death's

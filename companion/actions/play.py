@@ -48,7 +48,7 @@ def _delta(
     host_panel: bool = False,
     private_seats: set[int] | None = None,
 ) -> Change:
-    """A change sent as a delta of these seats and parts (issue 20, item 8): HP, equipment, a
+    """A change sent as a delta of these seats and parts: HP, equipment, a
     delayed trick, the turn moving; `private_seats` also get their private page."""
     unique = list({s.pk: s for s in seats}.values())
     return Change(

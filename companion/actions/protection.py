@@ -1,5 +1,5 @@
-"""The protection of the first player out (RULES §9, `first_out_protection`; docs/variants.md):
-stored with the session's next game, the clamp in the HP actions, its end.
+"""The protection of the first player out (docs/rules.md §9.3, `first_out_protection`;
+docs/variants.md): stored with the session's next game, the clamp in the HP actions, its end.
 
 The state lives in `Table.mode_state["protection"]` (`rules.variants.protection.Protection`,
 public: who is protected, who has attacked him, whether it has ended), set at each deal. Every
@@ -210,7 +210,8 @@ def _protected_by(actor: Actor) -> tuple[rules.Protection, Seat]:
 @action
 def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The protected player dodged a 杀 from `seat_id` (his phone's tap, or the host's): an
-    attack that dealt no damage still makes that player one of his attackers (RULES §9)."""
+    attack that dealt no damage still makes that player one of his attackers
+    (docs/rules.md §9.3)."""
     table = actor.table
     found, me = _protected_by(actor)
     attacker = _seat_of(table, seat_id)
@@ -238,7 +239,7 @@ def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = Non
 @action
 def protection_strike(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The protected player attacks one of his attackers (a tap on his phone, or the host's):
-    the protection ends (RULES §9)."""
+    the protection ends (docs/rules.md §9.3)."""
     table = actor.table
     found, me = _protected_by(actor)
     target = _seat_of(table, seat_id)

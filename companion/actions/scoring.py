@@ -1,6 +1,6 @@
-"""Scoring a finished game (RULES §8) as its table's mode scores it (`Mode.score`): its scores
-when it ends, a tournament closed once everyone has been the leader, and the stored scores read
-back for the standings."""
+"""Scoring a finished game (docs/rules.md §8) as its table's mode scores it (`Mode.score`): its
+scores when it ends, a tournament closed once everyone has been the leader, and the stored scores
+read back for the standings."""
 
 from __future__ import annotations
 

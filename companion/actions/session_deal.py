@@ -1,4 +1,4 @@
-"""The session a deal belongs to (RULES §8): opened with the first game dealt, and in a
+"""The session a deal belongs to (docs/rules.md §8): opened with the first game dealt, and in a
 tournament the leader of each game (the identity game's lord), in the order the mode rotates it.
 
 `Session.lord_order` keeps its stored name: it is the leaders' order, whatever the mode."""
@@ -25,7 +25,7 @@ def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
     """The session the next game belongs to: the table's, or a new one if it has none or ended."""
     session = table.session
     if session is None or session.ended_at is not None:
-        # The hero box carries over from the session before (issue 16).
+        # The hero box carries over from the session before.
         session = Session.objects.create(
             table=table, number=_next_number(table), box=session.box if session else {}
         )

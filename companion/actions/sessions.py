@@ -1,6 +1,6 @@
-"""Scoring sessions, the writes (RULES §8): a new session or a tournament started, a finished
-game corrected. The session a deal belongs to is in companion.actions.session_deal, the scoring
-of a game in companion.actions.scoring.
+"""Scoring sessions, the writes (docs/rules.md §8): a new session or a tournament started, a
+finished game corrected. The session a deal belongs to is in companion.actions.session_deal, the
+scoring of a game in companion.actions.scoring.
 
 Writes follow companion/actions: one short transaction, the table row locked, one Event, the
 version bumped, the change announced after the commit. What the screens show of sessions is
@@ -101,7 +101,7 @@ def session_new(
             current.ended_at = timezone.now()
             current.save(update_fields=["ended_at"])
             previous = current.number
-        # The hero box carries over to the new session (issue 16).
+        # The hero box carries over to the new session.
         session = Session(
             table=table, number=_next_number(table), box=current.box if current else {}
         )
@@ -264,7 +264,7 @@ def game_correct(
         for seat in table.seats.filter(pk__in=by_seat):
             entry = by_seat[seat.pk]
             if seat.alive != bool(entry["alive"]):
-                # A seat's own page shows whether it is alive, not who killed it (issue 19).
+                # A seat's own page shows whether it is alive, not who killed it.
                 private.add(seat.pk)
             seat.alive = bool(entry["alive"])
             seat.killer_id = entry.get("killer")

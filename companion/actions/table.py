@@ -36,7 +36,7 @@ from companion.rules.modes import OptionsError, OptionsRefused
 
 
 def table_create(mode: str = modes.DEFAULT) -> Table:
-    """A new, empty table with a fresh code and host token, for one way to play (issue 15)."""
+    """A new, empty table with a fresh code and host token, for one way to play."""
     if mode not in modes.keys():
         raise ActionError(_("Unknown way to play."), status=400, code="mode")
     for _attempt in range(20):
@@ -305,7 +305,7 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
         )
     refused = table.opts.refusals(len(seats))
     if refused:
-        # An option that does not fit this many players (RULES §9, docs/variants.md).
+        # An option that does not fit this many players (docs/rules.md §9, docs/variants.md).
         raise ActionError(refusal_message(refused[0]), status=409, code=refused[0].code)
     redeal = table.status == Table.Status.DEALT
     if table.status == Table.Status.FINISHED:
@@ -322,7 +322,7 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     # 3 vs 3: the first deal seats the teams, each commander in the middle of his team.
     seats = seat_teams(table, seats)
     before = {s.pk: s.identity for s in seats}
-    # Sessions (issue 5): the game joins the table's session; a tournament fixes the leader.
+    # Sessions: the game joins the table's session; a tournament fixes the leader.
     dealt = session_deal.deal_for_table(table, seats)
     for seat, identity in zip(seats, dealt, strict=True):
         reset_for_game(seat)
@@ -331,9 +331,9 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     if not redeal:
         table.game_number += 1
         Game.objects.create(table=table, number=table.game_number, session=table.session)
-    # Issue 16: the game keeps the options it was dealt with (the variants on, per game).
+    # The game keeps the options it was dealt with (the variants on, per game).
     Game.objects.filter(table=table, number=table.game_number).update(options=table.opts.stored())
-    # Issue 16 (RULES §9): the previous game's first out protected; the last three start over.
+    # The previous game's first out protected; the last three start over (docs/rules.md §9.3, §9.4).
     protection.at_deal(table, seats)
     last_three.at_deal(table)
     table.winner = ""

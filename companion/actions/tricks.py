@@ -131,7 +131,7 @@ def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
 @action
 def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | None = None) -> Change:
     """无懈可击 cancels the delayed trick about to be judged: no card is flipped; a 闪电 moves on
-    to the next living player's zone, any other trick is discarded (RULES §3)."""
+    to the next living player's zone, any other trick is discarded (docs/rules.md §3)."""
     table = actor.table
     _in_play(table)
     if table.pending_judgement:

@@ -34,7 +34,7 @@ TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
 
 def begin_turns(table: Table, seats: list[Seat]) -> None:
     """The first turn: the start phase in round 1 of the seat the mode names (the identity
-    game: the lord, RULES.md §3), or the mode's first question (3 vs 3: which side acts first;
+    game: the lord, docs/rules.md §3), or the mode's first question (3 vs 3: which side acts first;
     nobody has the turn until it is answered)."""
     table.round = 0
     table.pending_judgement = {}
@@ -112,7 +112,8 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         kind = "phase"
     table.phase_started_at = now
     holder = table.turn_seat
-    loss = last_three.round_end(table, seats, before["round"])  # RULES §9: the round's loss
+    # docs/rules.md §9.4: the round's loss
+    loss = last_three.round_end(table, seats, before["round"])
     return _record(
         actor,
         table,
@@ -140,7 +141,8 @@ def _loss_change(table: Table, loss: dict[str, Any]) -> Change | None:
 
 
 def _refuse_while_dying(table: Table) -> None:
-    """Nothing moves on while a player is dying: a 桃 or the death comes first (RULES §6)."""
+    """Nothing moves on while a player is dying: a 桃 or the death comes first
+    (docs/rules.md §6)."""
     dying = table.seats.filter(alive=True, dying=True).values_list("name", flat=True).first()
     if advance_blocker(someone_dying=dying is not None, judgement_pending=False) == DYING:
         raise ActionError(
@@ -170,7 +172,7 @@ def _turn_now(table: Table) -> dict[str, Any]:
 def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) -> Seat | None:
     """The turn passes from `current` as the mode's flow says (the identity game: the next
     living seat's start phase; a round begins when it comes back to the lord, rules.flow.
-    pass_turn, RULES §3). Returns the new holder, None while the mode asks a question."""
+    pass_turn, docs/rules.md §3). Returns the new holder, None while the mode asks a question."""
     index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
     if current.wine:  # 酒 lasts one turn (rules.maneuvering.at_turn_end)
         current.wine = at_turn_end(current.wine).value
@@ -224,7 +226,8 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
     seats = _ordered(table)
     holder = _pass_turn(table, seats, current, now)
     table.phase_started_at = now
-    loss = last_three.round_end(table, seats, before["round"])  # RULES §9: the round's loss
+    # docs/rules.md §9.4: the round's loss
+    loss = last_three.round_end(table, seats, before["round"])
     return _record(
         actor,
         table,

@@ -144,7 +144,7 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
         if restored is None:
             raise _changed_since()
         if "hp" in target.after:
-            # 白银狮子 left and its holder recovered: the HP goes back with it (issue 14 item 7).
+            # 白银狮子 left and its holder recovered: the HP goes back with it.
             if seat.hp != target.after["hp"]:
                 raise _changed_since()
             seat.hp = target.before["hp"]
@@ -226,7 +226,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
     elif target.kind in afterlife.UNDO_KINDS:
-        # Rebirth and dark souls (issue 16): the state back, and the seat it changed.
+        # Rebirth and dark souls: the state back, and the seat it changed.
         changed = afterlife.undo(table, target)
         private = {changed.pk} if changed is not None else set()
         seat = changed or seat
@@ -238,7 +238,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     elif target.kind not in ("protection_ended", "protection_attacked"):
         _undo_on_seat(table, target, seat)
         seat.save()
-    # RULES §9 (issue 16): what the change did to the protection or the last three goes back.
+    # docs/rules.md §9.3, §9.4: what the change did to the protection or the last three goes back.
     private |= protection.undo(table, target)
     afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
     private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
@@ -260,7 +260,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         action_id=action_id,
         # Only HP and life show on the seat's own page; undoing a phase, a turn, equipment or a
         # delayed trick changes public things only, so the seat's phone gets no private frame
-        # (issue 19: which phones get one is visible on the network).
+        # (which phones get one is visible on the network).
         change=Change(table.pk, table.version, private_seats=private),
     )
     Event.objects.filter(pk=target.pk).update(undone_by=table.version)

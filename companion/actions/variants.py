@@ -1,5 +1,5 @@
-"""The identity game's variants (RULES §9, docs/variants.md): the words for an option the rules
-refuse (`companion.rules.modes.OptionRefusal`, by its code), translated when shown."""
+"""The identity game's variants (docs/rules.md §9, docs/variants.md): the words for an option the
+rules refuse (`companion.rules.modes.OptionRefusal`, by its code), translated when shown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""军争 state of a seat (issue 14): chained by 铁索连环, and this turn's 酒 marker."""
+"""军争 state of a seat: chained by 铁索连环, and this turn's 酒 marker."""
 
 from django.db import migrations, models
 

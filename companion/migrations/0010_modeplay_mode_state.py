@@ -1,4 +1,4 @@
-"""A mode's own state on the table (issue 15): teams, draft, placement, the go, fallen heroes."""
+"""A mode's own state on the table: teams, draft, placement, the go, fallen heroes."""
 
 from django.db import migrations, models
 

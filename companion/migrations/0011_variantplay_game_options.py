@@ -1,4 +1,4 @@
-"""A game keeps the table's options at its deal (issue 16: the variants on, per game)."""
+"""A game keeps the table's options at its deal (the variants on, per game)."""
 
 from django.db import migrations, models
 

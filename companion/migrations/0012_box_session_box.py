@@ -1,4 +1,4 @@
-"""A session keeps its hero box (issue 16: the standard heroes switched off, the heroes added)."""
+"""A session keeps its hero box (the standard heroes switched off, the heroes added)."""
 
 from django.db import migrations, models
 

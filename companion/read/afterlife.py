@@ -1,6 +1,6 @@
-"""Rebirth 转世 and dark souls 暗魂 as every screen may see them (issue 16, RULES §9): the dead
-waiting for gifts with their cards counted to the threshold, the reborn, the dark souls and whom
-they haunt, and who is still choosing. All of it is public (a dead player's identity is public,
+"""Rebirth 转世 and dark souls 暗魂 as every screen may see them (docs/rules.md §9.1, §9.2): the
+dead waiting for gifts with their cards counted to the threshold, the reborn, the dark souls and
+whom they haunt, and who is still choosing. All of it is public (a dead player's identity is public,
 and so is a soul); which phone shows which button is the page's choice (`data-for-seats`), the
 actions judge every tap (companion/actions/afterlife.py)."""
 

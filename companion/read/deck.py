@@ -1,4 +1,4 @@
-"""Judgement odds from the live deck (issue 14 item 12): the deck in play minus the equipment on
+"""Judgement odds from the live deck: the deck in play minus the equipment on
 the seats, the delayed tricks in the zones and the judgement cards flipped since the last
 "deck reshuffled" (rules.odds.live_odds), with what was taken out and how many remain."""
 

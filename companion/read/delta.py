@@ -1,4 +1,4 @@
-"""A change sent as a delta on top of the previous version (issue 20, item 8): the touched seats,
+"""A change sent as a delta on top of the previous version: the touched seats,
 the new history line, and the parts of the public state the change needs."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from companion.state import PublicSeat, PublicState, Turn, _public_seat, _turn, 
 
 @dataclass(frozen=True)
 class TableDelta:
-    """A change on top of the previous version (issue 20, item 8: what changed is what travels):
+    """A change on top of the previous version (what changed is what travels):
     the touched seats' places in the ring, the new history line, the turn bar when a touched
     seat has the turn (its hand limit is its HP) or the turn moved, and, as the change needs
     them, the now strip with the dying banners and the distance table (from `state`)."""
@@ -29,7 +29,7 @@ class TableDelta:
     state: PublicState | None = None
     parts: frozenset[str] = frozenset()
     keep: int = HISTORY_LENGTH
-    # A change of several seats' HP (a damage along a chain, issue 14): each touched seat's
+    # A change of several seats' HP (a damage along a chain): each touched seat's
     # tracker, marked with its seat; each phone puts its own in place.
     mine: tuple[PrivateState, ...] = ()
 

@@ -35,7 +35,7 @@ class HistoryLine:
         if self.kind in ("hero_picked", "hero_repicked"):
             return False
         if self.kind.startswith("seat_hand"):
-            # Issue 10: a move the host asked for is announced on every screen.
+            # A move the host asked for is announced on every screen.
             return self.kind != "seat_handed_over" or bool(self.public.get("by_host"))
         return self.kind.startswith(("identities", "hero", "died", "game_over", "judgement"))
 

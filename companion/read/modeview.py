@@ -190,7 +190,7 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
             )
         if state.get("placement"):
             placement = Placement.from_data(plan, state["placement"])
-            # A side's places are its drafter's alone until both are revealed (issue 15: a
+            # A side's places are its drafter's alone until both are revealed (a
             # 3 vs 3 commander places face down; his vanguards see them with everybody).
             placer = side if drafts else None
             parts.update(

@@ -48,7 +48,7 @@ class PrivateState:
 
     @property
     def shown_hp(self) -> int:
-        """HP as shown: never below 0 (issue 18, item 13)."""
+        """HP as shown: never below 0."""
         return shown_hp(self.hp)
 
     @property
@@ -56,16 +56,16 @@ class PrivateState:
         """The 桃 a dying hero needs to get back to 1 HP."""
         return peaches_needed(self.hp) if self.dying else 0
 
-    # Issue 16, rebels know each other (RULES §9): the other rebels this phone shows (names,
+    # Rebels know each other (docs/rules.md §9.6): the other rebels this phone shows (names,
     # in seat order; a rebel's with the option on, nobody else's), and the names the slot is
     # padded to: the table's longest, one fewer than its rebels, the same for every seat with
     # the option on or off, so no phone's size tells who is a rebel (secret_tags.secret_fellows).
     fellows: tuple[str, ...] = ()
     fellows_pad: tuple[str, ...] = ()
-    # Issue 16, the lord starts with five cards: the cards this phone says to draw at the
+    # The lord starts with five cards: the cards this phone says to draw at the
     # start (0: nothing said; only the lord's with the house rule on, the lord being public).
     start_cards: int = 0
-    # Issue 16, the protection of the first out (public, RULES §9): this seat is protected, and
+    # The protection of the first out (public, docs/rules.md §9.3): this seat is protected, and
     # the living players who attacked it since (id, name) for its "I attack X" taps.
     protected: bool = False
     attackers: tuple[tuple[int, str], ...] = ()
@@ -121,7 +121,7 @@ def private_state(seat: Seat) -> PrivateState:
 
 
 def _house_rules(seat: Seat, table: Table) -> dict[str, Any]:
-    """What 003's house rules add to this seat's phone (issue 16, docs/variants.md)."""
+    """What 003's house rules add to this seat's phone (docs/variants.md)."""
     if not seat.identity:
         return {}
     mode = modes.get(table.mode)

@@ -3,7 +3,7 @@
 A mode's templates live in `templates/companion/modes/<key>/`, named as the shared ones they
 replace (`phone.html`, `display.html`, `live.html` with its partials). A mode that has none (the
 identity game) uses the shared `templates/companion/`; so adding a mode's screens is adding its
-files, and no other mode's template or any code changes (issue 20, item 6).
+files, and no other mode's template or any code changes.
 """
 
 from __future__ import annotations

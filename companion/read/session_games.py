@@ -45,7 +45,7 @@ def _line_label(code: str) -> str:
         KILL_LOYALIST: _("Killed a Loyalist"),
         KILL_REBEL: _("Killed a Rebel"),
         KILL_RENEGADE: _("Killed a Renegade"),
-        "win": _("Won the game"),  # 3 vs 3 and 1 vs 1 (issue 15): one point a win
+        "win": _("Won the game"),  # 3 vs 3 and 1 vs 1: one point a win
     }
     return labels.get(code, code)
 
@@ -146,7 +146,7 @@ class PlayerGame:
     @property
     def hero_card(self) -> Any:
         """The hero card (names, kingdom), or None in first-game mode; an added hero's from
-        the game's record (issue 16)."""
+        the game's record."""
         if self.added_hero:
             return added_card(self.hero, self.added_hero)
         return hero_card(self.hero)
@@ -172,9 +172,9 @@ class GameSummary:
     winner: str
     players: tuple[PlayerGame, ...]
     corrections: int = 0
-    # Issue 16: the variants and house rules this game was dealt with.
+    # The variants and house rules this game was dealt with.
     variants: tuple[VariantOn, ...] = ()
-    # Issue 15: the way to play (the winner's words depend on it).
+    # The way to play (the winner's words depend on it).
     mode: str = modes.DEFAULT
 
     @property

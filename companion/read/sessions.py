@@ -1,4 +1,4 @@
-"""Scoring sessions (RULES §8): games grouped per table, scores, standings, tournaments,
+"""Scoring sessions (docs/rules.md §8): games grouped per table, scores, standings, tournaments,
 history, corrections and exports.
 
 A session groups the games one table plays in an evening. It starts with the first game dealt

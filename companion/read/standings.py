@@ -31,7 +31,7 @@ class StandingRow:
     wins_by_identity: tuple[tuple[str, int], ...]
     # The player's colour in the charts (SessionSummary.colours).
     colour: str = ""
-    # 3 vs 3 (issue 15): wins by the side (colour) played, in place of wins per identity.
+    # 3 vs 3: wins by the side (colour) played, in place of wins per identity.
     wins_by_side: tuple[tuple[str, int], ...] = ()
 
     @property
@@ -44,7 +44,7 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class TeamRow:
-    """3 vs 3 (issue 15): a team's games and wins over a session, and its wins by colour."""
+    """3 vs 3: a team's games and wins over a session, and its wins by colour."""
 
     names: tuple[str, ...]
     games: int
@@ -76,7 +76,7 @@ class SessionSummary:
     standings: tuple[StandingRow, ...]
     in_play: int | None = None
     numbers: tuple[int, ...] = field(default_factory=tuple)
-    # 3 vs 3 (issue 15): the teams' standings, and the colours the bar chart counts wins by.
+    # 3 vs 3: the teams' standings, and the colours the bar chart counts wins by.
     teams: tuple[TeamRow, ...] = ()
     sides: tuple[str, ...] = ()
 

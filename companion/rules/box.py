@@ -1,6 +1,6 @@
-"""A table's hero box (RULES.md §2, §9): the standard 25 heroes, on by default, and the heroes
-a table owns and adds by hand (the lord pack's 汉献帝 and 袁绍, say). Plain data: validating an
-added hero, a JSON file to export and import, the lord heroes, the offers drawn from the box
+"""A table's hero box (docs/rules.md §2, §9.5): the standard 25 heroes, on by default, and the
+heroes a table owns and adds by hand (the lord pack's 汉献帝 and 袁绍, say). Plain data: validating
+an added hero, a JSON file to export and import, the lord heroes, the offers drawn from the box
 (the lord's, the lord pack's, the others'), and the rebirth draw.
 
 The JSON file:
@@ -51,7 +51,7 @@ _HERO_CHARACTERS = MAX_NAME + MAX_NAME_EN + MAX_SKILLS * (MAX_SKILL_NAME + MAX_S
 MAX_FILE_BYTES = MAX_ADDED * (4 * _HERO_CHARACTERS + 1024) + 4096
 
 LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord hero
-LORD_OFFER_SIZE = 5  # RULES §2: 曹操, 刘备, 孙权 and 2 others
+LORD_OFFER_SIZE = 5  # docs/rules.md §2: 曹操, 刘备, 孙权 and 2 others
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ADDED_ID = re.compile(r"ADD[0-9]{3}")
@@ -367,13 +367,13 @@ def _rng(rng: random.Random | None) -> random.Random:
 
 def heroes_needed(player_count: int) -> int:
     """How many heroes a deal needs: the lord's choice, then every other player's candidates
-    (RULES §2), so a box smaller than this cannot deal to this many players."""
+    (docs/rules.md §2), so a box smaller than this cannot deal to this many players."""
     return 1 + heroes.candidates_per_player(player_count) * (player_count - 1)
 
 
 def lord_offer(box: Box, rng: random.Random | None = None) -> list[str]:
-    """The lord's five (RULES §2): the standard lord heroes in the box (曹操, 刘备, 孙权) and
-    others at random to make five, shuffled."""
+    """The lord's five (docs/rules.md §2): the standard lord heroes in the box (曹操, 刘备, 孙权)
+    and others at random to make five, shuffled."""
     rng = _rng(rng)
     lords = [h.id for h in box.heroes() if h.standard and h.lord]
     others = [h.id for h in box.heroes() if h.id not in lords]
@@ -384,8 +384,8 @@ def lord_offer(box: Box, rng: random.Random | None = None) -> list[str]:
 
 
 def lord_pack_offer(box: Box, rng: random.Random | None = None) -> list[str]:
-    """The lord pack (RULES §9, 004): 3 random non-lord heroes, then one drawn from the box's
-    lord heroes (the last of the four). ValueError if the box has no lord hero or too few
+    """The lord pack (docs/rules.md §9.5, 004): 3 random non-lord heroes, then one drawn from the
+    box's lord heroes (the last of the four). ValueError if the box has no lord hero or too few
     others."""
     rng = _rng(rng)
     lords = [h.id for h in box.lord_heroes()]
@@ -405,7 +405,7 @@ def deal_candidates(
     count: int,
     rng: random.Random | None = None,
 ) -> list[list[str]]:
-    """The other players' candidates from the box (RULES §2): the heroes not taken,
+    """The other players' candidates from the box (docs/rules.md §2): the heroes not taken,
     shuffled, three each (two at ten players), disjoint."""
     per_player = heroes.candidates_per_player(player_count)
     pool = [h.id for h in box.heroes() if h.id not in taken]
@@ -432,9 +432,9 @@ def unused(box: Box, held: Collection[str]) -> list[BoxHero]:
 def rebirth_hero(
     box: Box, *, old_hero: str, held: Collection[str], rng: random.Random | None = None
 ) -> BoxHero | None:
-    """The hero a dead player is reborn as (RULES §9): the unused heroes shuffled and flipped,
-    the first of his old hero's kingdom (any, for 群 and 神). `held` is every seat's hero, his
-    old one too: his old hero goes back among the unused only after the draw. None: no hero
+    """The hero a dead player is reborn as (docs/rules.md §9.1): the unused heroes shuffled and
+    flipped, the first of his old hero's kingdom (any, for 群 and 神). `held` is every seat's hero,
+    his old one too: his old hero goes back among the unused only after the draw. None: no hero
     of his kingdom is left (he keeps his cards and takes no more gifts)."""
     kingdom = box.hero(old_hero).kingdom
     pile = unused(box, {*held, old_hero})

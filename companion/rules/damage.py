@@ -1,9 +1,9 @@
-"""Damage resolution for 军争 and the advanced weapon skills (RULES §9 "Damage order").
+"""Damage resolution for 军争 and the advanced weapon skills (docs/rules.md §9.9 "Damage order").
 
 A pure function of the table's facts: given who deals the damage, with which card or effect, and
 each seat's armour, chain, HP and hand, it works out what every seat takes and why.
 
-Order of the modifiers (RULES §9): the card's amount (1 for 杀, 决斗, 南蛮入侵, 万箭齐发,
+Order of the modifiers (docs/rules.md §9.9): the card's amount (1 for 杀, 决斗, 南蛮入侵, 万箭齐发,
 火攻; 3 for 闪电), +1 for 酒 on the 杀, +1 for 古锭刀 when the target has no hand card; 青釭剑
 makes the target's armour count for nothing; then the target's armour: 藤甲 cancels a plain 杀,
 南蛮入侵 and 万箭齐发 and adds 1 to fire damage; 白银狮子, applied last, makes any damage above 1
@@ -82,7 +82,7 @@ class DamageCard(StrEnum):
 
 _SLASHES = frozenset({DamageCard.SLASH, DamageCard.FIRE_SLASH, DamageCard.THUNDER_SLASH})
 
-# The card's own damage (RULES §9): amount and the only type it may deal (None: any type).
+# The card's own damage (docs/rules.md §9.9): amount and the only type it may deal (None: any type).
 _CARD_DAMAGE: dict[DamageCard, tuple[int, DamageType | None]] = {
     DamageCard.SLASH: (1, DamageType.NORMAL),
     DamageCard.FIRE_SLASH: (1, DamageType.FIRE),
@@ -120,7 +120,8 @@ class Modifier(StrEnum):
     ICE_SWORD = "ice_sword_prevented"  # 寒冰剑: damage prevented, two cards discarded instead
     VINE_FIRE = "vine_fire"  # 藤甲: fire damage +1
     SILVER_LION = "silver_lion_cap"  # 白银狮子: damage above 1 becomes 1
-    LUOHAN = "luohan_prevented"  # 罗汉 (dark souls, RULES §9): 1 prevented before it lands
+    # 罗汉 (dark souls, docs/rules.md §9.2): 1 prevented before it lands
+    LUOHAN = "luohan_prevented"
 
 
 class DamageError(ValueError):
@@ -153,11 +154,11 @@ class SeatState:
 class DamageRequest:
     """One damage about to be dealt.
 
-    `amount` and `damage_type` default to the card's (RULES §9); `amount` may be given for a skill
-    that changes it (e.g. 裸衣). `drank`: the source drank 酒 this turn and the marker is still on.
-    `weapon_skill`: the holder of 朱雀羽扇 or 寒冰剑 chose to use it on this 杀. `black`: the 杀 is
-    black (仁王盾). `current`: the seat whose turn it is, where the chain order starts; default the
-    source, or the target when there is no source.
+    `amount` and `damage_type` default to the card's (docs/rules.md §9.9); `amount` may be given for
+    a skill that changes it (e.g. 裸衣). `drank`: the source drank 酒 this turn and the marker is
+    still on. `weapon_skill`: the holder of 朱雀羽扇 or 寒冰剑 chose to use it on this 杀. `black`:
+    the 杀 is black (仁王盾). `current`: the seat whose turn it is, where the chain order starts;
+    default the source, or the target when there is no source.
     """
 
     target: int
@@ -488,7 +489,7 @@ def _continue(
         amount = _armour(previous.chain_amount, previous.damage_type, seat.armor, changes)
         source = previous.source if previous.source in by_id else None
         if source is not None and not by_id[source].alive:
-            source = None  # a source that died meanwhile is no source (RULES §6)
+            source = None  # a source that died meanwhile is no source (docs/rules.md §6)
         hp_after = seat.hp - amount
         return DamageStep(
             request=request,

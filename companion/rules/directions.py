@@ -1,9 +1,9 @@
 """Area tricks: the order their targets are taken in, and the directions a user may choose.
 
-The app's seat order is the turn order: play passes to the player on the right (RULES.md §3),
+The app's seat order is the turn order: play passes to the player on the right (docs/rules.md §3),
 which round a table seen from above is counter-clockwise (逆时针). A trick that targets every
 player goes round the table from its user in turn order, unless the mode lets its user choose
-the direction (3 vs 3, RULES.md §9: "The user of 南蛮入侵, 万箭齐发, 桃园结义 or 五谷丰登
+the direction (3 vs 3, docs/rules.md §9.7: "The user of 南蛮入侵, 万箭齐发, 桃园结义 or 五谷丰登
 chooses the direction it goes round").
 """
 

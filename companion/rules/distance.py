@@ -1,4 +1,4 @@
-"""Seat distance, attack range and trick reach (RULES §4)."""
+"""Seat distance, attack range and trick reach (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class SeatView:
     @property
     def outgoing_reduction(self) -> int:
         """How much this seat's -1 horse and 马术 shorten its distance to others."""
-        # 马术 acts as a -1 horse and stacks with an equipped one (RULES §4).
+        # 马术 acts as a -1 horse and stacks with an equipped one (docs/rules.md §4).
         return int(self.minus_horse) + int(self.horsemanship)
 
     @property

@@ -1,9 +1,9 @@
 """A hero draft between two sides, then each side's secret placement (plain data).
 
-3 vs 3 and 1 vs 1 (RULES.md §9) share the shape: a pool of heroes on the table (some may be
-face down), picks alternating between two sides in steps of a fixed size (1-2-2-…-1), then each
-side puts some of its heroes on its places (3 vs 3: the commander and the two vanguards; 1 vs 1:
-first, second, third) face down, and both sides are revealed together. A mode gives the shape
+3 vs 3 and 1 vs 1 (docs/rules.md §9.7, §9.8) share the shape: a pool of heroes on the table (some
+may be face down), picks alternating between two sides in steps of a fixed size (1-2-2-…-1), then
+each side puts some of its heroes on its places (3 vs 3: the commander and the two vanguards; 1 vs
+1: first, second, third) face down, and both sides are revealed together. A mode gives the shape
 as a `DraftPlan`; `Draft` and `Placement` are frozen values: each step returns a new one, and a
 refused step (`DraftError`) changes nothing. `as_data` / `from_data` keep them in a table's JSON.
 """

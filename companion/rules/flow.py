@@ -1,7 +1,7 @@
 """The flow of a game between taps: passing the turn, ending a turn in one go, what blocks the
 next phase, HP loss against damage, 救援, the lord's penalty and what an undo may restore.
 
-Plain Python over ints, strings and the Phase enum (RULES §3, §6 and the hero cards).
+Plain Python over ints, strings and the Phase enum (docs/rules.md §3, §6 and the hero cards).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class TurnPass:
 
 def pass_turn(alive: Sequence[bool], current: int, lord: int) -> TurnPass:
     """The turn after `current` (alive or just dead): the next living seat; a round starts when
-    play comes back to the lord (RULES §3). ValueError when nobody else is alive."""
+    play comes back to the lord (docs/rules.md §3). ValueError when nobody else is alive."""
     seat = next_living_seat(alive, current)
     return TurnPass(seat=seat, new_round=seat == lord)
 
@@ -70,8 +70,8 @@ def turn_after_death(alive: Sequence[bool], current: int, dead: int, lord: int) 
 def advance_blocker(*, someone_dying: bool, judgement_pending: bool) -> str | None:
     """Why neither Next phase nor End turn may be taken now, or None.
 
-    A dying player is saved or dies before anything else happens (RULES §6), and a flipped
-    judgement takes effect first (鬼才 may still replace it, RULES §5).
+    A dying player is saved or dies before anything else happens (docs/rules.md §6), and a flipped
+    judgement takes effect first (鬼才 may still replace it, docs/rules.md §5).
     """
     if someone_dying:
         return DYING
@@ -112,7 +112,8 @@ class HpResult:
 
 def lose_hp(hp: int, amount: int, *, dying: bool, source: int | None) -> HpResult:
     """失去体力: HP goes down by `amount` with no source. Entering dying this way names no
-    killer (nobody is rewarded, RULES §6); a player dying already keeps the source they had."""
+    killer (nobody is rewarded, docs/rules.md §6); a player dying already keeps the source they
+    had."""
     if amount <= 0:
         raise ValueError("HP loss is a positive amount")
     after = hp - amount
@@ -154,12 +155,13 @@ def capped_recovery(hp: int, max_hp: int, amount: int) -> int:
 
 def shown_hp(hp: int) -> int:
     """HP as screens show it: never below 0. HP may fall below 0 (3 damage at 1 HP leaves -2),
-    which only counts in the 桃 needed; a dead hero shows no HP at all (issue 18, item 13)."""
+    which only counts in the 桃 needed; a dead hero shows no HP at all."""
     return max(0, hp)
 
 
 def peaches_needed(hp: int) -> int:
-    """How many 桃 (1 HP each) bring a dying hero back to 1 HP (RULES §6): 1 - HP, 0 above 0."""
+    """How many 桃 (1 HP each) bring a dying hero back to 1 HP (docs/rules.md §6): 1 - HP, 0 above
+    0."""
     return max(0, 1 - hp)
 
 
@@ -167,7 +169,7 @@ def peaches_needed(hp: int) -> int:
 
 
 def equipment_discarded_by_killer(*, victim: Identity, killer: Identity | None) -> bool:
-    """Whether the killer loses all equipment: a lord who kills a loyalist (RULES §6)."""
+    """Whether the killer loses all equipment: a lord who kills a loyalist (docs/rules.md §6)."""
     return death_consequence(victim=victim, killer=killer) == LORD_DISCARDS_ALL
 
 

@@ -29,7 +29,8 @@ class IdentityOptions:
     rebels_know_each_other: bool = False
 
 
-# RULES §1: (loyalists, rebels, renegades) by player count; there is always exactly one lord.
+# docs/rules.md §1: (loyalists, rebels, renegades) by player count; there is always exactly one
+# lord.
 _DEFAULT_TABLE: dict[int, tuple[int, int, int]] = {
     4: (1, 1, 1),
     5: (1, 2, 1),

@@ -1,4 +1,4 @@
-"""Judgement (判定) verdicts and outcome odds over the cards left in the deck (RULES §5)."""
+"""Judgement (判定) verdicts and outcome odds over the cards left in the deck (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -205,8 +205,8 @@ def odds(
     return {outcome: Fraction(counts[outcome], total) for outcome in OUTCOMES[check]}
 
 
-# Skills that replace a judgement card before it takes effect (RULES §5), by hero id: 鬼才 of
-# 司马懿. While one may still act, only its owner lets the result take effect (issue 18, item 8).
+# Skills that replace a judgement card before it takes effect (docs/rules.md §5), by hero id: 鬼才
+# of 司马懿. While one may still act, only its owner lets the result take effect.
 REPLACING_SKILLS: Mapping[str, str] = MappingProxyType({"WEI002": "鬼才"})
 
 

@@ -1,7 +1,7 @@
 """军争 cards besides the damage itself: the 酒 marker, 白银狮子 leaving a seat, 火攻's steps.
 
-Sources: seeds/001_*.txt lines 431-437 (酒), 457 (火攻), 463 (白银狮子); RULES §6 (酒 while dying)
-and §9. The damage these cards deal goes through companion.rules.damage.
+Sources: seeds/001_*.txt lines 431-437 (酒), 457 (火攻), 463 (白银狮子); docs/rules.md §6 (酒 while
+dying) and §9.9. The damage these cards deal goes through companion.rules.damage.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def drink(
 ) -> WineResult:
     """Drink a 酒.
 
-    Dying (HP ≤ 0): it recovers 1 HP and the marker stays as it is (001:435; RULES §6), however
-    many were drunk this turn. Otherwise only in one's own play phase (001:431), once a turn
+    Dying (HP ≤ 0): it recovers 1 HP and the marker stays as it is (001:435; docs/rules.md §6),
+    however many were drunk this turn. Otherwise only in one's own play phase (001:431), once a turn
     (001:433): the marker becomes ACTIVE. A refusal leaves the marker unchanged.
     """
     marker = WineMarker(marker)

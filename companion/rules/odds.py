@@ -1,4 +1,4 @@
-"""Judgement odds from the live deck (RULES §5; reference/README.md "Judgement facts").
+"""Judgement odds from the live deck (docs/rules.md §5; reference/README.md "Judgement facts").
 
 The deck in play is the standard 104, the 4 EX cards and, with 军争 on, its 52 cards. Cards known
 to be out of the draw pile are taken out: equipment on the seats and delayed tricks in the zones

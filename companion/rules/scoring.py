@@ -1,4 +1,4 @@
-"""Scoring (计分规则, RULES §8), the tournament lord rotation and session standings."""
+"""Scoring (计分规则, docs/rules.md §8), the tournament lord rotation and session standings."""
 
 from __future__ import annotations
 

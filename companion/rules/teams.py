@@ -1,6 +1,6 @@
 """Teams formed in the lobby and a session's wins by team and by side (plain data).
 
-3 vs 3 (RULES.md §9) seats two teams of three, each with a commander: the players pick their
+3 vs 3 (docs/rules.md §9.7) seats two teams of three, each with a commander: the players pick their
 team and each team its commander (`Teams`), and the table is seated team by team with each
 commander in the middle of his team (`Teams.seating`). A session counts wins per team, and per
 player by the side each played (`team_standings`, `side_wins`): a mode names a seat's side

@@ -1,4 +1,4 @@
-"""Delayed tricks: who may receive one, and what 无懈可击 does to one (RULES §3, §4)."""
+"""Delayed tricks: who may receive one, and what 无懈可击 does to one (docs/rules.md §3, §4)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def target_problem(name: str, *, own_zone: bool, in_reach: bool) -> TargetProble
 def nullified_fate(name: str) -> Fate:
     """A delayed trick cancelled by 无懈可击 when it is about to be judged.
 
-    RULES §3: a 闪电 moves on to the next living player's zone without a judgement; any other
-    delayed trick goes to the discard pile with no effect.
+    docs/rules.md §3: a 闪电 moves on to the next living player's zone without a judgement; any
+    other delayed trick goes to the discard pile with no effect.
     """
     return Fate.MOVES_ON if name == LIGHTNING else Fate.DISCARDED

@@ -1,4 +1,4 @@
-"""Turn order, phases, judgement-zone order and lightning movement (RULES §3)."""
+"""Turn order, phases, judgement-zone order and lightning movement (docs/rules.md §3)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def next_living_seat(alive: Sequence[bool], current: int) -> int:
     """The next alive seat after current in seat order; current itself may be dead.
 
     Raises ValueError when no seat other than current is alive: with one survivor the
-    game is always over (RULES §7), so there is no next turn.
+    game is always over (docs/rules.md §7), so there is no next turn.
     """
     _check_seat(len(alive), current)
     count = len(alive)

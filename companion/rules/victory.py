@@ -1,4 +1,4 @@
-"""End of the game (RULES §7) and the reward or penalty for a kill (RULES §6)."""
+"""End of the game (docs/rules.md §7) and the reward or penalty for a kill (docs/rules.md §6)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class Side(StrEnum):
 @dataclass(frozen=True)
 class SeatStatus:
     """One seat's identity and whether its player is alive; `reborn`: alive again after a
-    rebirth (转世, RULES §9), who still counts as dead for the end of the game."""
+    rebirth (转世, docs/rules.md §9.1), who still counts as dead for the end of the game."""
 
     identity: Identity
     alive: bool

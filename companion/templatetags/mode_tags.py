@@ -1,4 +1,4 @@
-"""Words of 3 vs 3 and 1 vs 1 for their screens (issue 15): the draft's sides, the go's answers
+"""Words of 3 vs 3 and 1 vs 1 for their screens: the draft's sides, the go's answers
 and questions, the places at the table."""
 
 from __future__ import annotations

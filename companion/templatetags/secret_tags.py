@@ -1,4 +1,4 @@
-"""The covered identity card's words, each as long as its longest alternative (issue 10).
+"""The covered identity card's words, each as long as its longest alternative.
 
 A living non-lord's private fragment must have the same size whether the seat is a loyalist, a
 rebel or a renegade: a frame's length is visible on the network even when its text is not. Each
@@ -73,7 +73,7 @@ def fellows_text(names: tuple[str, ...] | list[str]) -> str:
 
 @register.simple_tag
 def secret_fellows(me: Any) -> SafeString:
-    """Issue 16, rebels know each other: the other rebels on a rebel's covered card, padded to
+    """Rebels know each other: the other rebels on a rebel's covered card, padded to
     what the table's longest names would take (`PrivateState.fellows_pad`), the same for every
     seat, so that the fragment's length cannot tell a rebel from anyone else."""
     text = fellows_text(getattr(me, "fellows", ()))

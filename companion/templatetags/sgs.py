@@ -44,7 +44,7 @@ def seat_item(seat: state.PublicSeat, i: int, turn_seat_id: int | None) -> SafeS
 
 @register.filter
 def chained_names(seats: list[state.PublicSeat]) -> list[str]:
-    """军争 (issue 14): the names of the living chained seats, in play order."""
+    """军争: the names of the living chained seats, in play order."""
     return [s.name for s in seats if s.chained and s.alive]
 
 
@@ -107,7 +107,7 @@ def percent(value: float) -> str:
     return f"{round(float(value) * 100)}%"
 
 
-# Issue 17: the rules help a tap opens in place (the rules-help block at the end of
+# The rules help a tap opens in place (the rules-help block at the end of
 # static/js/live.js reads `data-help`).
 @register.filter
 def check_help(check: str) -> str:

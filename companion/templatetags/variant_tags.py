@@ -1,4 +1,4 @@
-"""The identity game's variants and house rules in the host's lobby form (RULES §9,
+"""The identity game's variants and house rules in the host's lobby form (docs/rules.md §9,
 docs/variants.md): each option with one line on what it changes, and why an option cannot be
 switched on now (it excludes one that is on) or will not deal (the number of players)."""
 
@@ -81,7 +81,7 @@ def variant_options(state: Any) -> list[VariantOption]:
 
 @register.simple_tag
 def variant_refusals(state: Any) -> list[Promise | str]:
-    """Why the options on will not deal to the players seated now (RULES §9)."""
+    """Why the options on will not deal to the players seated now (docs/rules.md §9)."""
     mode = modes.get(getattr(state, "mode", modes.DEFAULT))
     try:
         options = mode.options(getattr(state, "options", {}))
@@ -101,5 +101,5 @@ def variants_shown(state: Any) -> list[VariantOn]:
 
 @register.filter
 def last_three_label(left: int | None) -> str:
-    """The last three's countdown in words (issue 16; "" before it starts)."""
+    """The last three's countdown in words ("" before it starts)."""
     return last_three_words(left)

@@ -236,7 +236,7 @@ class TimerForm(TapForm):
     seconds = Whole(_("Choose a timer length."))
 
 
-# A seat moving to another phone (issue 10) ---------------------------------------------------
+# A seat moving to another phone ---------------------------------------------------
 
 
 class HandoverForm(SeatTap):
@@ -257,7 +257,7 @@ class HandoverNoForm(SeatTap):
     action = "handover_cancel"
 
 
-# 军争 (issue 14): a whole resolved damage, a seat's chain, its 酒 -----------------------------
+# 军争: a whole resolved damage, a seat's chain, its 酒 -----------------------------
 
 
 class ResolveForm(TapForm):
@@ -296,7 +296,7 @@ class ReshuffleForm(NoFields):
     action = "deck_reshuffle"
 
 
-# 3 vs 3 and 1 vs 1 (issue 15): teams, the draft, the placement, the go ----------------------
+# 3 vs 3 and 1 vs 1: teams, the draft, the placement, the go ----------------------
 
 
 class TeamForm(TapForm):
@@ -343,13 +343,14 @@ class DraftUndoForm(NoFields):
 
 
 class StrikeForm(SeatTap):
-    """The protected player attacks one of his attackers (issue 16, RULES §9)."""
+    """The protected player attacks one of his attackers (docs/rules.md §9.3)."""
 
     action = "protection_strike"
 
 
 class DodgedForm(SeatTap):
-    """The protected player dodged a 杀 from a player: an attack all the same (RULES §9)."""
+    """The protected player dodged a 杀 from a player: an attack all the same
+    (docs/rules.md §9.3)."""
 
     action = "protection_dodged"
 
@@ -359,7 +360,7 @@ class AnswerForm(TapForm):
     answer = Text(_("That is not one of the answers."))
 
 
-# Rebirth 转世 and dark souls 暗魂 (issue 16, companion/actions/afterlife.py) ------------------
+# Rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py) ------------------
 
 
 class GiveForm(SeatTap):
@@ -404,7 +405,7 @@ FORMS: dict[str, type[TapForm]] = {
     "handover": HandoverForm,
     "handoverok": HandoverOkForm,
     "handoverno": HandoverNoForm,
-    # 军争 (issue 14)
+    # 军争
     "resolve": ResolveForm,
     "chain": ChainForm,
     "wine": WineForm,

@@ -23,7 +23,7 @@ from companion.rules import box
 from companion.web import throttle
 from companion.web.dispatch import ACTION_ID_RE
 
-# A seat's or the host console's address (a token in it): THREATS.md 4 and 6.
+# A seat's or the host console's address (a token in it): docs/threats.md 4 and 6.
 PRIVATE_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/")
 # The hero box's import: the one request that carries a file (companion.web.views.box).
 BOX_IMPORT_PATH_RE = re.compile(r"^/[ph]/[A-Za-z0-9_-]{1,64}/box/import$")
@@ -128,7 +128,7 @@ class _NoFiles(FileUploadHandler):
 class NullOriginMiddleware:
     """Let Django's CSRF check see the real origin of taps from no-referrer pages.
 
-    Seat pages must not leak their token through a Referer (THREATS.md 6), so browsers send
+    Seat pages must not leak their token through a Referer (docs/threats.md 6), so browsers send
     `Origin: null` on their POSTs. When the request carries the CSRF token in the X-CSRFToken
     header (every htmx tap does), it came from this site's own script: a custom header cannot be
     sent cross-site without a CORS preflight, which this app never grants. Such a request gets

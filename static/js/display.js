@@ -7,7 +7,7 @@
   var body = document.body;
 
   // On a wide table display the toast keeps to the left column just above the QR code (over the
-  // history), however tall the column's other parts are (issue 18: never over the QR code).
+  // history), however tall the column's other parts are (never over the QR code).
   function placeToast(el) {
     var join = document.querySelector('body.page-display .join-box');
     if (!join || !window.matchMedia('(min-width: 900px)').matches) return;
@@ -18,7 +18,7 @@
 
   // On a wide table display a seat card too full for its place (a long hero name, every kind of
   // equipment, delayed tricks) takes smaller type, step by step, until it stays on the screen,
-  // off the distance table and off the other seats (issue 18, item 15; display.css --seat-fit).
+  // off the distance table and off the other seats (display.css --seat-fit).
   function fitSeats() {
     if (!body.classList.contains('page-display') || !window.matchMedia('(min-width: 900px)').matches) return;
     var ring = document.querySelector('#table-state .ring');

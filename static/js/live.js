@@ -100,7 +100,7 @@
       var own = state.querySelector('.rescue-other[data-dying="' + mySeat + '"]');
       if (own) own.hidden = true;
     }
-    // Issue 16 (rebirth, dark souls): a button or note for the phones its data-for-seats names.
+    // Rebirth and dark souls: a button or note for the phones its data-for-seats names.
     var only = document.querySelectorAll('[data-for-seats]');
     for (var o = 0; o < only.length; o++) {
       var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;
@@ -128,7 +128,7 @@
     }
     if (announce) lastAnnounce = announce;
     if (lastAnnounce === null) lastAnnounce = '';
-    // bigtable (issue 18, item 10): a host console that moves to the next stage (dealt, heroes,
+    // bigtable: a host console that moves to the next stage (dealt, heroes,
     // play) goes back to the top, where the table is: a console used as the TV shows the ring.
     var stage = state.getAttribute('data-status');
     if (body.classList.contains('host-console') && lastStage && stage !== lastStage) window.scrollTo(0, 0);
@@ -288,7 +288,7 @@
     var hp = frag.querySelector('#my-hp');
     var oldHp = document.getElementById('my-hp');
     var hpSeat = seats.length === 1 && seats[0].getAttribute('data-seat');
-    // 军争 (issue 14): a change of several seats' HP carries each one's tracker, by seat.
+    // 军争: a change of several seats' HP carries each one's tracker, by seat.
     if (seats.length > 1 && mySeat) {
       hp = frag.querySelector('.hp-tracker[data-seat="' + mySeat + '"]');
       hpSeat = hp && mySeat;
@@ -468,7 +468,7 @@
   }
   setInterval(tick, 1000);
 
-  // ---- A seat move the host asked for (issue 18, items 6 and 7) ----
+  // ---- A seat move the host asked for ----
   // When its countdown is over nobody objected in time: the banner says so, then goes (the
   // server no longer lists it). The seat's own phone is alerted when a move of its seat
   // appears; the banner sits at the top of that phone until the move is decided (app.css).
@@ -902,7 +902,7 @@
   connect();
 })();
 
-// Issue 17: the rules help at hand (its own block, apart from the live page above).
+// The rules help at hand (its own block, apart from the live page above).
 // - A tap on anything with `data-help="card:八卦阵"` (a card, equipment, delayed trick, skill or
 //   judgement name) opens its entry in a <dialog> over the page; one tap closes it. The page
 //   underneath (an open dialog, what was typed in it) is left as it was.

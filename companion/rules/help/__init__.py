@@ -1,4 +1,4 @@
-"""The rules help (issue 17): an entry for every card, hero and skill of the box, the FAQ, and
+"""The rules help: an entry for every card, hero and skill of the box, the FAQ, and
 the search that finds them by Chinese name, English name, toneless pinyin or words of the text.
 
 Plain Python: the words are data (`card_texts`, `faq`, `roles`, `hero_skills.json`), the facts
@@ -206,7 +206,7 @@ def _hero_and_skill_entries() -> tuple[dict[str, Entry], dict[str, Entry]]:
 
 
 def added_entries(hero: BoxHero, scope: str) -> dict[str, Entry]:
-    """The entries of a hero a table added to its box (issue 16, 17): the hero and each skill,
+    """The entries of a hero a table added to its box: the hero and each skill,
     with the text the table typed (the same in both languages); a lord skill says it works
     only while the hero is the lord. Keys "added:<scope>.<hero id>" and
     "added:<scope>.<hero id>.<n>" (`scope`: the table's code)."""

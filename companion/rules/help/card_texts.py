@@ -1,4 +1,4 @@
-"""What each card of the real deck does, in Chinese and English side by side (issue 17).
+"""What each card of the real deck does, in Chinese and English side by side.
 
 Plain data: one `CardText` per card name of the standard deck, the EX cards and 军争. The facts
 that come from the box (type, suits and ranks of the copies, weapon ranges) are not repeated here:

@@ -1,7 +1,7 @@
-"""The questions tables argue about, each with its answer and where the answer comes from
-(issue 17). Plain data, Chinese and English side by side. `source` names a seed file
-(`seeds/000_*` …) or a section of RULES.md; `maneuvering` marks the 军争 entries, shown only
-when 军争 is on (and always on the help page, marked)."""
+"""The questions tables argue about, each with its answer and where the answer comes from.
+Plain data, Chinese and English side by side. `source` names a seed file (`seeds/000_*` …) or a
+section of the rules (`RULES §N` is docs/rules.md §N); `maneuvering` marks the 军争 entries, shown
+only when 军争 is on (and always on the help page, marked)."""
 
 from __future__ import annotations
 

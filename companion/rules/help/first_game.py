@@ -1,8 +1,8 @@
-"""The guided first game (issue 17): what to take out of the box for a player count, then the
+"""The guided first game: what to take out of the box for a player count, then the
 steps through seating, the deal and the first turn. Plain data, Chinese and English side by side.
 
-First-game mode follows RULES §2 and the rule books' "第一次游戏" (seeds 000/001/004): no hero
-skills, every player 4 HP (the lord 5 from five players), and the J, Q and K cards set aside.
+First-game mode follows docs/rules.md §2 and the rule books' "第一次游戏" (seeds 000/001/004): no
+hero skills, every player 4 HP (the lord 5 from five players), and the J, Q and K cards set aside.
 """
 
 from __future__ import annotations

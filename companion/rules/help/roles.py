@@ -1,5 +1,5 @@
-"""Each identity's goal and first tips (seed 003, part 四 基础思路; RULES §7), Chinese and
-English side by side. All four travel together in one file the phone loads (issue 17): the page
+"""Each identity's goal and first tips (seed 003, part 四 基础思路; docs/rules.md §7), Chinese and
+English side by side. All four travel together in one file the phone loads: the page
 never holds the tips of its own identity, so its size and shape do not depend on it."""
 
 from __future__ import annotations

@@ -50,8 +50,9 @@ class OptionsRefused(OptionsError):
 
 @dataclass(frozen=True)
 class TableOptions:
-    """Options of every table, whatever its mode: 军争 is an expansion of the deck (RULES.md
-    §9), not a mode; referee mode is a rule about who may act (anyone seated may adjust anyone)."""
+    """Options of every table, whatever its mode: 军争 is an expansion of the deck
+    (docs/rules.md §9.9), not a mode; referee mode is a rule about who may act (anyone seated may
+    adjust anyone)."""
 
     maneuvering: bool = False
     referee_mode: bool = False
@@ -243,7 +244,7 @@ class Mode:
         """Whether a lost final duel scores when this side has won."""
         raise NotImplementedError
 
-    # Scoring a session (RULES.md §8).
+    # Scoring a session (docs/rules.md §8).
 
     # Every code a score line may have, in the order an export lists them.
     score_codes: ClassVar[tuple[str, ...]] = ()

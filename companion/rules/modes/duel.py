@@ -1,4 +1,4 @@
-"""1 vs 1 (end of seed 001, 规则说明书; RULES.md §9, which decides the steps the seed leaves
+"""1 vs 1 (end of seed 001, 规则说明书; docs/rules.md §9.8, which decides the steps the seed leaves
 open): two players, three heroes each, played one after the other.
 
 The two draw the lord and renegade cards face down: the lord card's player picks heroes first,
@@ -13,7 +13,7 @@ first heroes are revealed together (rules.draft's `Placement`, `reveal_all=False
 
 A hero's death (`hero_falls`): its cards go to the discard pile, the next hero in its player's
 order comes in at full HP and draws 4, and a turn the fallen hero was playing ends at once (as
-a dead player's turn does, RULES.md §6). The player whose third hero dies loses: only then is
+a dead player's turn does, docs/rules.md §6). The player whose third hero dies loses: only then is
 his seat dead.
 """
 
@@ -101,7 +101,7 @@ class DuelMode(Mode):
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
     options_type: ClassVar[type[TableOptions]] = TableOptions
-    opening_draw: ClassVar[int] = 4  # RULES §9: each hero starts with 4 cards
+    opening_draw: ClassVar[int] = 4  # docs/rules.md §9.8: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
     heroes_per_seat: ClassVar[int] = HEROES
 

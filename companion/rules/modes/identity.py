@@ -1,4 +1,4 @@
-"""The identity game (身份局, RULES.md §1–§8): 4 to 10 players, a public lord.
+"""The identity game (身份局, docs/rules.md §1–§8): 4 to 10 players, a public lord.
 
 Its options add the identity distributions of 6 and 8 players with two renegades and the first
 game without heroes (新手局) to every table's options.
@@ -28,13 +28,14 @@ from companion.rules.victory import SeatStatus, Side
 
 @dataclass(frozen=True)
 class IdentityGameOptions(TableOptions):
-    """The identity game's options: the distributions and first-game mode (RULES §1, §2), and
-    the variants and house rules of RULES §9, all off by default (`docs/variants.md`)."""
+    """The identity game's options: the distributions and first-game mode (docs/rules.md §1, §2),
+    and the variants and house rules of docs/rules.md §9, all off by default
+    (`docs/variants.md`)."""
 
     six_two_renegades: bool = False
     eight_two_renegades: bool = False
     first_game_mode: bool = False
-    # RULES §9, the variants in the seeds.
+    # docs/rules.md §9, the variants in the seeds.
     rebirth: bool = False  # 转世: the dead take gifts of cards and come back with a new hero
     dark_souls: bool = False  # 暗魂: the dead haunt a living player with a one-off effect
     first_out_protection: bool = False  # without dark souls: last session game's first out
@@ -80,12 +81,12 @@ class IdentityGameOptions(TableOptions):
         return tuple(name for name in self.VARIANTS if getattr(self, name))
 
     def refusals(self, seat_count: int | None = None) -> tuple[OptionRefusal, ...]:
-        """What does not fit (RULES §9, decided in docs/variants.md): rebirth and dark souls
+        """What does not fit (docs/rules.md §9, decided in docs/variants.md): rebirth and dark souls
         both say what becomes of the dead, so a table has one or the other; the protection of
         the first out is the rule for tables without dark souls; rebirth and the lord pack draw
         heroes, which first-game mode has none of. With `seat_count`: rebels who know each other
-        need two rebels (4 players deal one). The last-three rule fits every count from 4 (RULES
-        §9: at 4 the first death starts its countdown)."""
+        need two rebels (4 players deal one). The last-three rule fits every count from 4
+        (docs/rules.md §9.4: at 4 the first death starts its countdown)."""
         found: list[OptionRefusal] = []
         for option, code, clash, reason in _CLASHES:
             if getattr(self, option) and getattr(self, clash):
@@ -173,7 +174,7 @@ class IdentityMode(Mode):
         return next(i for i, seat in enumerate(seats) if seat.identity == Identity.LORD)
 
     def identity_counts(self, seat_count: int, options: TableOptions) -> dict[Identity, int]:
-        """One lord; loyalists, rebels and renegades by player count (RULES.md §1)."""
+        """One lord; loyalists, rebels and renegades by player count (docs/rules.md §1)."""
         return identities.distribution(seat_count, _identity_options(options))
 
     def deal(
@@ -194,21 +195,21 @@ class IdentityMode(Mode):
         return identity == Identity.LORD
 
     def leader_offer(self, rng: random.Random | None = None) -> list[str]:
-        """The lord's five: 曹操, 刘备, 孙权 and two others (RULES.md §2)."""
+        """The lord's five: 曹操, 刘备, 孙权 and two others (docs/rules.md §2)."""
         return heroes.lord_candidates(rng)
 
     def leader_offer_from(
         self, options: TableOptions, hero_box: box.Box, rng: random.Random | None = None
     ) -> list[str]:
-        """The lord's offer from a table's box: with the lord pack (RULES §9, 004) 3 random
-        non-lord heroes and one of the box's lord heroes, else RULES §2's five."""
+        """The lord's offer from a table's box: with the lord pack (docs/rules.md §9.5, 004) 3
+        random non-lord heroes and one of the box's lord heroes, else docs/rules.md §2's five."""
         if isinstance(options, IdentityGameOptions) and options.lord_pack:
             return box.lord_pack_offer(hero_box, rng)
         return box.lord_offer(hero_box, rng)
 
     def starting_cards(self, identity: Identity, options: TableOptions) -> int:
         """The cards a player draws at the start (the app reminds): 4, and 5 for the lord
-        with 003's house rule on (RULES §9)."""
+        with 003's house rule on (docs/rules.md §9.6)."""
         five = isinstance(options, IdentityGameOptions) and options.lord_five_cards
         return house.starting_cards(identity, lord_five_cards=five)
 
@@ -220,13 +221,13 @@ class IdentityMode(Mode):
         count: int,
         rng: random.Random | None = None,
     ) -> list[list[str]]:
-        """Three heroes each (two at ten players), none taken (RULES.md §2)."""
+        """Three heroes each (two at ten players), none taken (docs/rules.md §2)."""
         return heroes.deal_candidates(
             taken=taken, player_count=player_count, non_lord_count=count, rng=rng
         )
 
     def leader(self, seats: Sequence[SeatStatus]) -> int | None:
-        """The lord: public from the deal, first to choose a hero (RULES.md §1, §2)."""
+        """The lord: public from the deal, first to choose a hero (docs/rules.md §1, §2)."""
         return self._lord(seats)
 
     def identity_public(self, identity: Identity, *, alive: bool, game_over: bool) -> bool:
@@ -242,7 +243,7 @@ class IdentityMode(Mode):
     def start_hp(
         self, seat: SeatStatus, *, hero_hp: int | None, player_count: int, first_game: bool
     ) -> int:
-        """The hero's HP, +1 for the lord from five players (RULES.md §2)."""
+        """The hero's HP, +1 for the lord from five players (docs/rules.md §2)."""
         return heroes.max_hp(
             hero_hp=hero_hp,
             is_lord=self.is_leader(seat.identity),
@@ -251,11 +252,12 @@ class IdentityMode(Mode):
         )
 
     def first_turn(self, seats: Sequence[SeatStatus]) -> int:
-        """The lord starts (RULES.md §3)."""
+        """The lord starts (docs/rules.md §3)."""
         return self._lord(seats)
 
     def next_turn(self, seats: Sequence[SeatStatus], current: int) -> TurnPass:
-        """The next living seat; a round begins when play comes back to the lord (RULES §3)."""
+        """The next living seat; a round begins when play comes back to the lord
+        (docs/rules.md §3)."""
         return flow.pass_turn([s.alive for s in seats], current, self._lord(seats))
 
     def turn_after_death(
@@ -264,7 +266,7 @@ class IdentityMode(Mode):
         return flow.turn_after_death([s.alive for s in seats], current, dead, self._lord(seats))
 
     def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
-        """RULES §7; a reborn player (转世) still counts as dead (RULES §9)."""
+        """docs/rules.md §7; a reborn player (转世) still counts as dead (docs/rules.md §9.1)."""
         return victory.winning_side(rebirth.for_victory(seats))
 
     def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
@@ -272,15 +274,15 @@ class IdentityMode(Mode):
 
     def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
         """A rebel's killer draws three; a lord who kills a loyalist discards everything;
-        neither for a reborn victim (RULES §9)."""
+        neither for a reborn victim (docs/rules.md §9.1)."""
         return rebirth.death_consequence(victim, killer)
 
     def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
-        """A lord who kills a loyalist discards their equipment (RULES.md §6)."""
+        """A lord who kills a loyalist discards their equipment (docs/rules.md §6)."""
         return flow.equipment_discarded_by_killer(victim=victim, killer=killer)
 
     def lost_final_duel(self, victim: Identity, alive_before: Sequence[Identity]) -> bool:
-        """A renegade who dies alone against the lord (RULES.md §8)."""
+        """A renegade who dies alone against the lord (docs/rules.md §8)."""
         return scoring.is_final_duel_death(victim=victim, alive_before_death=alive_before)
 
     def may_lose_final_duel(self, identity: Identity) -> bool:
@@ -292,7 +294,7 @@ class IdentityMode(Mode):
         return side == Side.LORD
 
     def score(self, players: Mapping[K, PlayerResult], side: Side) -> dict[K, GameRecord]:
-        """计分规则 (RULES.md §8)."""
+        """计分规则 (docs/rules.md §8)."""
         return scoring.record_game(players, side)
 
     def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:

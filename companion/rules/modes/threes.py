@@ -1,5 +1,5 @@
-"""3 vs 3 (三国杀 3V3规则, seed 000; RULES.md §9): two teams of three, each a commander (主帅)
-and two vanguards (前锋), playing for the other commander's death.
+"""3 vs 3 (三国杀 3V3规则, seed 000; docs/rules.md §9.7): two teams of three, each a commander
+(主帅) and two vanguards (前锋), playing for the other commander's death.
 
 Identity cards are face up and name the places: the lord is the warm side's commander, the
 loyalists its vanguards; the renegade is the cold side's commander, the rebels its vanguards.
@@ -84,7 +84,7 @@ VANGUARD_OF: dict[Colour, Identity] = {Colour.WARM: Identity.LOYALIST, Colour.CO
 SIDE_OF: dict[Colour, Side] = {Colour.WARM: Side.LORD, Colour.COLD: Side.RENEGADE}
 COLOUR_OF_SIDE: dict[Side, Colour] = {side: colour for colour, side in SIDE_OF.items()}
 
-# The ring, from cold vanguard A (RULES.md §9).
+# The ring, from cold vanguard A (docs/rules.md §9.7).
 RING: tuple[tuple[Colour, Role], ...] = (
     (Colour.COLD, Role.VANGUARD_A),
     (Colour.COLD, Role.COMMANDER),
@@ -366,7 +366,7 @@ class ThreesMode(Mode):
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
     options_type: ClassVar[type[TableOptions]] = TableOptions
-    opening_draw: ClassVar[int] = 4  # RULES §9: each hero starts with 4 cards
+    opening_draw: ClassVar[int] = 4  # docs/rules.md §9.7: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
 
     def identity_counts(self, seat_count: int, options: TableOptions) -> dict[Identity, int]:

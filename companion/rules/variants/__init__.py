@@ -1,4 +1,4 @@
-"""The identity game's variants and house rules (RULES.md §9), each a table option of the
+"""The identity game's variants and house rules (docs/rules.md §9), each a table option of the
 identity mode (`IdentityGameOptions`), off by default: plain rules over seat indexes and
 identities, with no storage and no screens (`docs/variants.md` says what remains to wire).
 

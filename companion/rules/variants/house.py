@@ -1,4 +1,4 @@
-"""Seed 003's house rules (RULES.md §1, §2, §9), table options, off by default.
+"""Seed 003's house rules (docs/rules.md §1, §2, §9.6), table options, off by default.
 
 - Rebels know each other: from the deal, each rebel's phone shows the other rebels. Nobody else
   learns anything (the public screens, the lord, loyalists and renegades see what they would).

@@ -1,4 +1,4 @@
-"""The last-three rule (RULES.md §9; seed 000, 详细规则 3), a table option at any table
+"""The last-three rule (docs/rules.md §9.4; seed 000, 详细规则 3), a table option at any table
 size from 4 (at 4 the first death starts the countdown).
 
 When only three players are alive, three more rounds are counted down; then at the end of each
@@ -8,8 +8,8 @@ into the next round (如一起出局则延续到下轮).
 
 Decided here (docs/variants.md): the round in which the third-last player is out is not counted;
 the three rounds after it are the countdown, and the first loss is at the end of the fourth.
-Rounds are the table's, starting when play comes back to the lord (RULES §3). Once started the
-countdown goes on whoever else dies (the rule is about the end of the game).
+Rounds are the table's, starting when play comes back to the lord (docs/rules.md §3). Once started
+the countdown goes on whoever else dies (the rule is about the end of the game).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The protection of the first player out (RULES.md §9; seed 000, 详细规则 2), a table option
+"""The protection of the first player out (docs/rules.md §9.3; seed 000, 详细规则 2), a table option
 for tables without dark souls.
 
 The first player out of a game is protected in the next game of the same session: he cannot be

@@ -1,4 +1,4 @@
-"""Rebirth 转世 (RULES.md §9; seeds 000, 001, 004), a table option.
+"""Rebirth 转世 (docs/rules.md §9.1; seeds 000, 001, 004), a table option.
 
 A dead player stays at the table with his identity shown. Each other living player may give
 him one hand card per turn; a reborn player cannot give (000: 不能献祭其他角色). At the
@@ -31,19 +31,19 @@ REBORN_HP = 1
 
 
 def threshold(player_count: int) -> int:
-    """The cards a dead player needs to be reborn: 4, or 3 in games of 4–5 (RULES §9)."""
+    """The cards a dead player needs to be reborn: 4, or 3 in games of 4–5 (docs/rules.md §9.1)."""
     return THRESHOLD_SMALL_GAME if player_count <= 5 else THRESHOLD
 
 
 def turn_key(round_number: int, turn_seat: int) -> int:
-    """One number per turn of a game, for the gifts' `turn`: the table's round (RULES §3: a
+    """One number per turn of a game, for the gifts' `turn`: the table's round (docs/rules.md §3: a
     round begins with the lord) and the seat index whose turn it is."""
     return round_number * MAX_PLAYERS + turn_seat
 
 
 def reborn_hp(hero_hp: int) -> tuple[int, int]:
-    """A reborn player's (HP, max HP): HP 1 (RULES §9), his new hero's max HP (he is never the
-    lord, so no lord bonus)."""
+    """A reborn player's (HP, max HP): HP 1 (docs/rules.md §9.1), his new hero's max HP (he is never
+    the lord, so no lord bonus)."""
     return REBORN_HP, hero_hp
 
 
@@ -221,9 +221,9 @@ def with_reborn(seats: Sequence[SeatStatus], state: RebirthState) -> list[SeatSt
 
 
 def for_victory(seats: Sequence[SeatStatus]) -> list[SeatStatus]:
-    """The seats as the end of the game sees them: a reborn player counts as dead (RULES §9:
-    a lord, a rebel and a reborn rebel; the lord kills the rebel and wins). Unchanged when
-    nobody is reborn."""
+    """The seats as the end of the game sees them: a reborn player counts as dead
+    (docs/rules.md §9.1: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins).
+    Unchanged when nobody is reborn."""
     return [replace(s, alive=False) if s.reborn else s for s in seats]
 
 
@@ -233,7 +233,8 @@ def counts_alive(seat: SeatStatus) -> bool:
 
 
 def death_consequence(victim: SeatStatus, killer: SeatStatus | None) -> str | None:
-    """The killer's reward or penalty (RULES §6); none for a reborn victim (RULES §9)."""
+    """The killer's reward or penalty (docs/rules.md §6); none for a reborn victim
+    (docs/rules.md §9.1)."""
     if victim.reborn:
         return None
     return victory.death_consequence(
@@ -242,7 +243,7 @@ def death_consequence(victim: SeatStatus, killer: SeatStatus | None) -> str | No
 
 
 def lost_final_duel(victim: SeatStatus, alive_before: Sequence[SeatStatus]) -> bool:
-    """Whether this death lost the final duel (RULES §8), with reborn players counted dead:
+    """Whether this death lost the final duel (docs/rules.md §8), with reborn players counted dead:
     a reborn renegade's death loses nothing, and reborn players do not spoil a duel."""
     if victim.reborn:
         return False

@@ -1,4 +1,4 @@
-"""Dark souls 暗魂 (RULES.md §9; seed 000, 详细规则 and 暗魂), a table option.
+"""Dark souls 暗魂 (docs/rules.md §9.2; seed 000, 详细规则 and 暗魂), a table option.
 
 A dead loyalist becomes 罗汉, a dead rebel 玄武, a dead renegade 祝由 (the lord's death ends the
 game). On dying the player chooses one living player to haunt (附体); the soul is public.
@@ -14,7 +14,7 @@ game). On dying the player chooses one living player to haunt (附体); the soul
 
 Decided here (docs/variants.md): a soul whose haunted player dies is gone unused; two 罗汉 on one
 player block one point each, of two damages, the earlier soul first; 罗汉's point comes off the
-damage as dealt, after armour (RULES §9's damage order).
+damage as dealt, after armour (docs/rules.md §9.9's damage order).
 """
 
 from __future__ import annotations

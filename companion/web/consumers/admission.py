@@ -28,9 +28,9 @@ from companion.web.consumers.layer_probe import LIVE, _watch_layer
 
 log = logging.getLogger(__name__)
 
-# Sockets per seat in this process (THREATS.md 16: one seat token cannot open fifty sockets).
+# Sockets per seat in this process (docs/threats.md 16: one seat token cannot open fifty sockets).
 OPEN_PER_SEAT: Counter[int] = Counter()
-# Display sockets (no token) in this process, per table code and per client (issue 19, item 10).
+# Display sockets (no token) in this process, per table code and per client.
 OPEN_DISPLAYS: Counter[str] = Counter()
 OPEN_DISPLAYS_OF: Counter[str] = Counter()
 

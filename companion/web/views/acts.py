@@ -126,7 +126,7 @@ def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: s
 
 
 def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
-    """The one-time link for the new phone (issue 10: never the seat's own token)."""
+    """The one-time link for the new phone (never the seat's own token)."""
     handover = Handover.objects.select_related("seat").get(claim_token=claim_token)
     url = request.build_absolute_uri(reverse("handover-claim", args=[claim_token]))
     context = {

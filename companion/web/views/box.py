@@ -1,4 +1,4 @@
-"""The hero box page (issue 16, item 8): the host adds the heroes the table owns, switches the
+"""The hero box page: the host adds the heroes the table owns, switches the
 standard ones on and off, exports the box as a JSON file and imports one.
 
 Reached from the host's token (`/h/<token>/box/`, or the host seat's `/p/<token>/box/`); every

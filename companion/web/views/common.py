@@ -24,7 +24,7 @@ MINE_COOKIE = "sgs_mine"
 
 
 def _private(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpResponse:
-    """Headers every page or fragment reached by a token carries (THREATS.md 4 and 6)."""
+    """Headers every page or fragment reached by a token carries (docs/threats.md 4 and 6)."""
     response["Cache-Control"] = "no-store, private"
     response["Referrer-Policy"] = referrer
     patch_vary_headers(response, ("Cookie", "HX-Request"))

@@ -29,10 +29,10 @@ from companion.state import public_state
 from companion.web.views.common import _not_found, _private, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
 
-__all__ = ["damage_dialog"]  # 军争's damage dialog (issue 14), routed with the other dialogs
+__all__ = ["damage_dialog"]  # 军争's damage dialog, routed with the other dialogs
 
 HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
-# 军争 (issue 14): a resolved damage and the rest of a chain, on the seat they name.
+# 军争: a resolved damage and the rest of a chain, on the seat they name.
 HP_KINDS += ("damage_resolved", "chain_continued")
 
 
@@ -77,7 +77,7 @@ def _seat_dialog(
         "maneuvering": table.opts.maneuvering,
         "hp_history": history,
         "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
-        "luohan": luohan_owner(state.afterlife, seat.id),  # issue 16: dark souls
+        "luohan": luohan_owner(state.afterlife, seat.id),  # dark souls
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
 
@@ -85,7 +85,7 @@ def _seat_dialog(
 def _maneuver_controls(
     table: Table, actor: Actor | None, seat: Any, playing: bool, allowed: bool
 ) -> dict[str, bool]:
-    """军争 (issue 14): the damage dialog, the chain and the 酒 a screen may offer on a seat."""
+    """军争: the damage dialog, the chain and the 酒 a screen may offer on a seat."""
     if not (playing and table.opts.maneuvering and actor is not None):
         return {}
     me = actor.seat
@@ -176,7 +176,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         return _not_found(request)
     deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
-    # 军争 (issue 14 item 12): the odds from the live deck, saying what was taken out.
+    # 军争: the odds from the live deck, saying what was taken out.
     live = deck_odds(table, codes)
     checks = [{"code": c.value, "odds": live.odds[c.value], "rank": rank_decides(c)} for c in codes]
     trick = request.GET.get("trick", "")

@@ -1,4 +1,4 @@
-"""The new phone's side of a seat move (issue 10; docs/handover.md).
+"""The new phone's side of a seat move (docs/handover.md).
 
 `/n/<claim token>/` shows the move's state and nothing of the seat's secrets. A POST claims it:
 once the move may happen, the first phone to post gets the seat (a redirect to its new private

@@ -1,4 +1,4 @@
-"""The rules help (issue 17): the help page with its search, one entry (a page, or the fragment
+"""The rules help: the help page with its search, one entry (a page, or the fragment
 a tap on a card or skill name opens in place), the identity tips every phone loads, and the
 guided first game."""
 
@@ -101,7 +101,7 @@ def help_entry(request: HttpRequest, kind: str, name: str) -> HttpResponse:
 
 
 def _added_entries(name: str) -> dict[str, rules_help.Entry]:
-    """The entries of a hero a table added (issue 16): "<table code>.<hero id>[.<skill>]". The
+    """The entries of a hero a table added: "<table code>.<hero id>[.<skill>]". The
     box is no secret of the table: its display shows every hero the box holds."""
     code, _, rest = name.partition(".")
     hero_id = rest.partition(".")[0]

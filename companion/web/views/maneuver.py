@@ -1,4 +1,4 @@
-"""The 军争 damage dialog (issue 14): the card first, then the source, then the resolved result in
+"""The 军争 damage dialog: the card first, then the source, then the resolved result in
 words before anything is applied; one tap applies it as one change (actions.damage_resolve).
 
 The dialog re-renders itself with what has been chosen so far (a GET form): nothing is written
@@ -25,7 +25,7 @@ from companion.texts import chain_words, step_words
 from companion.web.views.common import _not_found, _private, with_actor
 
 AXE = "贯石斧"
-# The common cards, one tap each (issue 14 item 4); 军争's own only with the expansion.
+# The common cards, one tap each; 军争's own only with the expansion.
 COMMON = ("杀", "火杀", "雷杀", "决斗", "南蛮入侵", "万箭齐发", "闪电", "火攻")
 MANEUVERING_ONLY = frozenset({"火杀", "雷杀", "火攻"})
 # Cards used on other players only: the target is not offered as their source.
@@ -75,7 +75,7 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
         "suits": SUITS,
         "fields": {},
         "options": {},
-        # Issue 16, dark souls: 罗汉 haunting the target blocks 1 point, confirmed by its owner.
+        # Dark souls: 罗汉 haunting the target blocks 1 point, confirmed by its owner.
         "luohan": luohan_owner(afterlife_view(table, seats), seat.pk),
     }
     if not source_chosen:
@@ -183,7 +183,8 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
         "chain": chain_words(public),
         "wine": first.wine_spent,
         "dying": [s["name"] for s in public if s["dying"]],
-        # RULES §9: a seat left dying in the middle is saved or dies before the chain goes on.
+        # docs/rules.md §9.9: a seat left dying in the middle is saved or dies before the chain goes
+        # on.
         "pause_at": next(
             (i for i, s in enumerate(public) if s["dying"] and i + 1 < len(public)), None
         ),
