@@ -1,4 +1,4 @@
-"""A table's hero box (issue 16, item 8): kept on the session, changed by the host only, one
+"""A table's hero box: kept on the session, changed by the host only, one
 event each; the offers (the lord's, the lord pack's, the others', a draft) drawn from it, a
 switched-off standard hero never offered; an added hero dealt, picked and played with its HP;
 a hero in play cannot leave the box; a new session keeps the box."""

@@ -1,4 +1,4 @@
-"""Races with real transactions and threads (THREATS.md 12): two deals, two joins from one
+"""Races with real transactions and threads (docs/threats.md 12): two deals, two joins from one
 phone, many joins for the last seats. The database decides, not the UI."""
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def test_simultaneous_host_taps_never_lose_an_update() -> None:
 
 @pytest.mark.asyncio
 async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() -> None:
-    """THREATS.md 11: real transactions, the seat's phone and the host tapping at once."""
+    """docs/threats.md 11: real transactions, the seat's phone and the host tapping at once."""
     import asyncio
     import re
 
@@ -161,5 +161,5 @@ async def test_twenty_simultaneous_damage_taps_from_two_phones_lose_nothing() ->
         )
         last_views.add((version, shown))
         await comm.disconnect()
-    # HP shows never below 0 (issue 18, item 13).
+    # HP shows never below 0.
     assert last_views == {(final_version, str(max(target.hp - 20, 0)))}

@@ -1,5 +1,5 @@
-"""军争 at the table through the services (issue 14): a seat's chain, its 酒 marker, and a whole
-resolved damage applied as one change with one event that one undo restores (RULES §9)."""
+"""军争 at the table through the services: a seat's chain, its 酒 marker, and a whole
+resolved damage applied as one change with one event that one undo restores (docs/rules.md §9.9)."""
 
 from __future__ import annotations
 
@@ -106,8 +106,8 @@ def test_a_chain_and_a_wine_are_undone_on_their_own() -> None:
 
 
 def test_a_seat_left_dying_pauses_the_chain_until_saved_then_it_goes_on() -> None:
-    """RULES §9: a hero who becomes dying in a chain is saved or dies before the chain goes on
-    (issue 14 item 6: the strip says the chain is paused)."""
+    """docs/rules.md §9.9: a hero who becomes dying in a chain is saved or dies before the chain goes on
+    (the strip says the chain is paused)."""
     table, seats = first_game(4, maneuvering=True)
     a, b, c, _d = seats
     for seat in (b, c):
@@ -122,7 +122,7 @@ def test_a_seat_left_dying_pauses_the_chain_until_saved_then_it_goes_on() -> Non
     assert (now_b.hp, now_b.dying, now_b.chained) == (1, False, True)  # not yet
     state = public_state(fresh(a).table)
     assert state.chain_pause is not None and state.chain_pause.waiting
-    # Nothing else can be dealt, and the chain cannot go on, until he is settled (RULES §6).
+    # Nothing else can be dealt, and the chain cannot go on, until he is settled (docs/rules.md §6).
     with pytest.raises(ActionError) as refused:
         actions.damage_resolve(token=table.host_token, target=a.pk, card="决斗", source=b.pk)
     assert refused.value.code == "dying_seat"

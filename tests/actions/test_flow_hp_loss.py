@@ -72,7 +72,7 @@ def test_damage_names_the_damage_skills_hp_loss_none() -> None:
     actions.seat_change_hp(token=guo.token, seat_id=guo.pk, delta=-1, loss=True)
     events = list(Event.objects.filter(table=table, kind__in=["damage", "lose_hp"]))
     assert [e.public.get("skills") for e in events] == [["反馈"], None, ["遗计"], None]
-    # The skill names open their help entries (issue 17): the words read as before.
+    # The skill names open their help entries: the words read as before.
     zh = re.sub(r"<[^>]+>", "", public_html(table))
     assert "可发动：反馈" in zh and "可发动：遗计" in zh
 

@@ -121,7 +121,7 @@ def test_undone_lines_are_struck_through_and_labelled_in_the_history_and_the_tim
     assert not next(e for e in state.history if e.kind == "undo").undone
     zh = public_html(table)
     with translation.override("zh-hans"):
-        words = line.text  # the line itself, without a change number (issue 11, item 17)
+        words = line.text  # the line itself, without a change number
     assert f'class=" undone">{words} <span class="undone-mark">已撤销</span>' in zh
     assert '<span class="undone-mark">已撤销</span>' in zh
     assert '<span class="undone-mark">undone</span>' in public_html(table, "en")

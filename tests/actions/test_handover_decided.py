@@ -1,4 +1,4 @@
-"""Issue 18, item 6: a seat move whose countdown is over, or whose game has ended, is decided.
+"""A seat move whose countdown is over, or whose game has ended, is decided.
 
 The table is no longer asked: no screen shows the banner any more (it would otherwise stay until
 the new phone opens the link, and at the end of a game cover the results), an objection comes

@@ -1,4 +1,4 @@
-"""Issue 11, items 12-14 through the services, the pages and the websocket: delayed tricks as
+"""Judgements and the host role through the services, the pages and the websocket: delayed tricks as
 the table plays them (who places, who removes, 无懈可击), the judgement waiting for 鬼才 in the
 turn bar, and the host role passing from phone to phone."""
 
@@ -273,7 +273,7 @@ def test_the_turn_bar_button_follows_a_waiting_judgement() -> None:
     assert state.turn is not None and state.turn.pending_seat == holder.pk
     html = render_public(state, "en")
     bar = html.split('class="turn-bar"')[1].split("</div>\n  </div>")[0]
-    # Issue 18, item 8: while 鬼才 may act the bar waits for 司马懿; nobody else confirms.
+    # While 鬼才 may act the bar waits for 司马懿; nobody else confirms.
     assert 'hx-post="act/confirm"' not in bar and "Let the judgement take effect" not in bar
     assert f"Waiting for {sima.name}: only they let it take effect (Demonic Talent 鬼才)" in bar
     assert "disabled" in bar and "btn-primary" not in bar
@@ -410,7 +410,7 @@ async def test_host_pass_between_phones_moves_the_controls() -> None:
     await again_new.disconnect()
 
 
-# The rank only when it decides (RULES §5: only 闪电's ♠2-9 reads it) -----------------------
+# The rank only when it decides (docs/rules.md §5: only 闪电's ♠2-9 reads it) -----------------------
 
 
 def test_a_judgement_the_suit_decides_is_told_without_a_rank_over_http() -> None:

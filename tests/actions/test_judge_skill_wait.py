@@ -1,4 +1,4 @@
-"""Issue 18, item 8: while 鬼才 (a skill that replaces a judgement card) may still act, nobody but
+"""While 鬼才 (a skill that replaces a judgement card) may still act, nobody but
 its owner lets the judgement take effect: not the judged player, not the host, not a bystander,
 over the services or over HTTP. Once it can no longer act (its owner dead), the judged player
 and the host may again."""

@@ -1,4 +1,4 @@
-"""军争 actions behind the screens (issue 14 items 7, 12): 白银狮子 leaving a seat heals its holder
+"""军争 actions behind the screens: 白银狮子 leaving a seat heals its holder
 once, undone with the removal; the live odds take out the cards known to be out of the draw pile,
 and a "deck reshuffled" tap puts the judgement cards back."""
 

@@ -1,4 +1,4 @@
-"""1 vs 1 through the actions (issue 15; docs/modes.md): the deal, the draft of ten with four
+"""1 vs 1 through the actions (docs/modes.md): the deal, the draft of ten with four
 face down (the lord side first), each player's secret hero order, the reveal of both first
 heroes, the renegade side's first turn, a hero falling and the next coming in, the third fall
 ending the game. Every refusal changes nothing."""

@@ -1,4 +1,4 @@
-"""3 vs 3's draft from the heroes the table dealt from its two piles (issue 15, item 3): the
+"""3 vs 3's draft from the heroes the table dealt from its two piles: the
 host enters the 16 (names in Chinese or English, or ids); a wrong count, a repeat or an unknown
 hero is refused with its message and changes nothing; the tap posts the same field."""
 

@@ -1,4 +1,4 @@
-"""3 vs 3 through the actions (issue 15; docs/modes.md): the teams in the lobby, the deal that
+"""3 vs 3 through the actions (docs/modes.md): the teams in the lobby, the deal that
 seats them, the draft (who picks first, the picks), each commander's secret placement, the
 reveal, the go (which side first, commander or vanguards), a death and the end. Every refusal
 changes nothing."""

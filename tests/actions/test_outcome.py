@@ -1,4 +1,4 @@
-"""No tap whose outcome is in doubt (issue 10, items 9-11).
+"""No tap whose outcome is in doubt.
 
 - A phone can ask whether one of its taps (by action id) was applied, over its socket or over
   HTTP, and only about its own taps; a tap still queued is answered before the question.
@@ -79,7 +79,7 @@ def hp_event_count(table: Table) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 9: the status of a tap
+# The status of a tap
 
 
 async def test_a_screen_can_ask_whether_its_own_tap_was_applied_and_no_other() -> None:
@@ -125,7 +125,7 @@ async def test_a_screen_can_ask_whether_its_own_tap_was_applied_and_no_other() -
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 9: the database's lock held by somebody else
+# The database's lock held by somebody else
 
 
 @contextlib.contextmanager
@@ -257,7 +257,7 @@ def test_an_http_tap_refused_by_a_held_lock_is_answered_not_applied_and_status_a
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 9: the broadcast after the commit fails
+# The broadcast after the commit fails
 
 
 async def test_a_committed_tap_whose_broadcast_fails_is_still_answered_applied(
@@ -288,7 +288,7 @@ async def test_a_committed_tap_whose_broadcast_fails_is_still_answered_applied(
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 10: a double tap is one tap
+# A double tap is one tap
 
 
 async def test_an_identical_tap_within_the_window_is_the_same_tap() -> None:
@@ -387,7 +387,7 @@ def test_next_phase_taps_made_from_the_same_phase_are_one_tap() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 11: the heartbeat tells a phone it is behind
+# The heartbeat tells a phone it is behind
 
 
 async def test_the_heartbeat_carries_the_table_version_so_a_missed_frame_is_noticed() -> None:

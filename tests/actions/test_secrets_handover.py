@@ -1,4 +1,4 @@
-"""Issue 10, item 1: the host console cannot open a seat by handing it to "another phone".
+"""The host console cannot open a seat by handing it to "another phone".
 
 The host console sits on the shared display, so its address is as good as public. A handover it
 asks for gives a one-time claim link, never the seat's token; while the seat holds a secret the

@@ -201,7 +201,7 @@ def test_seat_remove_after_deal_refused() -> None:
 
 
 def test_handover_issues_new_token_and_old_stops_at_once() -> None:
-    # Issue 10: the host gets a one-time claim link, never the seat's token; in the lobby (no
+    # The host gets a one-time claim link, never the seat's token; in the lobby (no
     # secret yet) the seat moves at once and the first phone to claim the link gets it.
     table, seats = make_table(4)
     old = seats[2].token

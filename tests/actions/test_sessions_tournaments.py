@@ -1,5 +1,5 @@
 """Scoring sessions through the services: a tournament's lord rotation over a whole session
-(issue 5) and its refusals, a new session closing the old one, and the panel broadcast after a
+ and its refusals, a new session closing the old one, and the panel broadcast after a
 game ends but not after an HP tap.
 """
 

@@ -1,12 +1,12 @@
-"""Trust under load (issue 19, items 1, 3 and 6): what a tap is answered is what became of it.
+"""Trust under load: what a tap is answered is what became of it.
 
-- Item 1: the double-tap window counts from when a tap *arrived*, not from when the database
+- The double-tap window counts from when a tap *arrived*, not from when the database
   thread got to it. Identical taps seconds apart both apply however busy the thread; one 100 ms
   after another is answered "merged" (never "done") and not applied; the phone's HTTP retry of a
   tap never makes its next identical tap look like a double tap.
-- Item 3: one action id, one outcome. Whichever copy of a tap (its socket message, its HTTP
+- One action id, one outcome. Whichever copy of a tap (its socket message, its HTTP
   retry) is judged first decides; a refusal is remembered, and every answer for the id says it.
-- Item 6: no tap pending more than 5 s. A tap still waiting for the database thread or for the
+- No tap pending more than 5 s. A tap still waiting for the database thread or for the
   write lock at its deadline is answered "not applied" without running; the same id applies
   once later.
 """
@@ -113,7 +113,7 @@ aget = in_own_thread(lambda url: Client().get(url))
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 1: the window by arrival
+# The window by arrival
 
 
 async def test_identical_taps_seconds_apart_both_apply_while_the_database_thread_is_busy() -> None:
@@ -203,7 +203,7 @@ def test_a_retry_marked_as_such_is_never_the_reference_of_a_merge() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 3: one action id, one outcome
+# One action id, one outcome
 
 
 @database_sync_to_async
@@ -278,7 +278,7 @@ def test_every_dispatched_action_is_atomic_so_a_refusal_leaves_only_its_record()
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 6: no tap pending more than 5 s
+# No tap pending more than 5 s
 
 
 async def test_a_held_write_lock_gets_every_tap_answered_within_5s_and_a_retry_applies_once() -> (

@@ -1,4 +1,4 @@
-"""The last-three rule (issue 16 item 7, RULES §9: "Last three: when only three players are
+"""The last-three rule (docs/rules.md §9.4: "Last three: when only three players are
 alive, after three more rounds every living player loses 1 HP at the end of each round (失去体力,
 no source); if they all go out together the rule carries into the next round."), as actions:
 the death that starts it, the countdown, the loss inside the turn action that starts the next
@@ -162,7 +162,7 @@ def test_a_death_that_passes_the_turn_into_a_new_round_ends_the_round_with_the_l
 
 
 def test_at_four_players_the_first_death_starts_the_countdown_and_the_loss_follows() -> None:
-    """RULES §9: the rule applies at every table size from 4, whenever exactly three are alive."""
+    """docs/rules.md §9.4: the rule applies at every table size from 4, whenever exactly three are alive."""
     table, _seats = picked_all(4, last_three=True)
     assert table.status == Table.Status.PLAYING and table.opts.last_three
     kill(table, by_identity(table, "renegade")[0], None)

@@ -1,6 +1,6 @@
-"""The lord pack (issue 16, RULES §9, seed 004): with it on, the lord is offered 3 random
+"""The lord pack (docs/rules.md §9.5, seed 004): with it on, the lord is offered 3 random
 non-lord heroes and one drawn from the box's lord heroes, at the start and on a re-deal; the
-lord may pick any of the four; without it, RULES §2's five with 曹操, 刘备 and 孙权."""
+lord may pick any of the four; without it, docs/rules.md §2's five with 曹操, 刘备 and 孙权."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The protection of the first player out (issue 16 item 6, RULES §9: "Without dark-soul cards,
+"""The protection of the first player out (docs/rules.md §9.3: "Without dark-soul cards,
 the first player out of a game is protected in the next game: he cannot be the first out (his
 last HP is protected) until someone else is out or he attacks the player attacking him."), as
 actions: stored with the session's next game, the clamp in the HP actions, its two ends, the
@@ -180,7 +180,7 @@ def test_a_recorded_damage_on_his_attacker_ends_it_and_an_undone_damage_forgets_
 
 
 def test_a_dodged_slash_counts_as_an_attack_and_his_answer_to_it_ends_the_protection() -> None:
-    """RULES §9: "until ... he attacks the player attacking him": a 杀 he dodged is an attack
+    """docs/rules.md §9.3: "until ... he attacks the player attacking him": a 杀 he dodged is an attack
     all the same; the player who played it becomes one he may strike back at."""
     table, first = second_game(first_out_protection=True)
     attacker, bystander = others(table, first)[:2]

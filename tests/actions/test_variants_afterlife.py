@@ -1,4 +1,4 @@
-"""Rebirth 转世 and dark souls 暗魂 over the actions (issue 16 items 2–5, RULES §9,
+"""Rebirth 转世 and dark souls 暗魂 over the actions (docs/rules.md §9.1, §9.2,
 companion/actions/afterlife.py): every gift, rebirth, haunt and soul use, each refusal (409 or 403
 with its reason, nothing changed), and the end of the game with reborn players."""
 
@@ -122,7 +122,7 @@ def test_without_rebirth_no_gift_and_the_dead_are_not_counted() -> None:
 
 
 def test_the_lord_kills_the_last_rebel_and_wins_beside_a_reborn_rebel() -> None:
-    """RULES §9: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins. Killing
+    """docs/rules.md §9.1: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins. Killing
     the reborn rebel gives no reward; scoring counts him as dead."""
     table, _seats = picked_all(5, rebirth=True)
     lord = by_identity(table, "lord")[0]
@@ -302,7 +302,7 @@ def test_a_haunting_and_a_prevented_damage_are_undone_and_the_soul_haunts_again(
 
 
 def test_luohan_prevents_before_the_damage_lands_a_haunted_player_at_1_hp_is_not_dying() -> None:
-    """RULES §9: "the block is a prevention, applied to the damage before it lands (a haunted
+    """docs/rules.md §9.2: "the block is a prevention, applied to the damage before it lands (a haunted
     player at 1 HP who takes 1 damage does not become dying)"; the line says so, naming the
     soul's owner."""
     table, _seats = picked_all(6, dark_souls=True)

@@ -1,4 +1,4 @@
-"""The identity game's variant options at the table (RULES §9, docs/variants.md): two options
+"""The identity game's variant options at the table (docs/rules.md §9, docs/variants.md): two options
 that exclude each other are refused when set, an option that does not fit the players when
 the identities are dealt; each with its reason, in both languages; the table keeps its options."""
 

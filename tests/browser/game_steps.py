@@ -64,7 +64,7 @@ class Seat:
             "identity": self.identity if public else "",
             "identity_text": ZH[self.identity] if public else "?",
             "hero": HEROES[self.hero].name_zh if self.hero else "",
-            # HP shows never below 0, and a dead seat shows none (issue 18, item 13).
+            # HP shows never below 0, and a dead seat shows none.
             "hp": f"{max(self.hp, 0)}/{self.max_hp}" if self.max_hp and self.alive else "",
             "jades": self.max_hp if self.alive else 0,
             "lit": max(self.hp, 0) if self.alive else 0,
@@ -125,8 +125,8 @@ class Table:
 
 
 def hero_names(page: Page, scope: str) -> list[str]:
-    # The text, not what is painted: a hero candidate's card is folded in its list line (issue
-    # 18, item 11) until tapped.
+    # The text, not what is painted: a hero candidate's card is folded in its list line
+    # (big tables on small phones) until tapped.
     return page.locator(f"{scope} .hero-card header .hero-name [lang='zh-CN']").all_text_contents()
 
 

@@ -1,4 +1,4 @@
-"""A table of phones at 390x844 for the phone-page tests (test_phone_*.py, issue 11): names of
+"""A table of phones at 390x844 for the phone-page tests (test_phone_*.py): names of
 every length, the alert stub (vibration, tones and the wake lock recorded), each phone's seat
 and page, the table in play order, the lord, the host's damage and a player brought down, and
 whether an element is in view without scrolling.

@@ -79,7 +79,7 @@ def check_page_secrecy(page: Page, own: str | None, where: str) -> None:
             const clone = document.documentElement.cloneNode(true);
             const cloneMine = clone.querySelector('#my-seat');
             if (cloneMine) cloneMine.remove();
-            // The role tips (issue 17): a role's static goals and tips, the same for every seat
+            // The role tips: a role's static goals and tips, the same for every seat
             // of that role, shown only with the seat's own identity; their words name roles in
             // general ("protect the Loyalists"), never a seat. Secrecy of the box itself (same
             // size and shape whatever the role) is tests/read/test_secrecy_role_tips.py.

@@ -1,4 +1,4 @@
-"""Rebirth 转世 and dark souls 暗魂 on real screens (issue 16 items 2–5), in both languages: the
+"""Rebirth 转世 and dark souls 暗魂 on real screens, in both languages: the
 phones at 390×844 and the display at 1280×800.
 
 - Rebirth (5 players, 3 cards): a living player gives the dead rebel a card from his phone, a

@@ -1,4 +1,4 @@
-"""Big tables, small phones, busy hosts (issue 18, items 9 to 13), in a real browser, in both
+"""Big tables, small phones, busy hosts, in a real browser, in both
 languages, with long names (eight Chinese characters, sixteen Latin ones: the join form's limit).
 
 - 9: at 8 and 10 players the phone's ring, scrolled under the strip, fits one 360x640 screen
@@ -171,7 +171,7 @@ def check_ring(page: Page, names: list[str], where: str) -> dict[str, Any]:
     """Scrolled so the ring starts under the strip, every seat is on that one screen, above the
     pinned buttons, apart from the others, its name whole."""
     # Scrolled again until the ring stays put: what the page fills in after loading (the role
-    # tips, issue 17) may still move it once.
+    # tips) may still move it once.
     page.wait_for_function(
         """() => {
           const ring = document.querySelector('#table-state .ring');

@@ -1,5 +1,5 @@
-"""The hero box and the lord pack on real screens (issue 16, items 8 and 9; issue 17, items 2
-and 3), in both languages: the host adds 汉献帝 and 袁绍 as lord heroes on the box page (a refused
+"""The hero box and the lord pack on real screens, in both
+languages: the host adds 汉献帝 and 袁绍 as lord heroes on the box page (a refused
 hero first, its reason under its field), switches the lord pack on and deals; the lord's phone
 (390×844) is offered 3 non-lord heroes and one of the box's lord heroes (dealt again until an
 added one shows), picks the added one, whose typed skill text one tap opens; the display

@@ -1,4 +1,4 @@
-"""What changed is what travels (issue 20, item 8), in a real browser: after dying, a 桃,
+"""What changed is what travels, in a real browser: after dying, a 桃,
 equipment, a delayed trick, the next phase and the end of a turn, each sent as a delta, a display
 and a phone that stayed open show exactly what a screen loaded afresh shows, and none of them
 needed the whole state, not even when its socket connected."""

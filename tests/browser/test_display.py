@@ -1,4 +1,4 @@
-"""The public table display holds every table size (issue 11, items 5 to 7).
+"""The public table display holds every table size.
 
 Tables of 4 to 10 players with long names (eight Chinese characters, sixteen Latin ones: the join
 form's limit) are built with plain HTTP requests (tests/browser/tables.py), then the display
@@ -142,7 +142,7 @@ def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape
     matrix = got["matrix"]
     assert matrix, f"{where}: no distance table"
     assert matrix["figurePx"] >= MIN_MATRIX_PX, f"{where}: figures at {matrix['figurePx']} px"
-    # The seat numbers and names heading the rows and columns too (issue 18, item 14).
+    # The seat numbers and names heading the rows and columns too.
     small = min(matrix["labelsPx"])
     assert small >= MIN_MATRIX_PX, f"{where}: seat numbers or names at {small} px"
     assert not matrix["boxCut"], f"{where}: the distance table overflows its place"

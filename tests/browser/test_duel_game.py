@@ -1,5 +1,5 @@
 """A whole 1 vs 1 game on two phones (390×844) and the table display (1280×800), in both
-languages (issue 15): the table created with the mode from the start page, the draft and the
+languages: the table created with the mode from the start page, the draft and the
 order by real taps on both phones, the heroes brought down by HTTP taps, to a winner and into
 the session's standings. The display and the other phone never show a face-down hero nor a
 player's order beyond the heroes revealed. Screenshots: test-artifacts/duel-*-{zh,en}.png."""

@@ -1,4 +1,4 @@
-"""The end of the night (issue 18, items 1 to 5): the last game of a ten-player tournament ends
+"""The end of the night: the last game of a ten-player tournament ends
 while the screens look on.
 
 - The end card holds the game's result and the final ranking, shown once: on a laptop (1280x800)

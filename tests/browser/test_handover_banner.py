@@ -1,4 +1,4 @@
-"""Nothing happens behind a player's back (issue 18, items 6 and 7): a seat move the host asked
+"""Nothing happens behind a player's back: a seat move the host asked
 for while the seat holds a secret.
 
 - The seat's own phone (390x844) shows the move at the top, under the top bar, whatever the

@@ -1,4 +1,4 @@
-"""The heartbeat never cuts a healthy phone (issue 19, item 2), in a real browser.
+"""The heartbeat never cuts a healthy phone, in a real browser.
 
 The pong timer belongs to the socket it was started for: a socket the server closed while its
 ping was unanswered cannot close the phone's next socket. Intervals shortened through the

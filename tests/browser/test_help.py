@@ -1,4 +1,4 @@
-"""The rules help in a real browser (issue 17), phones at 390x844 in both languages: a card's
+"""The rules help in a real browser, phones at 390x844 in both languages: a card's
 entry opened and closed from the ring's equipment, the history, the HP dialog, 军争's damage
 dialog and the judgement helper without losing what was chosen in the dialog; the identity tips
 shown with the peeked identity; the phase hint of a first game switched off; the help page's

@@ -1,4 +1,4 @@
-"""Issue 11, items 12-14 in a real browser at phone size (390x844): passing the host role
+"""Judgements and the host role in a real browser at phone size (390x844): passing the host role
 between two phones, the guided judgement flow with 鬼才 (司马懿), and delayed tricks placed,
 removed and cancelled by 无懈可击 as the table plays them.
 
@@ -75,7 +75,7 @@ def host_controls(page: Page) -> Locator:
 
 
 # ---------------------------------------------------------------------------------------------
-# Item 12: the host role passes from phone to phone, live
+# The host role passes from phone to phone, live
 
 
 def test_host_pass_updates_both_phones_live(
@@ -115,7 +115,7 @@ def test_host_pass_updates_both_phones_live(
 
 
 # ---------------------------------------------------------------------------------------------
-# Items 13 and 14: the judgement flow with 鬼才, delayed tricks as the table plays them
+# The judgement flow with 鬼才, delayed tricks as the table plays them
 
 SIMA_YI = "WEI002"
 PHASES = ("start", "judgement", "draw", "play", "discard", "end")
@@ -217,8 +217,8 @@ def test_judgement_flow_guicai_and_delayed_tricks(
         holder = next((s for s, ids in offered.items() if SIMA_YI in ids), None)
         if sima is None and holder is None:
             before = version_of(host)
-            # The same tap again within TAP_REPEAT_WINDOW_MS (400 ms) counts as a double tap
-            # (issue 10, item 10): a host redealing again waits a moment, as people do.
+            # The same tap again within TAP_REPEAT_WINDOW_MS (400 ms) counts as a double tap:
+            # a host redealing again waits a moment, as people do.
             host.wait_for_function(
                 "() => performance.now() - (window.__redealAt || -1e9) > 450", polling=50
             )
@@ -290,7 +290,7 @@ def test_judgement_flow_guicai_and_delayed_tricks(
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
 
     # The result waits for 鬼才. The judged phone's pinned button waits for 司马懿 and says so
-    # (issue 18, item 8: only he lets it take effect); the result is on screen. 司马懿's phone
+    # (only he lets it take effect); the result is on screen. 司马懿's phone
     # asks, on screen; nobody else is asked.
     for p in pages:
         expect(p.locator("#table-state .banner-judge")).to_have_count(1)

@@ -1,4 +1,4 @@
-"""Issue 18, item 8, in a real browser at 390x844 and 360x640, in both languages: while 鬼才 may
+"""鬼才's wait in a real browser at 390x844 and 360x640, in both languages: while 鬼才 may
 still replace a judgement card, the judged player's pinned button waits for 司马懿 and says so
 (no primary "Let it take effect" where Next phase usually is), the server refuses the judged
 player's confirm, and only 司马懿's "No, let it take effect" lets the result take effect.

@@ -1,5 +1,5 @@
-"""A whole game in a real browser with English and Chinese screens side by side (issue 11,
-items 16 and 17): the join page of a locked table, hero cards and their kingdoms, the equipment
+"""A whole game in a real browser with English and Chinese screens side by side: the
+join page of a locked table, hero cards and their kingdoms, the equipment
 dialog, delayed tricks, a judgement, the end screen and the session scores. Every English screen
 shows no Chinese word without its English name beside it; the Chinese screens keep the Chinese
 names alone. Phones are 390x844, the display and the host console 1280x800; screenshots go to
@@ -241,7 +241,7 @@ def test_a_game_in_english_and_chinese(
     closed(lord_page)
     if lord_page.locator("#table-state .banner-judge").count():
         # 司马懿 is at the table: 鬼才 may replace the card first; only 司马懿 lets it take
-        # effect (issue 18, item 8), and the judged player's turn bar waits for him.
+        # effect, and the judged player's turn bar waits for him.
         no_stray_chinese(display, "display, 鬼才 banner")
         for page in english:
             no_stray_chinese(page, "phone, 鬼才 banner")

@@ -1,4 +1,4 @@
-"""军争 in a real browser (issue 14), at 390×844 in both languages: a 火杀 with 酒 from a 古锭刀
+"""军争 in a real browser, at 390×844 in both languages: a 火杀 with 酒 from a 古锭刀
 holder on a chained, empty-handed 藤甲 seat, spreading to a chained 白银狮子 seat. The dialog shows
 the result in words before anything is applied; every screen shows the chains and the HP; one
 undo restores them all."""

@@ -1,4 +1,4 @@
-"""No tap whose outcome is in doubt, in a real browser (issue 10, items 9-11).
+"""No tap whose outcome is in doubt, in a real browser.
 
 - A tap waiting for its answer shows as pending; another tap meanwhile is refused visibly.
 - A tap whose answer never comes (its socket dies) is checked with the server: the phone says
@@ -292,7 +292,7 @@ def test_a_double_tap_on_plus_is_one_tap(
 def test_a_tap_the_server_merged_with_an_identical_one_just_before_says_so(
     display_context: BrowserContext, new_phone: ContextFactory
 ) -> None:
-    """Issue 19, item 1: the same tap from another phone of the seat arrives just before this
+    """The same tap from another phone of the seat arrives just before this
     one; this one is answered "merged", and the phone says it was counted once."""
     _host, seats, urls = playing_table(display_context, new_phone)
     context, _name = seats[1]

@@ -1,4 +1,4 @@
-"""The phone page at 390x844 (issue 11, items 3 and 4): the first screen (identity, HP, the
+"""The phone page at 390x844: the first screen (identity, HP, the
 moment's actions; the hero card folded away; a dead player's page) and the seats as a ring seen
 from one's own seat.
 

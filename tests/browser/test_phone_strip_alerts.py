@@ -1,4 +1,4 @@
-"""The phone page at 390x844 (issue 11, items 1 and 2): the "now" strip at the top of every phone
+"""The phone page at 390x844: the "now" strip at the top of every phone
 (whose turn, which phase, who is dying, with the Peach right there) and the alerts (vibration,
 an optional tone, the wake lock).
 

@@ -1,4 +1,4 @@
-"""Issue 10 in a real browser (390x844 phones): the identity reminder shows only while the card
+"""Secrets in a real browser (390x844 phones): the identity reminder shows only while the card
 is held or for a few seconds after a deliberate tap; a seat the host hands to another phone
 moves only once its own phone agrees, and the new phone sees nothing before that.
 

@@ -1,6 +1,6 @@
 """Malformed HTTP against a real `manage.py play` (the session's server, tests/browser/conftest.py):
 each request is refused with a 400 and the server's log says so in at most one line, never
-with a stack (issue 27, item 6). No browser: raw requests, the server's own log."""
+with a stack. No browser: raw requests, the server's own log."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ the public display and on a phone.
 
 Game 1: the rebel kills the lord (the rebels win). Game 2 (new game with the same players): the
 lord kills the renegade, then the rebel (the lord and the loyalist win). Every figure is worked
-out here from RULES.md §8 and the identities the end screen shows. Screenshots go to
+out here from docs/rules.md §8 and the identities the end screen shows. Screenshots go to
 test-artifacts/.
 """
 
@@ -36,7 +36,7 @@ class Seat:
 
 
 def expected_scores(seats: list[Seat], winner: str) -> dict[str, int]:
-    """RULES.md §8 for one finished game (no final duel happens in these games)."""
+    """docs/rules.md §8 for one finished game (no final duel happens in these games)."""
     n = len(seats)
     loyal = sum(1 for s in seats if s.identity == "loyalist" and s.alive)
     rebels = sum(1 for s in seats if s.identity == "rebel" and s.alive)
@@ -150,7 +150,7 @@ def check_end_screen(page: Page, seats: list[Seat], winner: str) -> dict[str, in
             )
             for i in range(len(seats))
         }
-        assert shown == want, f"{page.url}: scores {shown}, RULES §8 says {want}"
+        assert shown == want, f"{page.url}: scores {shown}, docs/rules.md §8 says {want}"
         return want
     score = result.locator(".score-result")
     expect(score).to_be_visible()
@@ -163,7 +163,7 @@ def check_end_screen(page: Page, seats: list[Seat], winner: str) -> dict[str, in
         got[row.locator(".pname").inner_text().strip()] = int(
             row.locator("td.total").inner_text().strip()
         )
-    assert got == want, f"{page.url}: scores {got}, RULES §8 says {want}"
+    assert got == want, f"{page.url}: scores {got}, docs/rules.md §8 says {want}"
     return want
 
 

@@ -26,7 +26,7 @@ from tests.browser.screens import (
 
 pytestmark = [pytest.mark.browser]
 EN = {"lord": "Lord", "loyalist": "Loyalist", "rebel": "Rebel", "renegade": "Renegade"}
-# RULES.md §1 for five players.
+# docs/rules.md §1 for five players.
 FIVE_PLAYERS = {"lord": 1, "loyalist": 1, "rebel": 2, "renegade": 1}
 
 NAMES = ["刘备", "<b>x</b>", "诸葛亮", "Guan Yunchang 关羽", "小乔"]

@@ -1,4 +1,4 @@
-"""Issue 26, items 4, 5 and 13 in a real browser, at 360x640 and 390x844 in both languages: a
+"""What the table waits on, in a real browser, at 360x640 and 390x844 in both languages: a
 judgement the suit decides is 3 taps (the helper, the check, the suit: no rank asked); the
 phone the table waits on (司马懿's 鬼才) vibrates and decides from its strip; and the 军争 damage
 dialog never applies what it does not show (a slowed preview).
@@ -166,7 +166,7 @@ def test_sima_yi_s_phone_is_told_and_decides_from_its_strip(
 def test_the_damage_dialog_says_luohan_prevents_before_it_lands(
     app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str, size: tuple[int, int]
 ) -> None:
-    """RULES §9: the haunted player's damage dialog says, before anything is applied, that
+    """docs/rules.md §9.2: the haunted player's damage dialog says, before anything is applied, that
     罗汉 prevents 1 point before it lands; a damage of 1 then changes no HP."""
     table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay"])
     table.host.act("options", fields="dark_souls", dark_souls="1")
@@ -195,7 +195,7 @@ def test_the_damage_dialog_says_luohan_prevents_before_it_lands(
 def test_the_protected_player_tells_a_dodged_slash_and_may_strike_back(
     app_server: AppServer, new_phone: ContextFactory, locale: str, lang: str
 ) -> None:
-    """RULES §9: a dodged 杀 is an attack all the same: from his phone the protected first out
+    """docs/rules.md §9.3: a dodged 杀 is an attack all the same: from his phone the protected first out
     says who played it, and that player is one he may strike back at."""
     table = seated(app_server.base_url, ["Ann", "Bo", "Cy", "Dee", "Eve"])
     table.host.act("options", fields="first_out_protection", first_out_protection="1")

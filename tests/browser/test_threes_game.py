@@ -1,4 +1,4 @@
-"""A whole 3 vs 3 game in a real browser (issue 15), in Chinese and in English: the create form's
+"""A whole 3 vs 3 game in a real browser, in Chinese and in English: the create form's
 mode, six seats and a seventh refused, teams and commanders tapped on the phones, the draft and
 the face-down placement on the commanders' phones, the cold commander's choice of the first side,
 the warm commander's "commander acts / vanguards act", the sideways cards, a commander's death
@@ -51,7 +51,7 @@ WORDS = {
     },
 }
 
-# RULES.md §9: round the table, cold vanguard A, cold commander, cold vanguard B, warm vanguard B,
+# docs/rules.md §9.7: round the table, cold vanguard A, cold commander, cold vanguard B, warm vanguard B,
 # warm commander, warm vanguard A (the first seat is either team's first).
 PLACES = {
     "zh": [
@@ -222,7 +222,7 @@ def test_a_threes_game_in_the_browser(
     tap(cold, "form.placement .place-confirm")
 
     # All six are revealed: the game starts, the cold commander chooses the first side.
-    # The ring names each seat's place, in the order of RULES.md §9.
+    # The ring names each seat's place, in the order of docs/rules.md §9.7.
     places = display.locator("#table-state .ring .seat .idn")
     expect(places).to_have_count(6)
     shown = [t.strip() for t in places.all_inner_texts()]

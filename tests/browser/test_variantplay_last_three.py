@@ -1,5 +1,5 @@
-"""The protection of the first out and the last three on real screens (issue 16 items 6 and 7,
-RULES §9), in both languages: the protected mark on the display (1280×800) and his phone's
+"""The protection of the first out and the last three on real screens (docs/rules.md
+§9.3, §9.4), in both languages: the protected mark on the display (1280×800) and his phone's
 explanation with "I attack X" (390×844); then three alive, the countdown on the display and a
 phone, and the round's end taking 1 HP from each living player live on the display.
 The game is driven by HTTP taps (tests/browser/tables.py). Screenshots:

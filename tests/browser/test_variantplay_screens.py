@@ -1,4 +1,4 @@
-"""The variants and house rules on a real screen (issue 16, docs/variants.md), in both
+"""The variants and house rules on a real screen (docs/variants.md), in both
 languages: the display's header lists the options on (1280×800) and a phone's rules panel
 explains each (390×844). Screenshots: test-artifacts/variantplay-{display,phone}-{zh,en}.png."""
 

@@ -1,4 +1,4 @@
-"""The host's lobby form for the variants and house rules in a real browser (RULES §9,
+"""The host's lobby form for the variants and house rules in a real browser (docs/rules.md §9.6,
 docs/variants.md), in both languages: a tick switches an option on for every screen, an option
 that excludes one on is disabled with the reason, and the reason a variant will not deal to
 four players is shown. Screenshots: test-artifacts/variants-lobby-{zh,en}.png."""

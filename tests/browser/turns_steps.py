@@ -92,7 +92,7 @@ class Table:
         ids = [p.seat for p in self.players]
         return ids[(ids.index(seat) + 1) % len(ids)]
 
-    # RULES.md §4 on a ring of four living players.
+    # docs/rules.md §4 on a ring of four living players.
     def distance(self, a: str, b: str) -> int:
         ids = [p.seat for p in self.players]
         gap = abs(ids.index(a) - ids.index(b))

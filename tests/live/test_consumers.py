@@ -127,7 +127,7 @@ async def test_host_panel_goes_only_to_the_host() -> None:
     console, first = await open_socket(f"/ws/{table.host_token}/")
     assert 'id="host-panel"' in first
     player, first = await open_socket(f"/ws/{seats[0].token}/")
-    # A phone gets only an empty place for the controls (issue 11: they may come to it).
+    # A phone gets only an empty place for the controls (they may come to it).
     assert 'class="host-panel card"' not in first and "host-panel-none" in first
     await call(actions.table_lock, token=table.host_token, locked=True)
     host_frames = "".join(await drain(console))

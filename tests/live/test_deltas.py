@@ -1,4 +1,4 @@
-"""What changed is what travels (issue 20, item 8): a change of HP, dying, a 桃, equipment, a
+"""What changed is what travels: a change of HP, dying, a 桃, equipment, a
 delayed trick or the turn goes to every screen as a delta of just what it touched, and each piece
 of the delta is exactly what the whole state shows at the same version."""
 
@@ -106,7 +106,7 @@ def test_dying_and_the_peach_that_saves_come_as_deltas() -> None:
     table, seats, lord = _playing()
     me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))
     box = frames_of(lambda: actions.seat_change_hp(token=me.token, seat_id=me.pk, delta=-me.hp))
-    # The turn bar too: it waits while someone is dying (issue 18, item 12).
+    # The turn bar too: it waits while someone is dying.
     delta = check_delta(table, box, "seat", "strip", "banner", "turn")
     assert "banner-dying" in delta and f'data-dying="{me.pk}"' in delta
     assert "dying-wait" in delta
@@ -124,7 +124,7 @@ def test_dying_and_the_peach_that_saves_come_as_deltas() -> None:
 
 
 def test_a_dying_seats_hp_sends_the_peaches_it_needs() -> None:
-    """Issue 18, item 13: more damage, or a 桃 that does not save, changes the 桃 still needed,
+    """More damage, or a 桃 that does not save, changes the 桃 still needed,
     which the strip and the banners say: they come with the seat."""
     table, seats, lord = _playing()
     me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))
@@ -143,7 +143,7 @@ def test_a_dying_seats_hp_sends_the_peaches_it_needs() -> None:
 
 
 def test_the_turn_holders_hp_while_another_is_dying_keeps_the_bar_waiting() -> None:
-    """Issue 18, item 12: a delta that re-renders the turn bar (the holder's HP, its hand limit)
+    """A delta that re-renders the turn bar (the holder's HP, its hand limit)
     without the strip still finds who is dying among the seats it did not touch."""
     table, seats, lord = _playing()
     me = fresh(next(s for s in seats if s.pk not in (lord.pk, table.turn_seat_id)))

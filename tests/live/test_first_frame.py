@@ -1,4 +1,4 @@
-"""The first frame after a connect sends nothing the page already carried (issue 20, item 8):
+"""The first frame after a connect sends nothing the page already carried:
 a page names the version and language it was served at in its first socket's URL, and while
 the table is still there the socket answers `{"type": "current"}` instead of the whole state;
 anything newer, another language or a URL that names nothing gets the whole state as before."""

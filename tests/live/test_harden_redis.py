@@ -1,4 +1,4 @@
-"""Issue 10, items 4 and 12, against a `redis-server` each test starts on a spare port and stops:
+"""Redis shared and Redis gone, against a `redis-server` each test starts on a spare port and stops:
 two deployments on one Redis never hear each other, and a Redis outage takes neither pages nor
 the guessing throttle down. Runs on both passes (it needs only the redis-server binary)."""
 
@@ -76,7 +76,7 @@ def layer_of(config: dict[str, Any]) -> Any:
     return import_string(layer["BACKEND"])(**layer["CONFIG"])
 
 
-# Item 4 ----------------------------------------------------------------------------------------
+# Two deployments on one Redis --------------------------------------------------------------------
 
 
 def test_two_deployments_on_one_redis_do_not_hear_each_other(
@@ -119,7 +119,7 @@ def test_two_deployments_on_one_redis_do_not_hear_each_other(
     assert run(scenario()) == {"same": True, "second": False, "other": False}
 
 
-# Item 12 ---------------------------------------------------------------------------------------
+# Redis away: pages and the guessing throttle -----------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -202,7 +202,7 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
 
         redis_server.start()
         # The phone retries (live.js, with backoff); the layer's first command after the
-        # outage may still fail on its old connection (item 11's business), a later one works.
+        # outage may still fail on its old connection (channels_redis reconnects it), a later one works.
         # Until the process's probe has seen Redis answer again, a handshake is refused before
         # it is accepted: the phone tries again as after a 1013.
         for _attempt in range(20):
@@ -268,7 +268,7 @@ def test_changes_are_refused_with_a_clear_message_while_redis_is_down(
         assert Table.objects.get(pk=table.pk).version == version + 1
 
 
-# Issue 19, items 4 and 5 -----------------------------------------------------------------------
+# Redis away: taps on both paths, and every phone current after -----------------------------------
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""军争 on every screen (issue 14 items 5, 6): a damage along a chain is one change sent as one
+"""军争 on every screen: a damage along a chain is one change sent as one
 delta per language, carrying every touched seat, the strip and each seat's own HP tracker."""
 
 from __future__ import annotations

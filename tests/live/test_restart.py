@@ -1,4 +1,4 @@
-"""Stopping and restarting the server loses nothing (THREATS.md 14).
+"""Stopping and restarting the server loses nothing (docs/threats.md 14).
 
 The embedded default as users run it (`manage.py play`, SQLite, in-memory layer, one process):
 deal and start a game, stop the server, start a new process on the same data, and reconnect

@@ -1,4 +1,4 @@
-"""Issue 19, item 9: a private frame goes to a seat exactly when that seat's own state changed.
+"""A private frame goes to a seat exactly when that seat's own state changed.
 
 Which phones receive a private frame at a version is visible on the network, whatever the frames
 say. Over a played game (tests/support/scripted.py), each seat's private fragment is rendered before and

@@ -1,4 +1,4 @@
-"""Issue 19, items 2, 5 and 10: the socket's life under load.
+"""The socket's life under load.
 
 - A ping is answered at once, whatever the socket is waiting for (a slow state, a tap queued
   behind a busy database thread); the table's version follows from a read that is not queued
@@ -50,7 +50,7 @@ def _fresh_log_limits() -> None:
     getattr(logs, "_last_said", {}).clear()
 
 
-# Item 2: the heartbeat never cuts a healthy phone ------------------------------------------------
+# The heartbeat never cuts a healthy phone ------------------------------------------------
 
 
 async def test_a_ping_is_answered_at_once_while_a_slow_state_is_on_its_way(
@@ -108,7 +108,7 @@ async def test_a_ping_is_answered_at_once_while_a_tap_waits_for_a_busy_database_
     await comm.disconnect()
 
 
-# Item 10: screens without a token ----------------------------------------------------------------
+# Screens without a token ----------------------------------------------------------------
 
 
 async def display_code(comm: WebsocketCommunicator) -> int | None:
@@ -243,7 +243,7 @@ async def test_a_display_flooding_syncs_does_not_hold_up_the_tables_phones() -> 
         await comm.disconnect()
 
 
-# Item 5: an expected fault logs one line, no stack ------------------------------------------------
+# An expected fault logs one line, no stack ------------------------------------------------
 
 
 async def test_a_database_lock_timeout_logs_one_line_without_a_stack(

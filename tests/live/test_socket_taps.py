@@ -1,5 +1,5 @@
 """Taps over the websocket: the socket's token is the actor, checks as over HTTP, and the small
-delta frames of an HP change (THREATS.md 7 and 8 for the socket side)."""
+delta frames of an HP change (docs/threats.md 7 and 8 for the socket side)."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ async def test_delta_shows_the_seat_exactly_as_the_whole_state_does() -> None:
 
 
 async def test_a_change_into_dying_comes_as_a_delta_with_the_banner() -> None:
-    """Issue 20, item 8: dying no longer sends the whole state; the delta carries the dying
+    """Dying no longer sends the whole state; the delta carries the dying
     banner and the now strip, and the dying phone gets its own page (its dying panel)."""
     table, seats = await playing(4)
     me = seats[2]
@@ -155,7 +155,7 @@ async def test_a_change_into_dying_comes_as_a_delta_with_the_banner() -> None:
 
 
 async def test_socket_acts_only_as_its_own_seat() -> None:
-    """THREATS.md 7: another seat named in the fields, a made-up seat, another seat's token in
+    """docs/threats.md 7: another seat named in the fields, a made-up seat, another seat's token in
     the payload: nothing changes for anybody and the sender gets an error frame."""
     table, seats = await playing(4)
     mine, other = seats[0], seats[1]
@@ -207,7 +207,7 @@ async def test_socket_acts_only_as_its_own_seat() -> None:
 async def test_host_actions_from_a_player_socket_are_refused(
     name: str, fields: dict[str, Any]
 ) -> None:
-    """THREATS.md 8 over the websocket: 403 error frame, no change, no broadcast."""
+    """docs/threats.md 8 over the websocket: 403 error frame, no change, no broadcast."""
     table, seats = await make(4, deal=True)
     non_host = seats[1]
     fields = {k: (str(seats[1].pk) if v == "SEAT1" else v) for k, v in fields.items()}

@@ -1,4 +1,4 @@
-"""The hand-made parts of the hot path behave as the stock path they replace (issue 20, item 7).
+"""The hand-made parts of the hot path behave as the stock path they replace.
 
 STOCK_PATH=1 (companion/settings.py) runs the ORM instead of companion/fastsql.py, Channels'
 in-memory layer and consumer loop instead of companion/layers.py and the consumer's overrides,

@@ -68,7 +68,7 @@ REQUIRED = {
 MAYBE = {
     "actions/inputs.py",
     "templatetags/sgs.py",
-    # Issue 16: the turn bar's last-three countdown, when the change re-renders the turn.
+    # The turn bar's last-three countdown, when the change re-renders the turn.
     "actions/last_three.py",
 }
 # On the in-memory layer only: its delivery (Redis delivers on several processes).

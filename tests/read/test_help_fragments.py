@@ -1,4 +1,4 @@
-"""Issue 17, item 3: the names a screen shows open their help entry with one tap. The markup
+"""The names a screen shows open their help entry with one tap. The markup
 carries `data-help` (the rules-help block at the end of static/js/live.js opens the entry): the
 ring's equipment and judgement zone, the history lines, the judgement helper."""
 

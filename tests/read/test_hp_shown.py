@@ -1,4 +1,4 @@
-"""Issue 18, item 13, as the screens read it: a hero at HP below 0 shows 0 and the 桃 it needs
+"""HP as the screens read it: a hero at HP below 0 shows 0 and the 桃 it needs
 (1 - HP) on the display's ring, the seat's own phone, the now strip and in the history; a dead
 seat shows no HP at all. Both languages."""
 
@@ -83,7 +83,7 @@ def test_a_dead_seat_shows_no_hp(lang: str) -> None:
     [("en", "is dying. A Peach or the death first."), ("zh-hans", "濒死，先用桃救或判定阵亡")],
 )
 def test_the_turn_bar_waits_while_someone_is_dying(lang: str, words: str) -> None:
-    """Issue 18, item 12: Next phase and End turn give way to a waiting button with the reason."""
+    """Next phase and End turn give way to a waiting button with the reason."""
     table, victim, _lord = _at_minus_two()
     with translation.override(lang):
         html = render_public(public_state(table), lang)

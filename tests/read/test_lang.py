@@ -1,6 +1,6 @@
 """English pages name every card, hero and kingdom in English (with the Chinese name beside it
-where players match the physical card), and say what they mean: the wording fixes of issue 11
-(items 16 and 17) and the table helpers around them (turn timer, the join page, chart colours).
+where players match the physical card), and say what they mean: the wording fixes
+and the table helpers around them (turn timer, the join page, chart colours).
 """
 
 from __future__ import annotations
@@ -363,7 +363,7 @@ def test_play_on_the_network_still_prints_the_addresses(monkeypatch: pytest.Monk
     assert "Phones on this network open:" in text and "http://10.1.2.3:8123/" in text
 
 
-# Item 16: the turn timer, the join page, chart colours ---------------------------------------
+# The turn timer, the join page, chart colours ---------------------------------------
 
 
 def test_turn_timer_counts_from_when_it_is_set() -> None:

@@ -1,4 +1,4 @@
-"""The screens of 3 vs 3 and 1 vs 1 (issue 15): each mode's own templates
+"""The screens of 3 vs 3 and 1 vs 1: each mode's own templates
 (templates/companion/modes/<key>/, through read/screens.py) show the teams, the draft board and
 the go on every screen, and on a phone the taps that phone may make now: join a team, choose
 who picks first, pick, place, take back, answer the go. Both languages."""

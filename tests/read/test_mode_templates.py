@@ -1,4 +1,4 @@
-"""A mode's own screens (issue 20, item 6): a mode with templates in
+"""A mode's own screens: a mode with templates in
 `templates/companion/modes/<key>/` is shown with them, on its page and in every fragment its
 changes send, with no code changed; a mode without (the identity game) keeps the shared ones.
 The probe mode here is registered for the test only, its templates under

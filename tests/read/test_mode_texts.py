@@ -1,4 +1,4 @@
-"""The history lines of 3 vs 3 and 1 vs 1 (issue 15), in both languages, from the events' public
+"""The history lines of 3 vs 3 and 1 vs 1, in both languages, from the events' public
 parts: a face-down pick names no hero, the go's question is worded, a hero's fall says what comes
 in."""
 

@@ -1,5 +1,5 @@
 """The winning side's words keyed by mode, the places on the ring, the sideways cards, the
-area-trick helper and the session's team standings (issue 15), from a 3 vs 3 game played
+area-trick helper and the session's team standings, from a 3 vs 3 game played
 through the actions to its end."""
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def test_a_threes_game_names_places_sideways_cards_the_winners_and_the_teams() -
         roles = {p.name: p.identity_label for p in summary.games[0].players}
         assert roles[warm.name] == "The warm side: commander"
         assert roles[cold.name] == "The cold side: commander"
-    # The export keeps the colour and place each played (issue 15, item 6).
+    # The export keeps the colour and place each played.
     session = table.session
     assert session is not None
     rows = list(csv.DictReader(io.StringIO(export_csv(session).lstrip("\ufeff"))))

@@ -1,4 +1,4 @@
-"""Rebirth 转世 and dark souls 暗魂 (issue 16 items 2–5) keep every secret: the dead, the
+"""Rebirth 转世 and dark souls 暗魂 keep every secret: the dead, the
 gifts, the reborn and the souls are public (a dead player's identity is public anyway, and so is
 a soul and whom it haunts), and no screen shows a living non-lord's identity because of them.
 Every screen of a table with a death, a gift and a haunting is checked in both languages; the

@@ -1,4 +1,4 @@
-"""The hero box tells the host nothing hidden from the host (THREATS.md 1; issue 16's box).
+"""The hero box tells the host nothing hidden from the host (docs/threats.md 1).
 
 The same public moves are played twice with different secret offers: an added hero offered in
 secret to a seat (the identity game's candidates) or lying face down in the 1 vs 1 draft, or

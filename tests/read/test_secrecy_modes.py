@@ -1,4 +1,4 @@
-"""What 3 vs 3 and 1 vs 1 hide never reaches another screen (issue 15): a face-down hero of
+"""What 3 vs 3 and 1 vs 1 hide never reaches another screen: a face-down hero of
 the 1 vs 1 draft (shown to its taker only, and to all once it comes into play), a side's
 placement before both sides have placed, a 1 vs 1 player's order beyond the heroes in play.
 

@@ -1,4 +1,4 @@
-"""The public screens do not depend on hidden identities (issue 19, item 7; THREATS.md 1 and 2).
+"""The public screens do not depend on hidden identities (docs/threats.md 1 and 2).
 
 The scripted game (tests/support/scripted.py) is played twice with the same public moves and two
 living non-lord seats' identities swapped: every public page, fragment and frame is
@@ -20,7 +20,7 @@ from companion.models import Seat, Table
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-# Issue 19, item 7: the same public moves with hidden identities permuted ---------------------
+# The same public moves with hidden identities permuted ---------------------
 
 CODE = "KQWXY"
 # The moments of the scripted game at which every page is fetched (frames are compared always).

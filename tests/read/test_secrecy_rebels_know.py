@@ -1,4 +1,4 @@
-"""Rebels know each other (issue 16, RULES §9, seed 003): from the deal, each rebel's phone
+"""Rebels know each other (docs/rules.md §9.6, seed 003): from the deal, each rebel's phone
 shows the other rebels, and nobody else learns anything.
 
 With the option on, each rebel's covered card names exactly the other rebels; every other

@@ -1,4 +1,4 @@
-"""Issue 17, item 6: the identity tips never tell a phone's identity over the network.
+"""The identity tips never tell a phone's identity over the network.
 
 Every phone loads the same file with all four roles' tips (/help/roles.json) and shows its own
 beside the covered identity; the page itself holds only an empty box, the same for a loyalist, a

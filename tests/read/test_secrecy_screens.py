@@ -1,4 +1,4 @@
-"""Nobody sees another living player's identity early (THREATS.md 1 and 2).
+"""Nobody sees another living player's identity early (docs/threats.md 1 and 2).
 
 For dealt 4-, 6- and 10-seat tables, every screen is connected, every action type runs, and
 everything each phone can receive is collected: websocket frames, channel-layer messages, and
@@ -48,7 +48,7 @@ def leaks(text: str, forbidden: set[str]) -> list[str]:
     )
     # History lines about a death name the dead player's identity, public by then.
     text = re.sub(r'<li class="[^"]*\breveal\b[^"]*">.*?</li>', "", text, flags=re.S)
-    # Issue 16: the public list of the variants on names an option ("Rebels know each other"),
+    # The public list of the variants on names an option ("Rebels know each other"),
     # on every screen alike: no one's identity (test_secrecy_rebels_know.py compares screens).
     text = re.sub(r'<span class="variants-on".*?</span></span>', "", text, flags=re.S)
     text = re.sub(r'<details class="rules-panel.*?</details>', "", text, flags=re.S)
@@ -143,7 +143,7 @@ def lord_of(table: Table) -> Seat:
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    # Issue 16: with rebels knowing each other, a rebel's phone shows the other rebels and no
+    # With rebels knowing each other, a rebel's phone shows the other rebels and no
     # other screen learns anything more (also test_secrecy_rebels_know.py).
     [(4, {}), (6, {}), (10, {}), (6, {"rebels_know_each_other": True})],
     ids=["4", "6", "10", "6-rebels-know"],
@@ -178,7 +178,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     steps: list[Callable[[], object]] = [
         lambda: actions.table_set_options(token=host, options={"first_game_mode": True}),
         lambda: actions.table_set_options(token=host, options={"first_game_mode": False}),
-        # 军争 (issue 14): its frames and pages are covered below.
+        # 军争: its frames and pages are covered below.
         lambda: actions.table_set_options(token=host, options={"maneuvering": True}),
         lambda: actions.table_lock(token=host, locked=True),
         lambda: actions.table_lock(token=host, locked=False),
@@ -208,7 +208,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
         lambda: actions.seat_change_hp(token=victim.token, seat_id=victim.pk, delta=1),
         lambda: actions.seat_set_max_hp(token=host, seat_id=victim.pk, max_hp_value=5),
     ]
-    # 军争 (issue 14): chains, a damage along them, its undo, a reshuffle, a 酒.
+    # 军争: chains, a damage along them, its undo, a reshuffle, a 酒.
     chained = [others[0], others[-1]]
     steps += [
         lambda: actions.seat_set_chained(token=host, seat_id=chained[0].pk, chained=True),
@@ -255,7 +255,7 @@ async def test_no_screen_ever_holds_another_living_players_identity(
                         for path in ("seat", "equip", "judge", "damage"):
                             url = f"/p/{seat.token}/{path}/{other.pk}"
                             pages[pk].append(client.get(url, **headers).content.decode())
-                        # 军争 (issue 14): the damage dialog's source step and its preview.
+                        # 军争: the damage dialog's source step and its preview.
                         for query in ("?card=雷杀", f"?card=雷杀&source={seats[0].pk}"):
                             url = f"/p/{seat.token}/damage/{other.pk}{query}"
                             pages[pk].append(client.get(url, **headers).content.decode())

@@ -1,4 +1,4 @@
-"""Issue 10, item 3: what a phone receives has the same size whatever its secret identity.
+"""What a phone receives has the same size whatever its secret identity.
 
 A living non-lord seat's private fragment, its socket snapshot and its page must not tell a
 loyalist from a rebel or a renegade by their length (a neighbour's laptop on the Wi-Fi sees the
@@ -110,7 +110,7 @@ def test_the_size_check_would_see_a_difference() -> None:
     assert sizes(seat, seat.identity) != before
 
 
-# Issue 19, item 8: every version of a played game, every table size, both languages ----------
+# Every version of a played game, every table size, both languages ----------
 
 
 def _frame_sizes(seat: Seat, seen: set[str]) -> dict[str, set[int]]:

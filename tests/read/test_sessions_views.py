@@ -1,5 +1,5 @@
 """Scoring sessions over HTTP: the panel on every screen, the end screen's breakdown, history,
-a game's timeline, corrections, new sessions and the exports, with their refusals (issue 5)."""
+a game's timeline, corrections, new sessions and the exports, with their refusals."""
 
 from __future__ import annotations
 

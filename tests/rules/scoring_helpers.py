@@ -1,5 +1,5 @@
 """Helpers of the scoring tests (test_scoring_*.py): the four identities, the kill bonuses as
-RULES §8 words them, a game shape's identities, every shape and every valid end state of a game,
+docs/rules.md §8 words them, a game shape's identities, every shape and every valid end state of a game,
 players written as letters ("L+ O- R- N+"), and a random whole game.
 """
 
@@ -21,7 +21,7 @@ LORD, LOYALIST, REBEL, RENEGADE = (
 
 
 def expected_bonus(killer: Identity, side: Side, kills: tuple[Identity, ...]) -> int:
-    """Kill bonuses as RULES §8 words them."""
+    """Kill bonuses as docs/rules.md §8 words them."""
     total = 0
     for victim in kills:
         if killer in (LORD, LOYALIST) and side == Side.LORD and victim in (REBEL, RENEGADE):
@@ -47,7 +47,7 @@ GAME_SHAPES = [(n, IdentityOptions()) for n in range(4, 11)] + [
 def end_states(
     player_count: int, options: IdentityOptions
 ) -> list[tuple[Side, list[PlayerResult]]]:
-    """Enumerate valid end states: every alive/dead pattern, checked against RULES §7."""
+    """Enumerate valid end states: every alive/dead pattern, checked against docs/rules.md §7."""
     identities = identities_for(player_count, options)
     renegade_seats = [i for i, identity in enumerate(identities) if identity == RENEGADE]
     states = []
@@ -81,7 +81,7 @@ def parse(spec: str) -> list[PlayerResult]:
 def play_random_game(
     identities: list[Identity], rng: random.Random
 ) -> tuple[Side, list[PlayerResult]]:
-    """Kill random players with random killers until RULES §7 ends the game."""
+    """Kill random players with random killers until docs/rules.md §7 ends the game."""
     alive = set(range(len(identities)))
     kills: dict[int, list[Identity]] = {i: [] for i in alive}
     duel: set[int] = set()

@@ -1,7 +1,8 @@
-"""The damage resolver (RULES §9 "Damage order"), one case per rule and combination.
+"""The damage resolver (docs/rules.md §9.9, the order of one damage), one case per rule and
+combination.
 
-Each case names its source: RULES §9 (/work/shared/RULES.md, "Advanced weapon skills" and "Damage
-order") or a line of a seed (`001:465` is seeds/001_*.txt line 465).
+Each case names its source: a section of docs/rules.md (§9.9: the 军争 cards and the order of one
+damage) or a line of a seed (`001:465` is seeds/001_*.txt line 465).
 """
 
 from __future__ import annotations
@@ -60,12 +61,24 @@ LION_ARMOR = {"armor": "白银狮子"}
 CH = {"chained": True}
 
 CASES = [
-    # The card's own damage (RULES §9: 1 for 杀, 决斗, 南蛮入侵, 万箭齐发, 火攻; 3 for 闪电).
-    Case("plain slash", "RULES §9; 001:359", R(SLASH), ((2, 1, N, (), False),)),
-    Case("duel", "RULES §9; 001:371 决斗", R(DUEL), ((2, 1, N, (), False),)),
-    Case("savage assault", "RULES §9; 001:371 南蛮入侵", R(SAVAGE), ((2, 1, N, (), False),)),
-    Case("archery attack", "RULES §9; 001:371 万箭齐发", R(ARCHERY), ((2, 1, N, (), False),)),
-    Case("fire attack is fire", "RULES §9; 001:457", R(FIRE_ATTACK), ((2, 1, F, (), False),)),
+    # The card's own damage (docs/rules.md §9.9: 1 for 杀, 决斗, 南蛮入侵, 万箭齐发, 火攻; 3 for 闪电).
+    Case("plain slash", "docs/rules.md §9.9; 001:359", R(SLASH), ((2, 1, N, (), False),)),
+    Case("duel", "docs/rules.md §9.9; 001:371 决斗", R(DUEL), ((2, 1, N, (), False),)),
+    Case(
+        "savage assault", "docs/rules.md §9.9; 001:371 南蛮入侵", R(SAVAGE), ((2, 1, N, (), False),)
+    ),
+    Case(
+        "archery attack",
+        "docs/rules.md §9.9; 001:371 万箭齐发",
+        R(ARCHERY),
+        ((2, 1, N, (), False),),
+    ),
+    Case(
+        "fire attack is fire",
+        "docs/rules.md §9.9; 001:457",
+        R(FIRE_ATTACK),
+        ((2, 1, F, (), False),),
+    ),
     Case(
         "fire attack on oneself",
         "001:457 任一有手牌的角色",
@@ -74,23 +87,23 @@ CASES = [
     ),
     Case(
         "lightning 3 thunder",
-        "RULES §5, §9; 001:373",
+        "docs/rules.md §5, §9.9; 001:373",
         R(LIGHTNING, 2, None),
         ((2, 3, T, (), False),),
     ),
     Case("fire slash", "001:439-441", R(FIRE_SLASH), ((2, 1, F, (), False),)),
     Case("thunder slash", "001:447", R(THUNDER_SLASH), ((2, 1, T, (), False),)),
-    Case("刚烈 deals 1", "RULES §5 刚烈; 001:367", R(SKILL, 1, 2), ((1, 1, N, (), False),)),
+    Case("刚烈 deals 1", "docs/rules.md §5 刚烈; 001:367", R(SKILL, 1, 2), ((1, 1, N, (), False),)),
     Case(
         "a skill's fire damage",
-        "RULES §9 (other effects)",
+        "docs/rules.md §9.9 (other effects)",
         R(SKILL, damage_type=F),
         ((2, 1, F, (), False),),
     ),
     # 酒 (001:431: the next 杀 this turn deals +1).
     Case(
         "wine slash",
-        "RULES §9 +1 for 酒; 001:431",
+        "docs/rules.md §9.9 +1 for 酒; 001:431",
         R(SLASH, drank=True),
         ((2, 2, N, (WINE,), False),),
     ),
@@ -109,7 +122,7 @@ CASES = [
     # 古锭刀 (001:471: a 杀's damage +1 when the target has no hand card).
     Case(
         "guding on an empty hand",
-        "RULES §9; 001:471",
+        "docs/rules.md §9.9; 001:471",
         R(SLASH),
         ((2, 2, N, (GUDING,), False),),
         {"s1": {"weapon": "古锭刀"}, "s2": {"hand_empty": True}},
@@ -130,7 +143,7 @@ CASES = [
     ),
     Case(
         "wine then guding",
-        "RULES §9 (酒 then 古锭刀); 001:431, 001:471",
+        "docs/rules.md §9.9 (酒 then 古锭刀); 001:431, 001:471",
         R(SLASH, drank=True),
         ((2, 3, N, (WINE, GUDING), False),),
         {"s1": {"weapon": "古锭刀"}, "s2": {"hand_empty": True}},
@@ -138,7 +151,7 @@ CASES = [
     # 藤甲 (001:465).
     Case(
         "plain slash on vine",
-        "RULES §9; 001:465",
+        "docs/rules.md §9.9; 001:465",
         R(SLASH),
         ((2, 0, N, (IMMUNE,), False),),
         {"s2": VINE},
@@ -177,22 +190,22 @@ CASES = [
     ),
     Case(
         "wine plain slash on vine",
-        "RULES §9 (藤甲 cancels a plain 杀)",
+        "docs/rules.md §9.9 (藤甲 cancels a plain 杀)",
         R(SLASH, drank=True),
         ((2, 0, N, (WINE, IMMUNE), False),),
         {"s2": VINE},
     ),
     Case(
         "wine + guding + vine fire",
-        "RULES §9 order; 001:431, 001:471, 001:465",
+        "docs/rules.md §9.9 order; 001:431, 001:471, 001:465",
         R(FIRE_SLASH, drank=True),
         ((2, 4, F, (WINE, GUDING, VINE_FIRE), False),),
         {"s1": {"weapon": "古锭刀"}, "s2": {**VINE, "hand_empty": True}},
     ),
-    # 白银狮子 (001:463; RULES §9: applied last).
+    # 白银狮子 (001:463; docs/rules.md §9.9: applied last).
     Case(
         "lightning on silver lion",
-        "RULES §9; 001:463",
+        "docs/rules.md §9.9; 001:463",
         R(LIGHTNING, 2, None),
         ((2, 1, T, (LION,), False),),
         {"s2": LION_ARMOR},
@@ -213,7 +226,7 @@ CASES = [
     ),
     Case(
         "wine + guding capped last",
-        "RULES §9 白银狮子 applied last",
+        "docs/rules.md §9.9 白银狮子 applied last",
         R(SLASH, drank=True),
         ((2, 1, N, (WINE, GUDING, LION), False),),
         {"s1": {"weapon": "古锭刀"}, "s2": {**LION_ARMOR, "hand_empty": True}},
@@ -228,7 +241,7 @@ CASES = [
     # 青釭剑 (001:379: the target's armour has no effect).
     Case(
         "qinggang against vine",
-        "RULES §9; 001:379",
+        "docs/rules.md §9.9; 001:379",
         R(SLASH),
         ((2, 1, N, (QG,), False),),
         {"s1": {"weapon": "青釭剑"}, "s2": VINE},
@@ -256,7 +269,7 @@ CASES = [
     ),
     Case(
         "qinggang wine against silver lion",
-        "RULES §9 (青釭剑 before the armour)",
+        "docs/rules.md §9.9 (青釭剑 before the armour)",
         R(SLASH, drank=True),
         ((2, 2, N, (WINE, QG), False),),
         {"s1": {"weapon": "青釭剑"}, "s2": LION_ARMOR},
@@ -307,7 +320,7 @@ CASES = [
     # 朱雀羽扇 (001:477).
     Case(
         "feather fan makes fire",
-        "RULES §9; 001:477",
+        "docs/rules.md §9.9; 001:477",
         R(SLASH, weapon_skill=True),
         ((2, 1, F, (FAN,), False),),
         {"s1": {"weapon": "朱雀羽扇"}},
@@ -328,7 +341,7 @@ CASES = [
     ),
     Case(
         "feather fan wine slash along a chain",
-        "001:477, 001:431, RULES §9 chain",
+        "001:477, 001:431, docs/rules.md §9.9 chain",
         R(SLASH, weapon_skill=True, drank=True),
         ((2, 3, F, (FAN, WINE, VINE_FIRE), True), (4, 2, F, (CHAIN,), True)),
         {"s1": {"weapon": "朱雀羽扇"}, "s2": {**VINE, **CH}, "s4": CH},
@@ -350,7 +363,7 @@ CASES = [
     ),
     Case(
         "ice sword on a chained target: no spread",
-        "001:399, RULES §9 (only damage taken spreads)",
+        "001:399, docs/rules.md §9.9 (only damage taken spreads)",
         R(FIRE_SLASH, weapon_skill=True),
         ((2, 0, F, (ICE,), False),),
         {"s1": {"weapon": "寒冰剑"}, "s2": CH, "s3": CH},
@@ -362,17 +375,17 @@ CASES = [
         ((2, 0, N, (IMMUNE,), False),),
         {"s1": {"weapon": "寒冰剑"}, "s2": VINE},
     ),
-    # 铁索连环 (001:459; RULES §9 chain).
+    # 铁索连环 (001:459; docs/rules.md §9.9 chain).
     Case(
         "fire slash along a chain",
-        "RULES §9 chain; 001:459",
+        "docs/rules.md §9.9 chain; 001:459",
         R(FIRE_SLASH),
         ((2, 1, F, (), True), (3, 1, F, (CHAIN,), True), (5, 1, F, (CHAIN,), True)),
         {"s2": CH, "s3": CH, "s5": CH},
     ),
     Case(
         "chain order from the current player",
-        "RULES §9 in turn order from the current player",
+        "docs/rules.md §9.9 in turn order from the current player",
         R(FIRE_SLASH, 2, 4),
         (
             (2, 1, F, (), True),
@@ -384,42 +397,42 @@ CASES = [
     ),
     Case(
         "the current player first in the chain",
-        "RULES §9 from the current player",
+        "docs/rules.md §9.9 from the current player",
         R(FIRE_ATTACK, 2, 1),
         ((2, 1, F, (), True), (1, 1, F, (CHAIN,), True), (4, 1, F, (CHAIN,), True)),
         {"s1": CH, "s2": CH, "s4": CH},
     ),
     Case(
         "a plain slash does not spread",
-        "RULES §9 (fire or thunder damage)",
+        "docs/rules.md §9.9 (fire or thunder damage)",
         R(SLASH),
         ((2, 1, N, (), False),),
         {"s2": CH, "s3": CH},
     ),
     Case(
         "savage assault does not spread",
-        "RULES §9 (fire or thunder damage)",
+        "docs/rules.md §9.9 (fire or thunder damage)",
         R(SAVAGE),
         ((2, 1, N, (), False),),
         {"s2": CH, "s3": CH},
     ),
     Case(
         "an unchained target does not spread",
-        "RULES §9 (a chained hero)",
+        "docs/rules.md §9.9 (a chained hero)",
         R(FIRE_SLASH),
         ((2, 1, F, (), False),),
         {"s3": CH, "s4": CH},
     ),
     Case(
         "thunder on chained vine spreads to chained silver lion",
-        "RULES §9 chain, each with its own armour; 001:463, 001:465",
+        "docs/rules.md §9.9 chain, each with its own armour; 001:463, 001:465",
         R(THUNDER_SLASH, drank=True),
         ((2, 2, T, (WINE,), True), (3, 1, T, (CHAIN, LION), True), (4, 2, T, (CHAIN,), True)),
         {"s2": {**VINE, **CH}, "s3": {**LION_ARMOR, **CH}, "s4": CH},
     ),
     Case(
         "wine + guding + fire: capped target, the full amount passes",
-        "RULES §9 (the first hero's 白银狮子 does not count for the chain)",
+        "docs/rules.md §9.9 (the first hero's 白银狮子 does not count for the chain)",
         R(FIRE_SLASH, drank=True),
         (
             (2, 1, F, (WINE, GUDING, LION), True),
@@ -435,56 +448,56 @@ CASES = [
     ),
     Case(
         "the target's vine +1 does not pass on",
-        "RULES §9 (the first hero's 藤甲 does not count)",
+        "docs/rules.md §9.9 (the first hero's 藤甲 does not count)",
         R(FIRE_SLASH),
         ((2, 2, F, (VINE_FIRE,), True), (3, 1, F, (CHAIN,), True)),
         {"s2": {**VINE, **CH}, "s3": CH},
     ),
     Case(
         "lightning on a chained seat",
-        "RULES §9 chain; 001:373, 001:459",
+        "docs/rules.md §9.9 chain; 001:373, 001:459",
         R(LIGHTNING, 3, None),
         ((3, 3, T, (), True), (4, 3, T, (CHAIN,), True), (1, 1, T, (CHAIN, LION), True)),
         {"s3": CH, "s4": CH, "s1": {**LION_ARMOR, **CH}},
     ),
     Case(
         "lightning on chained silver lion passes 3",
-        "RULES §9; 001:463",
+        "docs/rules.md §9.9; 001:463",
         R(LIGHTNING, 3, None),
         ((3, 1, T, (LION,), True), (5, 3, T, (CHAIN,), True)),
         {"s3": {**LION_ARMOR, **CH}, "s5": CH},
     ),
     Case(
         "fire attack along a chain onto vine",
-        "001:457, 001:465, RULES §9",
+        "001:457, 001:465, docs/rules.md §9.9",
         R(FIRE_ATTACK),
         ((2, 1, F, (), True), (4, 2, F, (CHAIN, VINE_FIRE), True)),
         {"s2": CH, "s4": {**VINE, **CH}},
     ),
     Case(
         "plain slash on chained vine: nothing, chain stays",
-        "001:465, RULES §9",
+        "001:465, docs/rules.md §9.9",
         R(SLASH),
         ((2, 0, N, (IMMUNE,), False),),
         {"s2": {**VINE, **CH}, "s3": CH},
     ),
     Case(
         "qinggang acts on the 杀's target only",
-        "RULES §9 (青釭剑 applies to the 杀's target only)",
+        "docs/rules.md §9.9 (青釭剑 applies to the 杀's target only)",
         R(FIRE_SLASH),
         ((2, 1, F, (QG,), True), (3, 2, F, (CHAIN, VINE_FIRE), True)),
         {"s1": {"weapon": "青釭剑"}, "s2": {**VINE, **CH}, "s3": {**VINE, **CH}},
     ),
     Case(
         "guding acts on the 杀's target only",
-        "RULES §9 (古锭刀 applies to the 杀's target only)",
+        "docs/rules.md §9.9 (古锭刀 applies to the 杀's target only)",
         R(THUNDER_SLASH),
         ((2, 1, T, (), True), (3, 1, T, (CHAIN,), True)),
         {"s1": {"weapon": "古锭刀"}, "s2": CH, "s3": {**CH, "hand_empty": True}},
     ),
     Case(
         "black fire slash on chained renwang: no spread",
-        "001:399, RULES §9",
+        "001:399, docs/rules.md §9.9",
         R(FIRE_SLASH, black=True),
         ((2, 0, F, (RW,), False),),
         {"s2": {"armor": "仁王盾", **CH}, "s3": CH},
@@ -498,14 +511,14 @@ CASES = [
     ),
     Case(
         "a dead current player: the order starts at his seat",
-        "RULES §3 (dead players are skipped), §9 from the current player",
+        "docs/rules.md §3 (dead players are skipped), §9.9 from the current player",
         R(FIRE_SLASH, 2, 1, current=4),
         ((2, 1, F, (), True), (5, 1, F, (CHAIN,), True), (1, 1, F, (CHAIN,), True)),
         {"s1": CH, "s2": CH, "s4": {"alive": False, "hp": 0}, "s5": CH},
     ),
     Case(
         "a dead seat is not in the chain",
-        "RULES §3 (dead players are skipped), §9",
+        "docs/rules.md §3 (dead players are skipped), §9.9",
         R(THUNDER_SLASH),
         ((2, 1, T, (), True), (5, 1, T, (CHAIN,), True)),
         {"s2": CH, "s4": {"alive": False, "hp": 0}, "s5": CH},
@@ -516,7 +529,7 @@ CASES = [
 def test_at_least_forty_cases_each_with_a_source() -> None:
     assert len(CASES) >= 40
     assert len({case.name for case in CASES}) == len(CASES)
-    assert all(("RULES" in case.cite) or (":" in case.cite) for case in CASES)
+    assert all(("docs/rules.md" in case.cite) or (":" in case.cite) for case in CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -548,7 +561,7 @@ def test_hp_and_dying_follow_the_amount() -> None:
 
 
 def test_wine_is_spent_by_a_slash_even_against_vine() -> None:
-    """001:431: 酒 acts on the next 杀; the marker goes with it (RULES §9)."""
+    """001:431: 酒 acts on the next 杀; the marker goes with it (docs/rules.md §9.9)."""
     slash = start_damage(R(SLASH, drank=True), table(s2=VINE))
     duel = start_damage(R(DUEL, drank=True), table())
     assert slash.wine_spent and slash.amount == 0
@@ -561,7 +574,7 @@ def test_ice_sword_discards_two_instead() -> None:
     assert start_damage(R(SLASH), table(s1={"weapon": "寒冰剑"})).discards == 0
 
 
-# -- a chain resolved one step at a time (RULES §9: dying is settled before the chain goes on)
+# -- a chain resolved one step at a time (docs/rules.md §9.9: dying is settled before the chain goes on)
 
 
 def _after(seats: tuple[SeatState, ...], seat: int, **change: Any) -> tuple[SeatState, ...]:
@@ -596,7 +609,7 @@ def test_a_chained_seat_that_died_meanwhile_is_skipped() -> None:
 
 
 def test_a_source_that_died_in_the_chain_is_no_source() -> None:
-    """RULES §6: the killer is the damage source; a dead one is none (反馈/刚烈 have no one)."""
+    """docs/rules.md §6: the killer is the damage source; a dead one is none (反馈/刚烈 have no one)."""
     seats = table(s1={"hero": "WEI003"}, s2=CH, s3={**CH, "hero": "WEI003"})
     first = start_damage(R(FIRE_SLASH), seats)
     now = _after(_after(seats, 2, hp=3, chained=False), 1, alive=False, hp=0)

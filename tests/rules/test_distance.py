@@ -1,4 +1,4 @@
-"""Distance, attack range and trick reach (RULES §4), checked against a brute-force ring walk."""
+"""Distance, attack range and trick reach (docs/rules.md §4), checked against a brute-force ring walk."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules help (issue 17): an entry for every card of the reference files and every skill of
+"""The rules help: an entry for every card of the reference files and every skill of
 the 25 heroes in both languages, the FAQ, the identity tips, the first game and the search."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests for the hero table, candidate dealing and max HP (RULES §2)."""
+"""Tests for the hero table, candidate dealing and max HP (docs/rules.md §2)."""
 
 from __future__ import annotations
 

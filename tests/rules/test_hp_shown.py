@@ -1,4 +1,4 @@
-"""Issue 18, item 13: HP as screens show it is never negative, and a dying hero needs 1 - HP 桃."""
+"""HP as screens show it is never negative, and a dying hero needs 1 - HP 桃."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests for identity distribution, dealing and visibility (RULES §1)."""
+"""Tests for identity distribution, dealing and visibility (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ LORD, LOYALIST, REBEL, RENEGADE = (
     Identity.RENEGADE,
 )
 
-# RULES §1 table, written out as (lord, loyalist, rebel, renegade).
+# docs/rules.md §1 table, written out as (lord, loyalist, rebel, renegade).
 TABLE = {
     4: (1, 1, 1, 1),
     5: (1, 1, 2, 1),
@@ -78,7 +78,7 @@ DEALS = 10_000
 
 
 def expected_counts(player_count: int, options: IdentityOptions) -> dict[Identity, int]:
-    """Return the RULES §1 table row for this game, option applied."""
+    """Return the docs/rules.md §1 table row for this game, option applied."""
     row = TABLE[player_count]
     if player_count == 6 and options.six_two_renegades:
         row = SIX_TWO_RENEGADES

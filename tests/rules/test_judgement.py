@@ -1,4 +1,4 @@
-"""Judgement verdicts (RULES §5) and odds against reference/README.md's judgement table."""
+"""Judgement verdicts (docs/rules.md §5) and odds against reference/README.md's judgement table."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ STRIKE_RANKS = {2, 3, 4, 5, 6, 7, 8, 9}
 
 
 def expected_verdict(check: Check, suit: Suit, rank: int) -> tuple[bool, str, str]:
-    """(favourable, outcome, next_step) written out from the RULES §5 table."""
+    """(favourable, outcome, next_step) written out from the docs/rules.md §5 table."""
     red = suit in (H, D)
     if check is Check.INDULGENCE:
         return (True, "escaped", "none") if suit == H else (False, "skip_play", "skip_play_phase")
@@ -311,7 +311,7 @@ def test_odds_agree_with_verdicts_exhaustively() -> None:
 
 
 def test_only_lightning_s_rank_decides_its_outcome() -> None:
-    """RULES §5: 闪电 strikes on ♠2-9; every other check reads the suit alone, so the helper
+    """docs/rules.md §5: 闪电 strikes on ♠2-9; every other check reads the suit alone, so the helper
     asks the rank only for 闪电."""
     from companion.rules.judgement import rank_decides
 

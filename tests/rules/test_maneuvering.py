@@ -62,7 +62,7 @@ def test_wine_outside_the_play_phase_is_refused() -> None:
 def test_wine_while_dying_recovers_one_and_keeps_the_marker(
     marker: WineMarker, play_phase: bool
 ) -> None:
-    """001:435 濒死状态时，对自己使用，立即回复一点体力; RULES §6."""
+    """001:435 濒死状态时，对自己使用，立即回复一点体力; docs/rules.md §6."""
     result = drink(marker, dying=True, own_play_phase=play_phase)
     assert (result.marker, result.recover, result.refusal) == (marker, 1, None)
 

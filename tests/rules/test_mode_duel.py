@@ -1,6 +1,6 @@
 """1 vs 1 (companion/rules/modes/duel.py), one test or parametrised case per sentence of
-RULES.md §9's "1 vs 1" paragraph (quoted in each docstring), and the bad input of tracker
-issue 15's "Both modes" list."""
+docs/rules.md §9.8's "1 vs 1" paragraph (quoted in each docstring), and the bad input the app's
+requirements list for both modes."""
 
 from __future__ import annotations
 
@@ -52,13 +52,13 @@ def _refused(call: Callable[[], Any]) -> str:
 
 @pytest.mark.parametrize("count", range(0, 8))
 def test_a_table_has_exactly_two_seats(count: int) -> None:
-    """RULES.md §9: "two players" (issue 15: "A 1 vs 1 table has exactly two seats")."""
+    """docs/rules.md §9.8: "two players" (the app's requirement: "A 1 vs 1 table has exactly two seats")."""
     assert MODE.seats_allowed(count) == (count == 2)
     assert MODE.min_players == MODE.max_players == 2
 
 
 def test_the_lord_and_renegade_draw_decides_the_sides() -> None:
-    """RULES.md §9: "two players shuffle the lord and renegade cards face down and each draws
+    """docs/rules.md §9.8: "two players shuffle the lord and renegade cards face down and each draws
     one"."""
     assert MODE.identity_counts(2, OPTIONS) == {
         LORD: 1,
@@ -102,7 +102,7 @@ def test_the_mode_drafts_instead_of_offering() -> None:
 
 @pytest.mark.parametrize("seed", range(10))
 def test_ten_random_heroes_six_up_four_down(seed: int) -> None:
-    """RULES.md §9: "10 heroes are drawn at random, 6 face up and 4 face down"."""
+    """docs/rules.md §9.8: "10 heroes are drawn at random, 6 face up and 4 face down"."""
     draft = Draft.deal(PLAN, HEROES, random.Random(seed))
     assert len(draft.pool) == len(set(draft.pool)) == 10 and set(draft.pool) <= set(HEROES)
     public = draft.view(None).pool
@@ -123,7 +123,7 @@ def _draft(seed: int = 2) -> Draft:
 
 
 def test_picks_alternate_one_two_two_two_two_one_lord_side_first() -> None:
-    """RULES.md §9: "the players pick alternately 1-2-2-2-2-1, the lord side first"."""
+    """docs/rules.md §9.8: "the players pick alternately 1-2-2-2-2-1, the lord side first"."""
     draft = _draft()
     assert draft.first == LORD_SIDE == PLAN.first_side
     expected = [LORD_SIDE] + [RENEGADE_SIDE] * 2 + [LORD_SIDE] * 2 + [RENEGADE_SIDE] * 2
@@ -138,7 +138,7 @@ def test_picks_alternate_one_two_two_two_two_one_lord_side_first() -> None:
 
 
 def test_bad_picks_are_refused_and_change_nothing() -> None:
-    """Issue 15: "a pick out of turn, a fourth pick in a 2-pick step" get a clear error and
+    """The app's requirement: "a pick out of turn, a fourth pick in a 2-pick step" get a clear error and
     change nothing."""
     draft = _draft()
     assert _refused(lambda: draft.pick(RENEGADE_SIDE, [0])) == "out_of_turn"
@@ -154,7 +154,7 @@ def test_bad_picks_are_refused_and_change_nothing() -> None:
 
 
 def test_a_face_down_hero_is_seen_only_by_the_player_who_took_it() -> None:
-    """RULES.md §9: "a face-down hero is seen only by the player who took it"."""
+    """docs/rules.md §9.8: "a face-down hero is seen only by the player who took it"."""
     draft = _draft()
     down = sorted(draft.face_down)
     up = [p for p in range(10) if p not in draft.face_down]
@@ -203,7 +203,7 @@ def _drafted() -> Draft:
 
 
 def test_each_orders_three_of_five_in_secret_and_both_firsts_reveal_together() -> None:
-    """RULES.md §9: "Each player then puts 3 of his 5 in order, face down, and both first
+    """docs/rules.md §9.8: "Each player then puts 3 of his 5 in order, face down, and both first
     heroes are revealed together"."""
     draft = _drafted()
     lord, ren = draft.held(LORD_SIDE)[1:4], draft.held(RENEGADE_SIDE)[:3]
@@ -223,7 +223,7 @@ def test_each_orders_three_of_five_in_secret_and_both_firsts_reveal_together() -
 
 
 def test_bad_orders_are_refused() -> None:
-    """Issue 15: a placement of a hero the side does not hold is refused."""
+    """A placement of a hero the side does not hold is refused."""
     draft = _drafted()
     placement = Placement.after(draft)
     lord, ren = draft.held(LORD_SIDE), draft.held(RENEGADE_SIDE)
@@ -237,7 +237,7 @@ def test_bad_orders_are_refused() -> None:
 
 
 def test_each_hero_in_play_starts_with_four_cards() -> None:
-    """RULES.md §9: "Each hero in play starts with 4 cards" (the first heroes, and each next
+    """docs/rules.md §9.8: "Each hero in play starts with 4 cards" (the first heroes, and each next
     hero's reminder)."""
     assert START_CARDS == 4
     assert MODE.hero_falls(1).reminder == DISCARD_AND_DRAW_FOUR == "discard_and_draw4"
@@ -257,7 +257,7 @@ def test_no_hp_bonus(identity: Identity, hero_hp: int) -> None:
 
 @pytest.mark.parametrize("lord_at", [0, 1])
 def test_the_renegade_side_moves_first_and_draws_one_fewer(lord_at: int) -> None:
-    """RULES.md §9: "The renegade side moves first and draws one card fewer in its first draw
+    """docs/rules.md §9.8: "The renegade side moves first and draws one card fewer in its first draw
     phase"."""
     seats = _seats(lord_at)
     renegade = 1 - lord_at
@@ -280,7 +280,7 @@ def test_the_renegade_side_moves_first_and_draws_one_fewer(lord_at: int) -> None
 @pytest.mark.parametrize("victim", [LORD, RENEGADE])
 @pytest.mark.parametrize("killer", [LORD, RENEGADE, None])
 def test_no_rewards_or_penalties(victim: Identity, killer: Identity | None) -> None:
-    """RULES.md §9: "No identity rewards or penalties" (issue 15: "When a hero dies there is no
+    """docs/rules.md §9.8: "No identity rewards or penalties" (the app's requirement: "When a hero dies there is no
     reward or penalty")."""
     consequence = MODE.on_death(
         SeatStatus(victim, False), SeatStatus(killer, True) if killer else None
@@ -294,7 +294,7 @@ def test_no_rewards_or_penalties(victim: Identity, killer: Identity | None) -> N
 
 
 def test_every_card_is_in_play() -> None:
-    """RULES.md §9 names no card 1 vs 1 plays without (unlike 3 vs 3's 闪电)."""
+    """docs/rules.md §9.8 names no card 1 vs 1 plays without (unlike 3 vs 3's 闪电)."""
     assert MODE.card_refused(LIGHTNING) is None
 
 
@@ -304,8 +304,8 @@ def test_every_card_is_in_play() -> None:
 
 @pytest.mark.parametrize("fallen", [1, 2])
 def test_a_fallen_hero_brings_the_next_in_order(fallen: int) -> None:
-    """RULES.md §9: "When a hero dies, its cards go to the discard pile and the next hero in
-    order is revealed at full HP and draws 4 cards" (issue 15: "with a reminder to discard the
+    """docs/rules.md §9.8: "When a hero dies, its cards go to the discard pile and the next hero in
+    order is revealed at full HP and draws 4 cards" (the app's requirement: "with a reminder to discard the
     dead hero's cards and draw 4")."""
     fall = MODE.hero_falls(fallen)
     assert fall == HeroFall(
@@ -336,7 +336,7 @@ def test_a_fallen_hero_brings_the_next_in_order(fallen: int) -> None:
 
 
 def test_the_third_heros_death_loses() -> None:
-    """RULES.md §9: "A player loses when his third hero dies"."""
+    """docs/rules.md §9.8: "A player loses when his third hero dies"."""
     assert MODE.heroes_per_seat == 3
     assert MODE.hero_falls(3) == HeroFall(out=True)
     for bad in (0, 4):
@@ -358,7 +358,7 @@ def test_the_last_death_passes_no_turn_to_the_dead() -> None:
     assert MODE.turn_after_death(seats, 0, 1) is None
 
 
-# Scoring (issue 15 item 11): "Sessions of 1 vs 1 games score wins per player." ----------------
+# Scoring: "Sessions of 1 vs 1 games score wins per player." ----------------
 
 
 def test_a_session_scores_wins_per_player() -> None:

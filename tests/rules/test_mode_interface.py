@@ -57,7 +57,7 @@ def test_each_mode_implements_every_hook(mode: Mode) -> None:
 
 @pytest.mark.parametrize("mode", NEW_MODES, ids=lambda m: m.key)
 def test_the_new_modes_are_offered(mode: Mode) -> None:
-    """Issue 15: the registry (and so the create form) offers 3 vs 3 and 1 vs 1 after the
+    """The registry (and so the create form) offers 3 vs 3 and 1 vs 1 after the
     identity game, which stays the default."""
     assert modes.get(mode.key).key == mode.key
     assert modes.keys() == ("identity", "threes", "duel")

@@ -1,6 +1,6 @@
 """3 vs 3 (companion/rules/modes/threes.py), one test or parametrised case per sentence of
-RULES.md §9's "3 vs 3" paragraph (quoted in each docstring), and the bad input of tracker
-issue 15's "Both modes" list."""
+docs/rules.md §9.7's "3 vs 3" paragraph (quoted in each docstring), and the bad input the app's
+requirements list for both modes."""
 
 from __future__ import annotations
 
@@ -74,13 +74,13 @@ def _seats(identities: Sequence[Identity], dead: Sequence[int] = ()) -> list[Sea
 
 @pytest.mark.parametrize("count", range(0, 12))
 def test_a_table_has_exactly_six_seats(count: int) -> None:
-    """RULES.md §9: "6 players in two teams of three" (issue 15: "exactly six seats")."""
+    """docs/rules.md §9.7: "6 players in two teams of three" (the app's requirement: "exactly six seats")."""
     assert MODE.seats_allowed(count) == (count == 6)
     assert MODE.min_players == MODE.max_players == 6
 
 
 def test_a_seventh_player_is_refused() -> None:
-    """Issue 15: "a seventh player joining a 3 vs 3 table" gets an error. The actions refuse a
+    """The app's requirement: "a seventh player joining a 3 vs 3 table" gets an error. The actions refuse a
     join once the table holds `max_players`; the teams refuse a fourth member."""
     assert not MODE.seats_allowed(7) and 6 >= MODE.max_players
     teams: Teams[str] = Teams(MODE.team_size)
@@ -96,7 +96,7 @@ def test_a_seventh_player_is_refused() -> None:
 
 
 def test_the_deal_is_a_commander_and_two_vanguards_each_side() -> None:
-    """RULES.md §9: "two teams of three, each with a commander and two vanguards"."""
+    """docs/rules.md §9.7: "two teams of three, each with a commander and two vanguards"."""
     counts = MODE.identity_counts(6, OPTIONS)
     assert counts == {LORD: 1, LOYALIST: 2, REBEL: 2, RENEGADE: 1}
     for identities in (COLD_FIRST, WARM_FIRST):
@@ -109,7 +109,7 @@ def test_the_deal_is_a_commander_and_two_vanguards_each_side() -> None:
 
 
 def test_players_pick_their_team_and_each_team_its_commander() -> None:
-    """Issue 15 item 1: "Players pick their team and each team its commander"; the seating puts
+    """The app's requirement: "Players pick their team and each team its commander"; the seating puts
     each commander between his vanguards, at indexes 1 and 4."""
     assert MODE.team_size == 3
     teams: Teams[str] = Teams(MODE.team_size)
@@ -151,7 +151,7 @@ def test_changing_team_leaves_the_old_command() -> None:
 @pytest.mark.parametrize("alive", [True, False])
 @pytest.mark.parametrize("over", [True, False])
 def test_identity_cards_are_face_up(identity: Identity, alive: bool, over: bool) -> None:
-    """RULES.md §9: "Identity cards are face up"."""
+    """docs/rules.md §9.7: "Identity cards are face up"."""
     assert MODE.identity_public(identity, alive=alive, game_over=over)
 
 
@@ -165,7 +165,7 @@ def test_identity_cards_are_face_up(identity: Identity, alive: bool, over: bool)
     ],
 )
 def test_the_cards_mark_colour_and_place(identity: Identity, side: Colour, commander: bool) -> None:
-    """RULES.md §9: "the lord card marks the warm side's commander, loyalists its vanguards;
+    """docs/rules.md §9.7: "the lord card marks the warm side's commander, loyalists its vanguards;
     the renegade card marks the cold side's commander, rebels its vanguards"."""
     assert colour(identity) is side
     assert MODE.draft_side(identity) == side.value
@@ -183,7 +183,7 @@ def test_the_cards_mark_colour_and_place(identity: Identity, side: Colour, comma
 
 
 def test_the_commanders_draw_decides_the_colours_at_random() -> None:
-    """RULES.md §9: "The two commanders draw the lord and renegade cards face down to decide
+    """docs/rules.md §9.7: "The two commanders draw the lord and renegade cards face down to decide
     the colours"."""
     deals = {tuple(MODE.deal(6, OPTIONS, rng=random.Random(seed))) for seed in range(40)}
     assert deals == {tuple(COLD_FIRST), tuple(WARM_FIRST)}
@@ -197,7 +197,7 @@ def test_the_commanders_draw_decides_the_colours_at_random() -> None:
 
 @pytest.mark.parametrize("warm", COMMANDER_SEATS)
 def test_the_next_game_swaps_colours(warm: int) -> None:
-    """RULES.md §9: "the next game swaps colours" (issue 15: "a next game at the same table
+    """docs/rules.md §9.7: "the next game swaps colours" (the app's requirement: "a next game at the same table
     swaps the colours")."""
     first = MODE.deal(6, OPTIONS, fixed_leader=warm)
     assert first.index(LORD) == warm
@@ -237,8 +237,8 @@ RING = [
 
 @pytest.mark.parametrize("warm", COMMANDER_SEATS)
 def test_the_seats_follow_the_rules_ring(warm: int) -> None:
-    """RULES.md §9: "Seating round the table: cold vanguard A, cold commander, cold vanguard B,
-    warm vanguard B, warm commander, warm vanguard A" (issue 15: "the seats follow that order
+    """docs/rules.md §9.7: "Seating round the table: cold vanguard A, cold commander, cold vanguard B,
+    warm vanguard B, warm commander, warm vanguard A" (the app's requirement: "the seats follow that order
     for distance and turns")."""
     identities = layout(warm)
     start = next(s for s in range(6) if place_of(identities, s) == RING[0])
@@ -287,7 +287,7 @@ def test_the_mode_drafts_instead_of_offering() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_sixteen_heroes_face_up_from_the_tables_heroes(seed: int) -> None:
-    """RULES.md §9: "Draft: 16 heroes … face up" (issue 15: "drawn at random from the table's
+    """docs/rules.md §9.7: "Draft: 16 heroes … face up" (the app's requirement: "drawn at random from the table's
     heroes")."""
     draft = Draft.deal(PLAN, HEROES, random.Random(seed))
     assert len(draft.pool) == len(set(draft.pool)) == 16 and set(draft.pool) <= set(HEROES)
@@ -303,7 +303,7 @@ def test_the_draft_is_random() -> None:
 
 
 def test_the_pool_may_be_entered() -> None:
-    """Issue 15: 16 heroes "drawn at random from the table's heroes, or entered"."""
+    """16 heroes "drawn at random from the table's heroes, or entered"."""
     pool = HEROES[3:19]
     draft = Draft.entered(PLAN, pool, known=HEROES)
     assert draft.pool == tuple(pool)
@@ -326,7 +326,7 @@ def _draft(first: str | None = None) -> Draft:
 
 
 def test_the_warm_commander_decides_who_picks_first() -> None:
-    """RULES.md §9: "the warm commander decides which commander picks first"."""
+    """docs/rules.md §9.7: "the warm commander decides which commander picks first"."""
     assert PLAN.first_side is None and PLAN.first_chooser == WARM
     assert MODE.leader(_seats(COLD_FIRST)) == COLD_FIRST.index(LORD)  # the warm commander
     draft = _draft()
@@ -345,7 +345,7 @@ def test_the_warm_commander_decides_who_picks_first() -> None:
 
 @pytest.mark.parametrize("first", [WARM, COLD])
 def test_picks_alternate_one_two_two_and_one(first: str) -> None:
-    """RULES.md §9: "picks alternate 1-2-2-2-2-2-2-2-1" (issue 15: "every screen shows whose
+    """docs/rules.md §9.7: "picks alternate 1-2-2-2-2-2-2-2-1" (the app's requirement: "every screen shows whose
     pick it is and what each side holds")."""
     second = COLD if first == WARM else WARM
     # Nine steps, the sides alternating: the first picker takes 1+2+2+2+1, the other 2+2+2+2.
@@ -381,7 +381,7 @@ def _refused(call: Callable[[], Any]) -> str:
 
 
 def test_bad_picks_are_refused_and_change_nothing() -> None:
-    """Issue 15: "a pick out of turn, a fourth pick in a 2-pick step" get a clear error and
+    """The app's requirement: "a pick out of turn, a fourth pick in a 2-pick step" get a clear error and
     change nothing."""
     draft = _draft(WARM).pick(WARM, [0]).pick(COLD, [1, 2])
     before = draft.as_data()
@@ -413,8 +413,8 @@ def _finished(first: str = WARM) -> Draft:
 
 
 def test_each_commander_places_three_of_his_eight_and_both_reveal_together() -> None:
-    """RULES.md §9: "then each commander puts 3 of his side's 8 face down on the commander and
-    vanguard places, and both sides reveal together" (issue 15: "nothing shows a side's
+    """docs/rules.md §9.7: "then each commander puts 3 of his side's 8 face down on the commander and
+    vanguard places, and both sides reveal together" (the app's requirement: "nothing shows a side's
     placement until both have placed; then all six are revealed together")."""
     assert _refused(lambda: Placement.after(_draft(WARM))) == "draft_not_done"
     draft = _finished()
@@ -443,7 +443,7 @@ def test_each_commander_places_three_of_his_eight_and_both_reveal_together() -> 
 
 
 def test_bad_placements_are_refused_and_change_nothing() -> None:
-    """Issue 15: "a placement of a hero the side does not hold" gets a clear error."""
+    """The app's requirement: "a placement of a hero the side does not hold" gets a clear error."""
     draft = _finished()
     placement = Placement.after(draft)
     warm, cold = draft.held(WARM), draft.held(COLD)
@@ -468,7 +468,7 @@ def test_bad_placements_are_refused_and_change_nothing() -> None:
 def test_the_cold_commander_decides_which_side_acts_first(
     identities: list[Identity], first: str
 ) -> None:
-    """RULES.md §9: "The cold commander decides which side acts first; the first turn of the
+    """docs/rules.md §9.7: "The cold commander decides which side acts first; the first turn of the
     game is a commander's"."""
     seats = _seats(identities)
     begin = MODE.flow_begin(seats)
@@ -503,7 +503,7 @@ def test_threes_turns_need_the_go() -> None:
 @pytest.mark.parametrize("identity", list(Identity))
 @pytest.mark.parametrize("hero_hp", [3, 4])
 def test_commanders_have_one_more_hp(identity: Identity, hero_hp: int) -> None:
-    """RULES.md §9: "commanders +1 HP and max HP"."""
+    """docs/rules.md §9.7: "commanders +1 HP and max HP"."""
     seat = SeatStatus(identity, True)
     bonus = 1 if identity in (LORD, RENEGADE) else 0
     assert MODE.start_hp(seat, hero_hp=hero_hp, player_count=6, first_game=False) == (
@@ -579,7 +579,7 @@ class Table:
 
 
 def test_a_full_round_of_goes() -> None:
-    """RULES.md §9: the sides alternate; "vanguards act" is each vanguard's turn one after the
+    """docs/rules.md §9.7: the sides alternate; "vanguards act" is each vanguard's turn one after the
     other (from the seat after the commander round the table); a player who acted is
     sideways; a side's only choice is taken without asking; with every card sideways at a
     turn's end all are set upright and a new round begins."""
@@ -611,8 +611,8 @@ def test_a_full_round_of_goes() -> None:
 
 
 def test_a_side_with_every_card_sideways_passes_the_go() -> None:
-    """RULES.md §9: "a side whose every card is sideways passes the action while the other
-    side has an upright one"; dead players are skipped (issue 15)."""
+    """docs/rules.md §9.7: "a side whose every card is sideways passes the action while the other
+    side has an upright one"; dead players are skipped."""
     table = Table(COLD_FIRST, WARM)
     table.dead |= {3, 5}  # the warm vanguards are dead: the warm side has one card
     table.step = FlowStep(table.state, turn=table.step.turn)
@@ -629,7 +629,7 @@ def test_a_side_with_every_card_sideways_passes_the_go() -> None:
 
 
 def test_vanguards_act_means_the_living_ones() -> None:
-    """RULES.md §9: "vanguards act" is "each living vanguard's turn"."""
+    """docs/rules.md §9.7: "vanguards act" is "each living vanguard's turn"."""
     table = Table(COLD_FIRST, WARM)
     table.dead.add(2)
     table.end_turn()
@@ -686,7 +686,7 @@ def test_bad_answers_are_refused_and_change_nothing() -> None:
 
 @pytest.mark.parametrize("seed", range(60))
 def test_random_games_keep_every_go_rule(seed: int) -> None:
-    """RULES.md §9's go, checked against an independent bookkeeping over random choices and
+    """docs/rules.md §9.7's go, checked against an independent bookkeeping over random choices and
     random vanguard deaths: every turn is a living player's who has not acted since all cards
     were last set upright; "vanguards act" runs the side's upright living vanguards one after
     the other; the go alternates unless the other side has no upright card; the choice is asked
@@ -765,7 +765,7 @@ def _expect_next(
 @pytest.mark.parametrize("victim", list(Identity))
 @pytest.mark.parametrize("killer", [*Identity, None])
 def test_any_kill_draws_three(victim: Identity, killer: Identity | None) -> None:
-    """RULES.md §9: "Any kill, even of a teammate, draws 3"; without a killer (闪电 has none,
+    """docs/rules.md §9.7: "Any kill, even of a teammate, draws 3"; without a killer (闪电 has none,
     and is not played here anyway) nobody draws."""
     consequence = MODE.on_death(
         SeatStatus(victim, False), SeatStatus(killer, True) if killer else None
@@ -780,13 +780,13 @@ def test_any_kill_draws_three(victim: Identity, killer: Identity | None) -> None
 
 @pytest.mark.parametrize("identity", list(Identity))
 def test_no_lord_skills(identity: Identity) -> None:
-    """RULES.md §9: "No lord skills" — not even for the warm commander, who holds the lord card."""
+    """docs/rules.md §9.7: "No lord skills" — not even for the warm commander, who holds the lord card."""
     assert not MODE.lord_skills(identity)
 
 
 @pytest.mark.parametrize("card", [LIGHTNING, "乐不思蜀", "兵粮寸断", "杀", SAVAGE_ASSAULT])
 def test_no_lightning(card: str) -> None:
-    """RULES.md §9: "no 闪电" (issue 15: "placing one is refused with the reason")."""
+    """docs/rules.md §9.7: "no 闪电" (the app's requirement: "placing one is refused with the reason")."""
     assert MODE.card_refused(card) == (NO_LIGHTNING if card == LIGHTNING else None)
 
 
@@ -795,7 +795,7 @@ def test_no_lightning(card: str) -> None:
 
 @pytest.mark.parametrize("card", [SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE])
 def test_the_user_chooses_the_direction(card: str) -> None:
-    """RULES.md §9: "The user of 南蛮入侵, 万箭齐发, 桃园结义 or 五谷丰登 chooses the direction
+    """docs/rules.md §9.7: "The user of 南蛮入侵, 万箭齐发, 桃园结义 or 五谷丰登 chooses the direction
     it goes round"."""
     assert set(MODE.trick_directions(card)) == set(Direction)
     alive = [True, True, False, True, True, True]
@@ -825,8 +825,8 @@ def test_area_order_refuses_a_dead_or_missing_user() -> None:
 
 
 def test_the_seat_order_is_counter_clockwise() -> None:
-    """RULES.md §9: "Simultaneous skills resolve counter-clockwise": the app's seat order, the
-    turn order, is counter-clockwise (RULES.md §3: play passes to the player on the right)."""
+    """docs/rules.md §9.7: "Simultaneous skills resolve counter-clockwise": the app's seat order, the
+    turn order, is counter-clockwise (docs/rules.md §3: play passes to the player on the right)."""
     assert TURN_ORDER is Direction.COUNTERCLOCKWISE
     assert area_order([True] * 6, 4, SAVAGE_ASSAULT, TURN_ORDER) == [5, 0, 1, 2, 3]
 
@@ -839,7 +839,7 @@ def test_the_seat_order_is_counter_clockwise() -> None:
 def test_a_side_wins_when_the_other_commander_dies(
     identities: list[Identity], dead: tuple[int, ...]
 ) -> None:
-    """RULES.md §9: "A side wins by killing the other commander" (issue 15: "A side wins when
+    """docs/rules.md §9.7: "A side wins by killing the other commander" (the app's requirement: "A side wins when
     the other commander dies")."""
     seats = _seats(identities, dead)
     dead_commanders = [identities[i] for i in dead if identities[i] in (LORD, RENEGADE)]
@@ -860,7 +860,7 @@ def test_both_commanders_dead_is_refused() -> None:
         MODE.victory(_seats(COLD_FIRST, (1, 4)))
 
 
-# Scoring (issue 15 item 6): "Scoring a session of 3 vs 3 games counts wins per team and per
+# Scoring: "Scoring a session of 3 vs 3 games counts wins per team and per
 # player, with the colour each played." -------------------------------------------------
 
 

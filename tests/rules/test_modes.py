@@ -97,7 +97,7 @@ def test_the_lord_leads_wherever_they_sit(at: int) -> None:
     identities = [*others[:at], "lord", *others[at:]]
     seats = _table(*identities)
     assert IDENTITY.leader(seats) == at
-    # The lord also takes the first turn (RULES.md §3).
+    # The lord also takes the first turn (docs/rules.md §3).
     assert IDENTITY.first_turn(seats) == at
 
 
@@ -107,7 +107,7 @@ def test_the_lord_leads_wherever_they_sit(at: int) -> None:
 def test_only_the_lord_is_public_until_death_or_the_end(
     identity: Identity, alive: bool, over: bool
 ) -> None:
-    """RULES.md §1: the lord shows their identity at once; the others stay hidden until they
+    """docs/rules.md §1: the lord shows their identity at once; the others stay hidden until they
     die or the game ends."""
     public = IDENTITY.identity_public(identity, alive=alive, game_over=over)
     assert public == (identity == Identity.LORD or not alive or over)
@@ -130,9 +130,9 @@ def test_start_hp_gives_the_lord_one_more_from_five_players(players: int, hero_h
     assert IDENTITY.start_hp(rebel, hero_hp=None, player_count=players, first_game=True) == 4
 
 
-# The deal itself (RULES.md §1): the distribution by player count, at random or with a fixed lord.
+# The deal itself (docs/rules.md §1): the distribution by player count, at random or with a fixed lord.
 
-# (loyalists, rebels, renegades) by player count, RULES.md §1's table; one lord always.
+# (loyalists, rebels, renegades) by player count, docs/rules.md §1's table; one lord always.
 RULES_TABLE = {
     4: (1, 1, 1),
     5: (1, 2, 1),
@@ -219,7 +219,7 @@ def test_only_the_lord_leads(identity: Identity) -> None:
     assert IDENTITY.is_leader(identity) == (identity == Identity.LORD)
 
 
-# Hero offers (RULES.md §2): five for the lord with the three lords, then three each (two at ten).
+# Hero offers (docs/rules.md §2): five for the lord with the three lords, then three each (two at ten).
 
 LORD_HEROES = {"WEI001", "SHU001", "WU001"}
 ALL_HEROES = {hero.id for hero in STANDARD_HEROES}
@@ -251,7 +251,7 @@ def test_offers_refuse_more_seats_than_the_others() -> None:
         IDENTITY.offers(player_count=5, taken={"SHU001"}, count=5)
 
 
-# What a death does beyond its reward (RULES.md §6, §8).
+# What a death does beyond its reward (docs/rules.md §6, §8).
 
 
 @pytest.mark.parametrize("victim", list(Identity))
@@ -275,7 +275,7 @@ def test_the_final_duel_is_a_renegade_dying_alone_against_the_lord() -> None:
 
 @pytest.mark.parametrize("side", list(Side))
 def test_a_lost_final_duel_scores_only_when_the_lords_side_wins(side: Side) -> None:
-    """RULES.md §8: the renegade's N for the final duel is in the "lord side wins" column."""
+    """docs/rules.md §8: the renegade's N for the final duel is in the "lord side wins" column."""
     assert IDENTITY.final_duel_scored(side) == (side == Side.LORD)
     duelist = PlayerResult(Identity.RENEGADE, False, died_in_final_duel=True)
     players = {
@@ -289,7 +289,7 @@ def test_a_lost_final_duel_scores_only_when_the_lords_side_wins(side: Side) -> N
     assert (scoring.FINAL_DUEL in codes) == IDENTITY.final_duel_scored(side)
 
 
-# Scoring and the tournament's rotation (RULES.md §8).
+# Scoring and the tournament's rotation (docs/rules.md §8).
 
 
 def test_the_score_is_the_rules_scoring_keyed_by_player() -> None:

@@ -1,4 +1,4 @@
-"""Judgement odds from the live deck (RULES §5; reference/README.md "Judgement facts")."""
+"""Judgement odds from the live deck (docs/rules.md §5; reference/README.md "Judgement facts")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests for scoring (RULES §8) beyond the table: kill bonuses for each identity, the breakdown of
+"""Tests for scoring (docs/rules.md §8) beyond the table: kill bonuses for each identity, the breakdown of
 a score, the final duel, and games with two renegades.
 """
 

@@ -1,4 +1,4 @@
-"""Tests for scoring (RULES §8) against its table: every cell of the table for every game shape
+"""Tests for scoring (docs/rules.md §8) against its table: every cell of the table for every game shape
 and end state, named cells, and random whole games scored as the table says.
 """
 
@@ -38,7 +38,7 @@ class Cell:
     final_duel: bool
 
 
-# RULES §8, one formula per (identity, winning side) cell, transcribed from the table.
+# docs/rules.md §8, one formula per (identity, winning side) cell, transcribed from the table.
 TABLE: dict[tuple[Identity, Side], Callable[[Cell], int]] = {
     (LORD, Side.LORD): lambda c: 4 + 2 * c.loyalists_alive,
     (LORD, Side.REBELS): lambda c: 0,

@@ -1,4 +1,4 @@
-"""Delayed-trick targets and 无懈可击 (RULES §3, §4)."""
+"""Delayed-trick targets and 无懈可击 (docs/rules.md §3, §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turn order, phases, judgement zones and lightning movement (RULES §3)."""
+"""Turn order, phases, judgement zones and lightning movement (docs/rules.md §3)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A table's hero box and the lord pack (RULES §2, §9).
+"""A table's hero box and the lord pack (docs/rules.md §2, §9.5).
 
-RULES §9: "Lord pack (`004`): the lord is offered 3 random non-lord heroes plus one he draws
+docs/rules.md §9.5: "Lord pack (`004`): the lord is offered 3 random non-lord heroes plus one he draws
 from the five lord heroes 曹操, 刘备, 孙权, 汉献帝, 袁绍 (the last two are not in the standard box:
 a table that owns them adds them, with their skills, to its box)."
 """
@@ -251,7 +251,7 @@ def test_the_mode_offers_the_lord_pack_only_with_the_option_on() -> None:
 
 
 def test_without_the_pack_the_lords_five_come_from_the_box() -> None:
-    """RULES §2: 曹操, 刘备, 孙权 and 2 others at random; the others may be added heroes."""
+    """docs/rules.md §2: 曹操, 刘备, 孙权 and 2 others at random; the others may be added heroes."""
     box = owned_box()
     seen: set[str] = set()
     for seed in range(300):

@@ -1,8 +1,8 @@
-"""Seed 003's house rules (RULES §1, §2, §9), one test per sentence.
+"""Seed 003's house rules (docs/rules.md §1, §2, §9.6), one test per sentence.
 
-RULES §9: "`003`'s house rules, as table options: rebels know each other (each rebel sees the
-other rebels from the deal); the lord starts with one card more (5)." RULES §1: "Default: they
-don't." RULES §2: "`003`'s "lord draws one more" is not official: at most an option."
+docs/rules.md §9.6: "`003`'s house rules, as table options: rebels know each other (each rebel sees the
+other rebels from the deal); the lord starts with one card more (5)." docs/rules.md §1: "Default: they
+don't." docs/rules.md §2: "`003`'s "lord draws one more" is not official: at most an option."
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_each_rebel_sees_the_other_rebels_from_the_deal(count: int, seed: int) -
 
 
 def test_by_default_they_dont() -> None:
-    """RULES §1: "Default: they don't"."""
+    """docs/rules.md §1: "Default: they don't"."""
     dealt = [LORD, REBEL, REBEL, LOYALIST, RENEGADE]
     known = house.known_identities(dealt, rebels_know_each_other=False)
     assert known[1] == {0: LORD, 1: REBEL}
@@ -65,7 +65,7 @@ def test_the_dead_and_the_end_of_the_game_show_as_always() -> None:
 
 
 def test_the_lord_starts_with_one_card_more() -> None:
-    """ "the lord starts with one card more (5)"; off by default (RULES §2)."""
+    """ "the lord starts with one card more (5)"; off by default (docs/rules.md §2)."""
     mode = modes.get("identity")
     on, off = mode.options({"lord_five_cards": True}), mode.options({})
     for identity in Identity:

@@ -1,6 +1,6 @@
-"""The last-three rule (RULES §9), one test per sentence.
+"""The last-three rule (docs/rules.md §9.4), one test per sentence.
 
-RULES §9: "Last three: when only three players are alive, after three more rounds every living
+docs/rules.md §9.4: "Last three: when only three players are alive, after three more rounds every living
 player loses 1 HP at the end of each round (失去体力, no source); if they all go out together
 the rule carries into the next round."
 """

@@ -1,4 +1,4 @@
-"""The identity game's variant options (RULES §9, docs/variants.md): off by default, each a
+"""The identity game's variant options (docs/rules.md §9, docs/variants.md): off by default, each a
 flag of `IdentityGameOptions`, refused with a reason when it does not fit another option or
 the number of players."""
 
@@ -92,7 +92,7 @@ def test_the_reasons_name_what_clashes() -> None:
 
 @pytest.mark.parametrize("count", range(4, 11))
 def test_rebirth_and_the_other_variants_fit_every_table_from_four(count: int) -> None:
-    """Decided: rebirth is allowed at 4 players (RULES §9 gives its threshold for 4–5), and
+    """Decided: rebirth is allowed at 4 players (docs/rules.md §9.1 gives its threshold for 4–5), and
     dark souls, protection, the lord pack and the lord's five cards fit any count."""
     for name in ("rebirth", "dark_souls", "first_out_protection", "lord_pack", "lord_five_cards"):
         assert identity({name: True}).refusals(count) == ()
@@ -100,7 +100,7 @@ def test_rebirth_and_the_other_variants_fit_every_table_from_four(count: int) ->
 
 @pytest.mark.parametrize("count", range(4, 11))
 def test_the_last_three_rule_fits_every_table_from_four(count: int) -> None:
-    """RULES §9: "It applies at every table size from 4, whenever exactly three players are
+    """docs/rules.md §9.4: "It applies at every table size from 4, whenever exactly three players are
     alive"."""
     assert identity({"last_three": True}).refusals(count) == ()
 

@@ -1,6 +1,6 @@
-"""The protection of the first player out (RULES §9), one test per sentence.
+"""The protection of the first player out (docs/rules.md §9.3), one test per sentence.
 
-RULES §9: "Without dark-soul cards, the first player out of a game is protected in the next
+docs/rules.md §9.3: "Without dark-soul cards, the first player out of a game is protected in the next
 game: he cannot be the first out (his last HP is protected) until someone else is out or he
 attacks the player attacking him."
 """

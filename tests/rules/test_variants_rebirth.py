@@ -1,6 +1,6 @@
-"""Rebirth 转世 (RULES §9), one test per sentence, and the victory cases with reborn players.
+"""Rebirth 转世 (docs/rules.md §9.1), one test per sentence, and the victory cases with reborn players.
 
-RULES §9: "Rebirth 转世 (`000`, `001`, `004`): a dead player stays at the table, identity shown.
+docs/rules.md §9.1: "Rebirth 转世 (`000`, `001`, `004`): a dead player stays at the table, identity shown.
 Each other player may give him one hand card per turn. At 4 cards (3 in games of 4–5) he is
 reborn as the first hero of his kingdom flipped from the unused heroes, with HP 1 (`004`: at
 the start of his turn, at most 3 rebirths). He still counts as dead for the end of the game;
@@ -195,7 +195,7 @@ def test_the_state_round_trips_through_json() -> None:
 # "He still counts as dead for the end of the game" -------------------------------------------
 
 VICTORY_CASES = [
-    # RULES' example: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins.
+    # The rule book's example (docs/rules.md §9.1; 000 转世规则): a lord, a rebel and a reborn rebel; the lord kills the rebel and wins.
     ("L+ R- R*", Side.LORD),
     ("L+ R+ R*", None),
     ("L+ N* R-", Side.LORD),  # a reborn renegade does not keep the game going
@@ -249,7 +249,7 @@ def test_a_lord_killing_a_reborn_loyalist_has_no_penalty() -> None:
 
 
 def test_scoring_counts_a_reborn_player_as_dead() -> None:
-    """Issue 16: "Scoring counts him as dead": L and R count the players alive who count."""
+    """ "Scoring counts him as dead": L and R count the players alive who count."""
     seats = table("L+ O* O+ R- R- N-")
     players = {
         i: PlayerResult(identity=s.identity, alive_at_end=rebirth.counts_alive(s))
@@ -302,7 +302,7 @@ def tables(draw: st.DrawFn) -> list[SeatStatus]:
 @given(tables())
 def test_a_reborn_player_weighs_exactly_as_a_dead_one_at_the_end(seats: list[SeatStatus]) -> None:
     """Whatever the table, the end of the game and its winners are those of the same table
-    with every reborn player dead; with nobody reborn, those of RULES §7 as before."""
+    with every reborn player dead; with nobody reborn, those of docs/rules.md §7 as before."""
     as_dead = [SeatStatus(s.identity, alive=s.alive and not s.reborn) for s in seats]
     side = MODE.victory(seats)
     assert side == victory.winning_side(as_dead)

@@ -1,6 +1,6 @@
-"""Dark souls 暗魂 (RULES §9), one test per sentence.
+"""Dark souls 暗魂 (docs/rules.md §9.2), one test per sentence.
 
-RULES §9: "a dead loyalist becomes the dark soul 罗汉, a dead rebel 玄武, a dead renegade 祝由; on
+docs/rules.md §9.2: "a dead loyalist becomes the dark soul 罗汉, a dead rebel 玄武, a dead renegade 祝由; on
 dying the player chooses one living player to haunt (附体). 罗汉 blocks 1 damage to the haunted
 player once (he cannot refuse it, and discards a hand card), then is gone. 玄武 draws a card from
 the deck and may at any time swap it for a hand card of the haunted player's that the soul
@@ -80,7 +80,7 @@ def test_luohan_blocks_one_damage_to_the_haunted_player_once_then_is_gone() -> N
 
 
 def test_luohan_prevents_its_seat_s_step_of_a_resolved_damage_before_it_lands() -> None:
-    """RULES §9: the block is a prevention, before the damage lands: on a chained seat it takes
+    """docs/rules.md §9.2: the block is a prevention, before the damage lands: on a chained seat it takes
     the point off that seat's step only; on the target at 1 HP, a damage of 1 leaves him at 1,
     not dying, and spreads no chain."""
     from companion.rules.damage import (

@@ -1,4 +1,4 @@
-"""Tests for the end of the game (RULES §7) and kill rewards (RULES §6)."""
+"""Tests for the end of the game (docs/rules.md §7) and kill rewards (docs/rules.md §6)."""
 
 from __future__ import annotations
 

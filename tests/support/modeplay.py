@@ -1,4 +1,4 @@
-"""3 vs 3 and 1 vs 1 tables through the real service functions (issue 15). The modes are not
+"""3 vs 3 and 1 vs 1 tables through the real service functions. The modes are not
 offered yet (`_MODES`): `registered` adds them for a test only; a table is switched to one by
 its stored `mode` (no create form offers it yet)."""
 

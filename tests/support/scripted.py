@@ -1,4 +1,4 @@
-"""One game played through the real service functions, the same way every time (issue 19).
+"""One game played through the real service functions, the same way every time.
 
 Everything random is pinned (the table code, tokens, identities, hero candidates), so two runs
 that differ only in the identities they are given make the same public moves. The secrecy tests

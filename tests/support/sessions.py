@@ -1,6 +1,6 @@
 """A scoring session through the services, for the session tests of the actions and the read
 layer: a seat by name, a deal with fixed identities, a started game, a kill, three games played
-as planned with their scores, standings and history lines worked out by hand (RULES §8), and
+as planned with their scores, standings and history lines worked out by hand (docs/rules.md §8), and
 everything a refused correction must leave as it was.
 """
 
@@ -74,7 +74,7 @@ def play_three_games(table: Table) -> None:
     assert table.status == "finished" and table.winner == "lord"
 
 
-# Worked out by hand from RULES §8.
+# Worked out by hand from docs/rules.md §8.
 #   game 1 (lord wins, L=1): P1 lord 4+2·1+1 (renegade) = 7; P2 loyalist 5+1+1 (rebel) = 7;
 #                            P3 rebel 0; P4 renegade (died before the duel) 0
 #   game 2 (renegade wins, N=4): P1 rebel 0+1 (loyalist) = 1; P2 lord 1; P3 renegade 4+2·4 = 12;

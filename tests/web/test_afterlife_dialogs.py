@@ -1,6 +1,6 @@
-"""Dark souls 暗魂 in the damage dialogs (issue 16 item 5): when 罗汉 haunts the target, the seat
+"""Dark souls 暗魂 in the damage dialogs: when 罗汉 haunts the target, the seat
 dialog's damage form and the damage-by-card dialog say, before anything is applied, that it
-prevents 1 point of this damage before it lands (RULES §9), and the preview shows the point
+prevents 1 point of this damage before it lands (docs/rules.md §9.2), and the preview shows the point
 taken off; for anybody else they say nothing of it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The structure the rest relies on (issue 20): imports in one direction and no circle; a write
+"""The structure the rest relies on: imports in one direction and no circle; a write
 announces its change only once committed; every action runs in the one frame (lock, replay)."""
 
 from __future__ import annotations

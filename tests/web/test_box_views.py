@@ -1,4 +1,4 @@
-"""The hero box page over HTTP (issue 16, item 8; issue 17, items 2 and 3): host only; a hero
+"""The hero box page over HTTP: host only; a hero
 added through the form, a refused one shown again with the reason under its field; a standard
 hero switched; the JSON export imported into another table, a bad file refused with its reason;
 an added hero named on the phone and the display, with its help entry (its typed skill texts, a

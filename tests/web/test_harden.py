@@ -1,4 +1,4 @@
-"""Issue 10, items 5, 6, 7, 8, 13 and 15: guessing over websockets, a throttle one device cannot
+"""Guessing over websockets, a throttle one device cannot
 turn against the others, errors anyone could trigger, private headers on every response that
 carries a token, the per-seat socket cap after a crash, and no frame after a socket's close."""
 
@@ -71,7 +71,7 @@ DEVICE_B = "B" * 32
 DEVICE_C = "C" * 32
 
 
-# Item 5: guessing over the websocket is throttled like over HTTP ------------------------------
+# Guessing over the websocket is throttled like over HTTP ------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
@@ -116,7 +116,7 @@ async def test_websocket_and_http_failures_share_one_count() -> None:
     )
 
 
-# Item 6: the throttle is per device, with a higher per-address ceiling ------------------------
+# The throttle is per device, with a higher per-address ceiling ------------------------
 
 
 @pytest.mark.django_db
@@ -240,7 +240,7 @@ def test_client_address() -> None:
         assert throttle.client_address("10.0.0.2", "203.0.113.9") == "10.0.0.2"
 
 
-# Item 7: no 500 anyone can trigger -------------------------------------------------------------
+# No 500 anyone can trigger -------------------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -308,7 +308,7 @@ def test_a_mine_cookie_keeps_its_good_links_around_a_bad_one() -> None:
     assert kept == [[second.code, "seat", seat.token], [first.code, "host", first.host_token]]
 
 
-# Item 8: every response that carries a token is private ----------------------------------------
+# Every response that carries a token is private ----------------------------------------
 
 
 def assert_private(response: Any) -> None:
@@ -345,7 +345,7 @@ def test_redirects_to_a_token_and_early_refusals_on_a_token_url_are_private() ->
     assert client.get("/")["Referrer-Policy"] == "same-origin"
 
 
-# Item 13: a crashed consumer gives its slot back ------------------------------------------------
+# A crashed consumer gives its slot back ------------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
@@ -383,7 +383,7 @@ async def test_a_crashed_socket_gives_its_seat_slot_back(monkeypatch: pytest.Mon
     await comm.disconnect()
 
 
-# Item 15: nothing is sent on a socket after its close ------------------------------------------
+# Nothing is sent on a socket after its close ------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
@@ -406,7 +406,7 @@ async def test_passing_the_host_over_the_socket_sends_nothing_after_the_close(
     assert (await database_sync_to_async(Seat.objects.get)(pk=seats[1].pk)).is_host
 
 
-# Issue 27, item 6: a malformed request logs one line, no stack -------------------------------
+# A malformed request logs one line, no stack -------------------------------
 
 
 class _Records(logging.Handler):

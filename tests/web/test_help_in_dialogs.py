@@ -1,4 +1,4 @@
-"""Issue 17 item 3 in the dialogs: the names the judgement helper, the damage dialogs and a
+"""The rules help in the dialogs: the names the judgement helper, the damage dialogs and a
 seat's HP history show carry `data-help` (the rules-help block of static/js/live.js opens the
 entry in place), each the key of an entry that exists, in both languages."""
 

@@ -1,4 +1,4 @@
-"""The help pages (issue 17): the help page and its search, one entry as a page and as the
+"""The help pages: the help page and its search, one entry as a page and as the
 fragment a tap opens in place, the identity tips file, and the guided first game."""
 
 from __future__ import annotations

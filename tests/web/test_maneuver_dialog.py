@@ -1,4 +1,4 @@
-"""The 军争 damage dialog over HTTP (issue 14 items 4-8): the card first, then the source, the
+"""The 军争 damage dialog over HTTP: the card first, then the source, the
 resolved result in words before anything is applied, one tap applying it as one change."""
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def test_a_target_left_dying_pauses_the_chain_in_the_preview_and_on_the_strip() 
 
 
 def test_reaction_skills_are_offered_once_for_their_own_step_of_a_chain() -> None:
-    """Issue 14 item 10: a 郭嘉 in a chain of three is reminded for his own step."""
+    """A 郭嘉 in a chain of three is reminded for his own step."""
     from companion.models import Seat
     from companion.read.history import HistoryLine
 

@@ -1,4 +1,4 @@
-"""Issue 15, items 1 and 7: creating a table offers the way to play; the table keeps it, and a
+"""Creating a table offers the way to play; the table keeps it, and a
 3 vs 3 or 1 vs 1 table seats exactly its number, saying so on the join page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""3 vs 3 and 1 vs 1 over the phones' taps (issue 15): each new tap has its form and reaches its
+"""3 vs 3 and 1 vs 1 over the phones' taps: each new tap has its form and reaches its
 action over HTTP (`/p/<token>/act/<name>`); a whole game of each mode runs to a winner through
 taps alone once the table has the mode; a refused tap answers with its message and changes
 nothing."""

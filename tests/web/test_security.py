@@ -1,4 +1,4 @@
-"""THREATS.md items on the HTTP side: caching, tokens, guessing, errors and logs, XSS,
+"""docs/threats.md items on the HTTP side: caching, tokens, guessing, errors and logs, XSS,
 oversized requests and the deployment settings."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def private_urls(table: models.Table, seat: Seat) -> list[str]:
     return [f"/p/{seat.token}/", f"/h/{table.host_token}/"]
 
 
-# THREATS 4 -------------------------------------------------------------------------------------
+# docs/threats.md 4 -------------------------------------------------------------------------------
 
 
 def test_private_responses_are_not_cached_and_vary() -> None:
@@ -50,7 +50,7 @@ def test_private_responses_are_not_cached_and_vary() -> None:
     assert response["Cache-Control"] == "no-store, private"
 
 
-# THREATS 6 -------------------------------------------------------------------------------------
+# docs/threats.md 6 -------------------------------------------------------------------------------
 
 
 def test_tokens_are_long_random_and_unrelated_to_seat_or_time() -> None:
@@ -149,7 +149,7 @@ def test_token_pages_send_no_referrer() -> None:
         assert Client().get(url)["Referrer-Policy"] == "no-referrer"
 
 
-# THREATS 9 and 10 ------------------------------------------------------------------------------
+# docs/threats.md 9 and 10 ------------------------------------------------------------------------
 
 
 def test_csp_forbids_inline_script_and_pages_have_none() -> None:
@@ -226,7 +226,7 @@ def test_long_hostile_names_are_refused_and_echoed_escaped(name: str) -> None:
     assert not Seat.objects.filter(table=table, name__startswith=name[:5]).exists()
 
 
-# THREATS 15 (HTTP side) ------------------------------------------------------------------------
+# docs/threats.md 15 (HTTP side) ------------------------------------------------------------------
 
 
 def test_oversized_and_malformed_requests_are_refused() -> None:
@@ -339,7 +339,7 @@ def test_a_typed_text_no_database_keeps_is_refused_in_a_tap_and_a_name(text: str
     assert Seat.objects.filter(table=lobby).count() == 2
 
 
-# THREATS 5 -------------------------------------------------------------------------------------
+# docs/threats.md 5 -------------------------------------------------------------------------------
 
 
 def test_logs_never_hold_tokens_or_identities(caplog: pytest.LogCaptureFixture) -> None:
@@ -387,7 +387,7 @@ def test_server_error_page_shows_no_token_or_identity(monkeypatch: pytest.Monkey
     assert "boom" not in body and "Traceback" not in body
 
 
-# THREATS 17 ------------------------------------------------------------------------------------
+# docs/threats.md 17 ------------------------------------------------------------------------------
 
 
 def test_deploy_check_passes_on_production_settings(tmp_path: Path) -> None:
@@ -455,7 +455,7 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
 
 
 def test_a_phones_first_load_is_small_and_takes_four_requests() -> None:
-    """Issue 6: at most 40 KB compressed over the wire, in at most 4 requests (static files as
+    """At most 40 KB compressed over the wire, in at most 4 requests (static files as
     `collectstatic` serves them: ours minified, companion/staticstorage.py)."""
     import gzip
     import re as _re

@@ -1,4 +1,4 @@
-"""The lord starts with five cards (issue 16, RULES §9, seed 003): at the start, the guide on
+"""The lord starts with five cards (docs/rules.md §9.6, seed 003): at the start, the guide on
 every screen and the lord's phone say so, in both languages; after the first round, and at a
 table without the house rule, nothing is said."""
 

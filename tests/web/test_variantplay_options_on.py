@@ -1,4 +1,4 @@
-"""The variants and house rules on (issue 16, docs/variants.md): the display's header and the
+"""The variants and house rules on (docs/variants.md): the display's header and the
 phones' rules panel list them, a game's record keeps the options it was dealt with, and the
 session history shows them per game, in both languages."""
 

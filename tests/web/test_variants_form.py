@@ -1,4 +1,4 @@
-"""The host's lobby form for the identity game's variants and house rules (RULES §9,
+"""The host's lobby form for the identity game's variants and house rules (docs/rules.md §9,
 docs/variants.md): one line each on what it changes, an option that excludes one on shown
 disabled with the reason, the options that will not deal to the players seated named, and the
 taps refused with the reason."""
@@ -102,7 +102,7 @@ def test_an_option_that_does_not_fit_the_players_is_named_and_refuses_the_deal(
     players: int,
 ) -> None:
     """Rebels who know each other need two rebels: 4 players deal one. (The last-three rule
-    fits every table from 4, RULES §9.)"""
+    fits every table from 4, docs/rules.md §9.4)"""
     table, _ = make_table(players, rebels_know_each_other=True, last_three=True)
     client = csrf_client()
     form = variants_form(host_page(client, table))

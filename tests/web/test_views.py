@@ -237,7 +237,7 @@ def test_handover_shows_new_link_qr_only_to_the_requester() -> None:
     assert response.status_code == 200
     seat = Seat.objects.get(pk=seats[2].pk)
     body = response.content.decode()
-    # Issue 10: a one-time claim link, not the seat's token.
+    # A one-time claim link, not the seat's token.
     claim = re.search(r"/n/([A-Za-z0-9_-]+)/", body).group(1)
     assert seat.token not in body and '<svg class="qr"' in body
     assert seat.token != seats[2].token

@@ -123,7 +123,7 @@ class Table:
     async def handover(self, server: Server, seat_id: int, token: str) -> str:
         """The seat's own phone moves it to a new phone; returns the new phone's token.
 
-        Issue 10: the dialog carries a one-time claim link, which the new phone posts to."""
+        The dialog carries a one-time claim link (never the seat's own token), which the new phone posts to."""
         action_id = f"mp{len(self.log):02d}handover{secrets.token_hex(4)}"
         phone = Browser()
         await phone.get(f"{server.base}/p/{token}/")
