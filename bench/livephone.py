@@ -13,10 +13,11 @@ behind() ("sync" after 1 s still behind); the heartbeat. The timings are read fr
 it names them (see `timings`); the heartbeat has two models, picked from live.js's text unless
 given:
 
-- legacy: the page as it was when issue 19 was filed: a ping after HEARTBEAT_MS without a
-  message once the socket is open (before its state arrived too), one pong timer for the page
-  that closes whatever socket is current when it fires, and is not cleared on close;
-- fixed: what the issue asks for: no ping before the socket's state arrived, and a pong timer
+- legacy: the page as it was before the heartbeat learned to spare a slow phone: a ping after
+  HEARTBEAT_MS without a message once the socket is open (before its state arrived too), one
+  pong timer for the page that closes whatever socket is current when it fires, and is not
+  cleared on close;
+- fixed: the page now: no ping before the socket's state arrived, and a pong timer
   that belongs to its socket and dies with it.
 """
 

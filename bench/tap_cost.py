@@ -1,4 +1,4 @@
-"""Server CPU of one tap of each kind, against an HP tap in the same process (issue 20, item 8).
+"""Server CPU of one tap of each kind, against an HP tap in the same process.
 
 Each tap runs as the app runs it: the action's transaction, then, on commit, the rendering of its
 frames and their hand-over to the in-memory channel layer (every group of an 8-seat table,
@@ -29,7 +29,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve()
 KINDS = ("hp", "equip_horse", "equip_armour", "dying", "peach", "trick", "next_phase")
-# 军争 (issue 14): a 雷杀 along a chain of four seats, one change and one broadcast; measured
+# 军争: a 雷杀 along a chain of four seats, one change and one broadcast; measured
 # when the tree has the resolver (an older tree is compared on the kinds it has).
 CHAIN_KIND = "chain4"
 
