@@ -16,7 +16,7 @@ from companion.rules.heroes import STANDARD_HEROES
 from tests.browser import tables
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.game_steps import place_heroes
-from tests.browser.tables import NAMES_EN, NAMES_ZH, Device, HttpSeat, HttpTable, deal, join
+from tests.browser.tables import NAMES_EN, NAMES_ZH, Device, HttpTable, deal, join
 
 pytestmark = [pytest.mark.browser]
 
@@ -44,20 +44,6 @@ WORDS = {
         "wins": "{name} wins",
     },
 }
-
-
-def _bring_down(table: HttpTable, victim: HttpSeat, killer: HttpSeat) -> None:
-    """The host's HP taps bring the victim's hero to dying; the death is recorded (each tap
-    meant as a new one: the next hero's death is not a double tap)."""
-    while "dying" not in _classes(table, victim):
-        table.host.act("hp", seat=str(victim.id), delta="-3", source=str(killer.id), repeat="1")
-    table.host.act("die", seat=str(victim.id), repeat="1")
-
-
-def _classes(table: HttpTable, seat: HttpSeat) -> str:
-    found = re.search(rf'<li class="([^"]*)" data-seat="{seat.id}"', table.host.page())
-    assert found
-    return found.group(1)
 
 
 # A player's name as a page may hold it: the history links the names of heroes in it, tags
@@ -183,7 +169,7 @@ def test_a_duel_on_two_phones_to_a_winner_and_the_standings(
     # The lord's first hero falls: the face-down second comes in, with the reminder.
     renegade.locator(".turn-bar form[hx-post='act/next'] button").click()  # to the play phase
     expect(strip).to_have_count(0)
-    _bring_down(table, seats["lord"], seats["renegade"])
+    tables.kill(table, seats["lord"], seats["renegade"])
     expect(lord.locator(".my-order .order-fell")).to_have_count(1)
     expect(lord.locator(".my-order .order-in_play")).to_contain_text(hidden["lord"])
     lord_line = display.locator(f"#mode-board .duel-order[data-seat='{seats['lord'].id}']")
@@ -195,8 +181,8 @@ def test_a_duel_on_two_phones_to_a_winner_and_the_standings(
     screenshot(display, f"duel-next-hero-display-{lang}")
 
     # Two more falls: the lord's third hero dies and the renegade wins.
-    _bring_down(table, seats["lord"], seats["renegade"])
-    _bring_down(table, seats["lord"], seats["renegade"])
+    tables.kill(table, seats["lord"], seats["renegade"])
+    tables.kill(table, seats["lord"], seats["renegade"])
     winner = words["wins"].format(name=seats["renegade"].name)
     expect(display.locator(".result h2.winner")).to_have_text(winner)
     expect(lord.locator(".result h2.winner")).to_have_text(winner)

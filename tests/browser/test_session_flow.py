@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from tests.browser.conftest import ContextFactory, screenshot
+from tests.browser import tables
+from tests.browser.conftest import AppServer, ContextFactory, screenshot
 
 pytestmark = [pytest.mark.browser]
 
@@ -28,8 +29,9 @@ IDN_RE = re.compile(r"\bidn-(lord|loyalist|rebel|renegade)\b")
 @dataclass
 class Seat:
     name: str
-    page: Page
+    device: tables.Device
     seat: str
+    page: Page | None = None  # a phone opened in the browser; the others are read over HTTP
     identity: str = ""
     alive: bool = True
     killer: str = ""  # the seat id of the killer
@@ -113,10 +115,15 @@ def start_game(host: Page, seats: list[Seat], *, first: bool) -> dict[str, Seat]
     by_identity: dict[str, Seat] = {}
     for s in seats:
         s.alive, s.killer = True, ""
-        expect(s.page.locator("#table-state")).to_have_attribute("data-status", "playing")
-        card = s.page.locator("#my-seat .identity-card")
-        expect(card).to_have_class(IDN_RE)
-        found = IDN_RE.search(card.get_attribute("class") or "")
+        if s.page is None:
+            html = s.device.page()
+            assert 'data-status="playing"' in html, s.name
+            found = tables.IDENTITY_RE.search(html)
+        else:
+            expect(s.page.locator("#table-state")).to_have_attribute("data-status", "playing")
+            card = s.page.locator("#my-seat .identity-card")
+            expect(card).to_have_class(IDN_RE)
+            found = IDN_RE.search(card.get_attribute("class") or "")
         assert found, f"{s.name}: no identity on the phone"
         s.identity = found.group(1)
         by_identity[s.identity] = s
@@ -211,35 +218,34 @@ def check_standings(page: Page, totals: dict[str, int], games: int) -> None:
 
 
 def test_a_session_of_two_games(
-    display_context: BrowserContext, new_context: ContextFactory, new_phone: ContextFactory
+    app_server: AppServer,
+    display_context: BrowserContext,
+    new_context: ContextFactory,
+    new_phone: ContextFactory,
 ) -> None:
+    # The table and its seats are taken with plain requests (opening a table and joining by
+    # tapping are tests/browser/test_table_flow_whole.py's); the phones whose screens are not
+    # checked stay pages fetched over HTTP.
+    table = tables.seated(app_server.base_url, NAMES)
     # The host console and the public display are two laptop windows (two contexts: a second tab
     # of one context is a background tab, and Chromium throttles its animation frames, which
     # makes every tap on the host console wait seconds for Playwright's stability check).
     host = display_context.new_page()
     host.on("dialog", lambda d: d.accept())
-    host.goto("/")
-    host.locator("form[action='/new/'] button").click()
-    expect(host).to_have_url(re.compile(r"/h/[A-Za-z0-9_-]{22,}/$"))
-    join_url = host.locator(".join-url").inner_text().strip()
-    code = join_url.rstrip("/").rsplit("/", 1)[-1]
+    host.goto(table.host.url)
     display = new_context(kind="display").new_page()
-    display.goto(f"/t/{code}/")
+    display.goto(table.display_path)
     expect(display.locator("#conn")).to_have_attribute("data-state", "open")
 
-    seats: list[Seat] = []
-    for name in NAMES:
-        page = new_phone().new_page()
-        page.goto(join_url)
-        page.locator("#name").fill(name)
-        page.locator("form:has(#name) button[type=submit]").click()
-        expect(page.locator("#my-seat .me-name")).to_have_text(name)
-        seat = page.locator("#my-seat").get_attribute("data-seat") or ""
-        assert seat
-        seats.append(Seat(name, page, seat))
-    for s in seats:
-        expect(s.page.locator("#conn")).to_have_attribute("data-state", "open")
-    phone = seats[0].page
+    seats = [Seat(s.name, s.device, str(s.id)) for s in table.seats]
+    page = new_phone().new_page()
+    page.goto(seats[0].device.url)
+    expect(page.locator("#my-seat .me-name")).to_have_text(seats[0].name)
+    expect(page.locator("#my-seat")).to_have_attribute("data-seat", seats[0].seat)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+    expect(host.locator("#conn")).to_have_attribute("data-state", "open")
+    seats[0].page = page
+    phone = page
     screens = [display, phone]
 
     # Game 1: the rebel kills the lord; the rebels win.
