@@ -270,21 +270,27 @@ def playing(
 
 
 def kill(table: HttpTable, victim: HttpSeat, killer: HttpSeat | None) -> None:
-    """Damage from the killer until the victim is dying, then record the death (host)."""
-    for _blow in range(8):  # more blows of 3 than any hero has HP
-        if dying(table, victim):
+    """Damage from the killer that brings the victim to dying (a blow of the HP the host's seat
+    dialog shows), then record the death (host)."""
+    for _blow in range(3):  # one blow does it; a rule that keeps the last HP may need more
+        hp = shown_hp(table, victim)
+        if hp is None:
             break
         table.host.act(
-            "hp", seat=str(victim.id), delta="-3", source=str(killer.id) if killer else ""
+            "hp", seat=str(victim.id), delta=str(-hp), source=str(killer.id) if killer else ""
         )
     else:
         raise AssertionError(f"{victim.name} is never dying")
     table.host.act("die", seat=str(victim.id))
 
 
-def dying(table: HttpTable, seat: HttpSeat) -> bool:
-    """Whether the seat is dying, as the host's dialog of that seat says (its dying mark): a
-    fragment a tenth of the console's size, read after every blow."""
+def shown_hp(table: HttpTable, seat: HttpSeat) -> int | None:
+    """The seat's HP as the host's dialog of that seat shows it, None once he is dying (its
+    dying mark): a fragment a tenth of the console's size."""
     _url, html = table.host.get(table.host.url + f"seat/{seat.id}")
-    assert 'class="dialog-hp"' in html, html[:300]  # where the mark would be
-    return 'class="dying-mark"' in html
+    assert 'class="dialog-hp"' in html, html[:300]  # where the HP and the mark are
+    if 'class="dying-mark"' in html:
+        return None
+    found = re.search(r'class="hp-num">(-?\d+)/', html)
+    assert found, html[:300]
+    return int(found.group(1))
