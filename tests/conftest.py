@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 import pytest
+
+from companion.rules import chance
+
+# Mixed into every test's seed, to try the suite under other draws (`SGS_TEST_SEED=2 pytest ...`);
+# read here only: the app itself never takes a seed from the environment.
+SEED_SALT = os.environ.get("SGS_TEST_SEED", "")
+
+
+@pytest.fixture(autouse=True)
+def _seeded_chance(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every draw the app makes in a test (identities, hero offers, the draft, rebirth) comes
+    from a generator seeded with the test's own id: the same draw each run and whatever ran
+    before it, a different one for each test. The OS's source is back after the test."""
+    with chance.seeded(f"{SEED_SALT}:{request.node.nodeid}"):
+        yield
 
 
 @pytest.fixture(autouse=True)

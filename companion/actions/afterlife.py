@@ -9,7 +9,6 @@ seat index in play order. The death action (`actions.death`) calls `died` and re
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +28,7 @@ from companion.actions.core import (
 )
 from companion.actions.inputs import _ordered
 from companion.models import Event, Seat, Table
-from companion.rules import box
+from companion.rules import box, chance
 from companion.rules.damage import DamageStep, Modifier
 from companion.rules.identities import Identity
 from companion.rules.turns import Phase
@@ -251,7 +250,7 @@ def _draw(table: Table, old_hero: str, held: list[str]) -> box.BoxHero | None:
     if not old_hero or old_hero not in the_box.ids():
         # No hero to go by (first-game mode is refused with rebirth): any kingdom.
         pile = box.unused(the_box, held)
-        random.shuffle(pile)
+        chance.source().shuffle(pile)
         return pile[0] if pile else None
     return box.rebirth_hero(the_box, old_hero=old_hero, held=held)
 

@@ -21,12 +21,11 @@ from __future__ import annotations
 import json
 import random
 import re
-import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import heroes, typed
+from companion.rules import chance, heroes, typed
 
 FORMAT = "sanguosha-box"
 VERSION = 1
@@ -362,7 +361,7 @@ def from_stored(raw: Any) -> Box:
 
 
 def _rng(rng: random.Random | None) -> random.Random:
-    return rng if rng is not None else secrets.SystemRandom()
+    return chance.given_or_source(rng)
 
 
 def heroes_needed(player_count: int) -> int:

@@ -11,11 +11,11 @@ refused step (`DraftError`) changes nothing. `as_data` / `from_data` keep them i
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.rules import chance
 from companion.rules.errors import Refused
 
 
@@ -118,7 +118,7 @@ class Draft:
             raise DraftError(
                 "too_few_heroes", f"{plan.pool_size} heroes needed, {len(distinct)} given"
             )
-        rng = rng or secrets.SystemRandom()
+        rng = chance.given_or_source(rng)
         pool = tuple(rng.sample(distinct, plan.pool_size))
         down = frozenset(rng.sample(range(plan.pool_size), plan.face_down))
         return cls(plan=plan, pool=pool, face_down=down, first=plan.first_side)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import csv
 import random
-import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.rules import chance
 from companion.rules.identities import check_player_count
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -63,8 +63,7 @@ def hero_by_id(hero_id: str) -> Hero:
 
 def lord_candidates(rng: random.Random | None = None) -> list[str]:
     """Return the lord's 5 candidates: 曹操, 刘备, 孙权 and 2 other random heroes, shuffled."""
-    if rng is None:
-        rng = secrets.SystemRandom()
+    rng = chance.given_or_source(rng)
     others = [hero.id for hero in STANDARD_HEROES if hero.id not in LORD_HERO_IDS]
     candidates = [*LORD_HERO_IDS, *rng.sample(others, LORD_EXTRA_CANDIDATES)]
     rng.shuffle(candidates)
@@ -95,8 +94,7 @@ def deal_candidates(
     needed = per_player * non_lord_count
     if needed > len(pool):
         raise ValueError(f"{needed} candidates needed, only {len(pool)} heroes left")
-    if rng is None:
-        rng = secrets.SystemRandom()
+    rng = chance.given_or_source(rng)
     rng.shuffle(pool)
     return [pool[i * per_player : (i + 1) * per_player] for i in range(non_lord_count)]
 

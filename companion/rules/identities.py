@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass
 from enum import StrEnum
+
+from companion.rules import chance
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 10
@@ -82,8 +83,7 @@ def deal_identities(
     rng: random.Random | None = None,
 ) -> list[Identity]:
     """Deal identities uniformly at random; index i is the i-th seat in seat order."""
-    if rng is None:
-        rng = secrets.SystemRandom()
+    rng = chance.given_or_source(rng)
     cards = _identity_pool(player_count, options)
     rng.shuffle(cards)
     return cards
@@ -99,8 +99,7 @@ def deal_identities_fixed_lord(
     check_player_count(player_count)
     if not 0 <= lord_index < player_count:
         raise ValueError(f"lord_index {lord_index} outside 0..{player_count - 1}")
-    if rng is None:
-        rng = secrets.SystemRandom()
+    rng = chance.given_or_source(rng)
     others = _identity_pool(player_count, options)
     others.remove(Identity.LORD)
     rng.shuffle(others)

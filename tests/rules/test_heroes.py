@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.rules import chance
 from companion.rules.heroes import (
     LORD_HERO_IDS,
     STANDARD_HEROES,
@@ -264,6 +265,8 @@ class SpyRandom(random.Random):
 def test_default_rng_is_secrets_system_random(monkeypatch: pytest.MonkeyPatch) -> None:
     SpyRandom.created = []
     monkeypatch.setattr(secrets, "SystemRandom", SpyRandom)
+    # Outside the tests' seeding (tests/conftest.py), as in production.
+    monkeypatch.setattr(chance, "_pinned", None)
     assert len(lord_candidates()) == 5
     assert len(SpyRandom.created) == 1
     assert len(deal_candidates(taken=["WU001"], player_count=6, non_lord_count=5)) == 5

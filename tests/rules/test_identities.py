@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
+from companion.rules import chance
 from companion.rules.identities import (
     Identity,
     IdentityOptions,
@@ -248,6 +249,8 @@ class SpyRandom(random.Random):
 def spy_rng(monkeypatch: pytest.MonkeyPatch) -> type[SpyRandom]:
     SpyRandom.created = []
     monkeypatch.setattr(secrets, "SystemRandom", SpyRandom)
+    # Outside the tests' seeding (tests/conftest.py), as in production.
+    monkeypatch.setattr(chance, "_pinned", None)
     return SpyRandom
 
 

@@ -20,11 +20,10 @@ his seat dead.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar
 
-from companion.rules import flow
+from companion.rules import chance, flow
 from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
@@ -122,7 +121,7 @@ class DuelMode(Mode):
         seat, a session's alternation)."""
         _check_count(seat_count)
         if fixed_leader is None:
-            fixed_leader = (rng or secrets.SystemRandom()).randrange(SEATS)
+            fixed_leader = chance.given_or_source(rng).randrange(SEATS)
         if fixed_leader not in range(SEATS):
             raise Refused("bad_seat", f"seat {fixed_leader}")
         cards = [Identity.RENEGADE, Identity.RENEGADE]

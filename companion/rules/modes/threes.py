@@ -28,12 +28,12 @@ sideways while this side still has an upright one. Dead players are skipped.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from companion.rules import chance
 from companion.rules.directions import AREA_TRICKS, Direction
 from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
@@ -386,7 +386,7 @@ class ThreesMode(Mode):
         commander's seat, the next game's swap); each team takes its commander's colour."""
         _check_count(seat_count)
         if fixed_leader is None:
-            fixed_leader = (rng or secrets.SystemRandom()).choice(COMMANDER_SEATS)
+            fixed_leader = chance.given_or_source(rng).choice(COMMANDER_SEATS)
         return layout(fixed_leader)
 
     def redeal(
