@@ -27,7 +27,6 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion import charts
 from companion.actions.core import NotFound
 from companion.actions.scoring import game_record
 from companion.actions.sessions import GAME_CORRECTED, PANEL_KINDS, _finished_game
@@ -38,7 +37,8 @@ from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, standings
 from companion.rules.teams import side_wins, team_standings
-from companion.texts import describe as describe_event
+from companion.words import charts
+from companion.words.history import describe as describe_event
 
 log = logging.getLogger(__name__)
 

@@ -48,9 +48,9 @@ HELPERS = {
     "read/private.py",  # the seat's own HP tracker
     "state.py",  # a seat as every screen sees it
     "fragments.py",  # the delta's pieces
-    "texts.py",  # the history line's words
-    "names.py",  # hero and card names
-    "labels.py",  # identities, phases
+    "words/history.py",  # the history line's words
+    "words/names.py",  # hero and card names
+    "words/labels.py",  # identities, phases
     "actions/protection.py",  # the first out's protection, asked of every HP change
     "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }

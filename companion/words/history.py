@@ -1,7 +1,7 @@
 """The history's event lines in the active language (`describe`): one line of words per event,
 from its public part only. The sentences come from the Django translation files; the labels
-they use from companion.labels, the names of heroes, cards, skills and judgements from
-companion.names.
+they use from companion.words.labels, the names of heroes, cards, skills and judgements from
+companion.words.names.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.actions.sessions import GAME_CORRECTED, SESSION_STARTED
-from companion.labels import (
+from companion.rules import modes
+from companion.rules.cards import corner_label, parse_suit
+from companion.rules.flow import peaches_needed, shown_hp
+from companion.words.labels import (
     draft_side_label,
     identity_label,
     outcome_label,
@@ -22,10 +25,7 @@ from companion.labels import (
     side_label,
     soul_label,
 )
-from companion.names import card_label, check_label, english_ui, hero_card, skill_list
-from companion.rules import modes
-from companion.rules.cards import corner_label, parse_suit
-from companion.rules.flow import peaches_needed, shown_hp
+from companion.words.names import card_label, check_label, english_ui, hero_card, skill_list
 
 
 def _hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
