@@ -11,8 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from companion.actions.sessions import GAME_CORRECTED
-from companion.models import Event, Game, Table
+from companion.models import GAME_CORRECTED, Event, Game, Table
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode

@@ -29,8 +29,8 @@ from django.utils import translation
 
 from companion.actions.core import NotFound
 from companion.actions.scoring import game_record
-from companion.actions.sessions import GAME_CORRECTED, PANEL_KINDS, _finished_game
-from companion.models import Event, Game, Session, Table
+from companion.actions.sessions import PANEL_KINDS, _finished_game
+from companion.models import GAME_CORRECTED, Event, Game, Session, Table
 from companion.read.session_games import GameSummary, _corrections, _game_summary, _scored
 from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
