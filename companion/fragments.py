@@ -22,16 +22,16 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, override
 
-from companion.labels import identity_label
-from companion.names import card_english, english_ui
 from companion.rules import help as rules_help
+from companion.words.labels import identity_label
+from companion.words.names import card_english, english_ui
 
 if TYPE_CHECKING:
-    from companion.names import HeroCard
     from companion.read.delta import TableDelta
     from companion.read.history import HistoryLine
     from companion.read.private import PrivateState
     from companion.state import PublicSeat, PublicState
+    from companion.words.names import HeroCard
 
 
 def hero_name(hero: HeroCard) -> SafeString:
@@ -163,7 +163,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
 
 def maneuver_marks(seat: PublicSeat) -> str:
     """军争: a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
-    from companion.names import card_label  # noqa: PLC0415 - kept off the shared import line
+    from companion.words.names import card_label  # noqa: PLC0415 - kept off the shared import line
 
     marks = []
     if seat.chained:

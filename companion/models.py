@@ -192,6 +192,12 @@ class Seat(models.Model):
         return f"seat.{self.pk}"
 
 
+# The event kinds of a scoring session, written by companion.actions.sessions and read by the
+# session's screens and history words: kept here, below both, so the words import no action.
+SESSION_STARTED = "session_started"
+GAME_CORRECTED = "game_corrected"
+
+
 class Event(models.Model):
     """One change of a table: who, what, before and after. Append-only.
 

@@ -15,9 +15,7 @@ from django.utils import timezone
 from companion.actions import last_three, protection
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
-from companion.labels import place_label, seats_needed, side_label
 from companion.models import Handover, Seat, Table
-from companion.names import HeroCard, table_hero_card
 from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
@@ -30,6 +28,8 @@ from companion.rules.judgement import Check, judge, replacer_may_act
 from companion.rules.skills import Skill, has_skills, skills_for, skills_in_phase
 from companion.rules.turns import PHASE_ORDER, draw_count, hand_limit, judgement_order
 from companion.rules.victory import SeatStatus, Side
+from companion.words.labels import place_label, seats_needed, side_label
+from companion.words.names import HeroCard, table_hero_card
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,11 @@ from companion.actions.core import (
 from companion.actions.inputs import mode_of
 from companion.actions.scoring import score_results
 from companion.actions.session_deal import _next_number
-from companion.models import Game, Seat, Session, Table
+from companion.models import GAME_CORRECTED, SESSION_STARTED, Game, Seat, Session, Table
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
 
-# Event kinds written here, and every kind after which the session panel must be sent again.
-SESSION_STARTED = "session_started"
-GAME_CORRECTED = "game_corrected"
+# Every kind after which the session panel must be sent again.
 PANEL_KINDS = frozenset(
     {SESSION_STARTED, GAME_CORRECTED, "game_over", "identities_dealt", "identities_redealt"}
 )

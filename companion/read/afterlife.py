@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from django.utils.functional import Promise
 
 from companion.actions.afterlife import load
-from companion.labels import SOUL_EFFECTS, SOUL_LABELS
 from companion.models import Seat, Table
 from companion.rules.identities import Identity
 from companion.rules.variants import rebirth
 from companion.rules.variants.souls import soul_for
+from companion.words.labels import SOUL_EFFECTS, SOUL_LABELS
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.models import Event, Table
-from companion.texts import describe
+from companion.words.history import describe
 
 HISTORY_LENGTH = 15
 

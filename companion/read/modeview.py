@@ -16,7 +16,6 @@ from typing import Any
 
 from companion.actions.inputs import statuses
 from companion.models import Seat, Table
-from companion.names import HeroCard, table_hero_card
 from companion.rules import modes
 from companion.rules.directions import (
     AMAZING_GRACE,
@@ -28,6 +27,7 @@ from companion.rules.directions import (
 from companion.rules.draft import Draft, Placement
 from companion.rules.identities import Identity
 from companion.rules.teams import Teams
+from companion.words.names import HeroCard, table_hero_card
 
 
 @dataclass(frozen=True)

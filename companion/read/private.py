@@ -10,13 +10,13 @@ from django.utils.html import conditional_escape
 
 from companion.actions import protection
 from companion.models import Seat, Table
-from companion.names import HeroCard, table_hero_card
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, private_mode_view
 from companion.rules import modes
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
 from companion.rules.variants import house
+from companion.words.names import HeroCard, table_hero_card
 
 
 @dataclass(frozen=True)

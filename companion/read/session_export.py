@@ -10,8 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 from companion.actions.scoring import LINE_CODES
-from companion.actions.sessions import SESSION_STARTED
-from companion.models import Event, Session
+from companion.models import SESSION_STARTED, Event, Session
 from companion.read.session_games import GameSummary
 from companion.read.sessions import _game_events, summarize
 

@@ -11,10 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from companion.actions.sessions import GAME_CORRECTED
-from companion.labels import identity_label, place_label, side_label
-from companion.models import Event, Game, Table
-from companion.names import added_card, hero_card
+from companion.models import GAME_CORRECTED, Event, Game, Table
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
@@ -31,7 +28,9 @@ from companion.rules.scoring import (
     REBELS_ALIVE,
 )
 from companion.rules.victory import Side
-from companion.variant_labels import VariantOn, variants_on
+from companion.words.labels import identity_label, place_label, side_label
+from companion.words.names import added_card, hero_card
+from companion.words.variants import VariantOn, variants_on
 
 
 def _line_label(code: str) -> str:

@@ -27,18 +27,18 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion import charts
 from companion.actions.core import NotFound
 from companion.actions.scoring import game_record
-from companion.actions.sessions import GAME_CORRECTED, PANEL_KINDS, _finished_game
-from companion.models import Event, Game, Session, Table
+from companion.actions.sessions import PANEL_KINDS, _finished_game
+from companion.models import GAME_CORRECTED, Event, Game, Session, Table
 from companion.read.session_games import GameSummary, _corrections, _game_summary, _scored
 from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, standings
 from companion.rules.teams import side_wins, team_standings
-from companion.texts import describe as describe_event
+from companion.words import charts
+from companion.words.history import describe as describe_event
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from companion import charts
 from companion.actions.scoring import IDENTITIES, TIE_BREAK
-from companion.labels import draft_side_label, identity_label
 from companion.read.session_games import GameSummary
+from companion.words import charts
+from companion.words.labels import draft_side_label, identity_label
 
 
 @dataclass(frozen=True)

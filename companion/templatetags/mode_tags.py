@@ -7,8 +7,8 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from companion.labels import draft_side_label, place_label
-from companion.texts import answer_label
+from companion.words.labels import draft_side_label, place_label
+from companion.words.team_lines import answer_label
 
 register = template.Library()
 

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from companion.labels import identity_label
+from companion.words.labels import identity_label
 
 register = template.Library()
 

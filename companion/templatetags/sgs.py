@@ -8,12 +8,13 @@ from django.utils.html import conditional_escape as escape
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from companion import fragments, labels, names, state
+from companion import fragments, state
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.help import CHECK_KEYS
 from companion.rules.help.first_game import PHASE_HINTS
 from companion.rules.skills import Skill
+from companion.words import labels, names
 
 register = template.Library()
 

@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from companion.actions.variants import refusal_message
 from companion.rules import modes
 from companion.rules.modes import OptionsError, OptionsRefused
-from companion.variant_labels import OPTIONS, VARIANTS, VariantOn, last_three_words, variants_on
+from companion.words.variants import OPTIONS, VARIANTS, VariantOn, last_three_words, variants_on
 
 register = template.Library()
 

@@ -17,7 +17,7 @@ from companion.asgi import application
 from companion.broadcast import render_public
 from companion.models import Event, Seat, Table
 from companion.state import public_state
-from companion.texts import describe
+from companion.words.history import describe
 from tests.actions.test_turns import first_game, snapshot
 from tests.support.game import fresh, picked_all
 

@@ -12,7 +12,7 @@ from companion.actions import ActionError, afterlife
 from companion.models import Event, Game, Seat, Table
 from companion.rules import box
 from companion.state import public_state
-from companion.texts import describe
+from companion.words.history import describe
 from tests.support.game import by_identity, fresh, kill, picked_all, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -48,9 +48,11 @@ HELPERS = {
     "read/private.py",  # the seat's own HP tracker
     "state.py",  # a seat as every screen sees it
     "fragments.py",  # the delta's pieces
-    "texts.py",  # the history line's words
-    "names.py",  # hero and card names
-    "labels.py",  # identities, phases
+    "words/history.py",  # the history line: its kind's line, looked up
+    "words/play_lines.py",  # the HP line's words
+    "words/variant_lines.py",  # its clauses of the protection and 罗汉, asked of every damage
+    "words/names.py",  # hero and card names
+    "words/labels.py",  # identities, phases
     "actions/protection.py",  # the first out's protection, asked of every HP change
     "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }

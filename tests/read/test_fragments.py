@@ -14,10 +14,10 @@ from django.utils import translation
 from django.utils.html import escape
 
 from companion import fragments
-from companion.names import hero_card
 from companion.read.history import HistoryLine
 from companion.read.private import PrivateState
 from companion.state import EquipmentView, PublicSeat
+from companion.words.names import hero_card
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"
 

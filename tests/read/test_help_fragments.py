@@ -9,11 +9,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion import fragments
-from companion.names import hero_card
 from companion.read.history import HistoryLine
 from companion.rules import help as rules_help
 from companion.rules.heroes import STANDARD_HEROES
 from companion.templatetags.sgs import check_help, phase_hint
+from companion.words.names import hero_card
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])

@@ -22,13 +22,13 @@ from django.utils import timezone, translation
 from companion import actions
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Seat, Table
-from companion.names import CHECK_NAMES, KINGDOM_NAMES, card_label
 from companion.read import session_games, sessions
 from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
 from companion.state import public_state
+from companion.words.names import CHECK_NAMES, KINGDOM_NAMES, card_label
 from tests.read.test_i18n import PO_PATH, parse_po
 from tests.support.factories import make_table
 from tests.support.game import by_identity, fresh, kill, started
@@ -261,7 +261,7 @@ def _older(table: Table) -> list[Any]:
 
 
 def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:
-    from companion.texts import describe
+    from companion.words.history import describe
 
     with translation.override("en"):
         text = describe("undo", {"name": "Ann", "undone_kind": "died", "undone_version": 7})["text"]
@@ -269,7 +269,7 @@ def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:
 
 
 def test_judgement_words() -> None:
-    from companion.labels import outcome_label
+    from companion.words.labels import outcome_label
 
     with translation.override("en"):
         assert outcome_label("escaped") == "no effect: the trick is discarded"

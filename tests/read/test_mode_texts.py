@@ -10,7 +10,7 @@ from django.utils import translation
 from companion import actions
 from companion.models import Event
 from companion.rules.heroes import hero_by_id
-from companion.texts import describe
+from companion.words.history import describe
 from tests.support.game import kill
 from tests.support.modeplay import (
     dealt_and_started,

@@ -13,10 +13,10 @@ import re
 from functools import cache
 from html.parser import HTMLParser
 
-from companion.names import CHECK_NAMES, KINGDOM_NAMES
 from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.skills import skills_for
+from companion.words.names import CHECK_NAMES, KINGDOM_NAMES
 
 CJK_RUN = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff]+")
 SHOWN_ATTRIBUTES = (
@@ -37,7 +37,7 @@ OTHER_NAMES = {
     "军争": "Maneuvering",
     "失去体力": "Lose HP",
     "酒": "Wine",
-    # The dark souls (companion.labels.SOUL_LABELS).
+    # The dark souls (companion.words.labels.SOUL_LABELS).
     "罗汉": "Luohan",
     "玄武": "Xuanwu",
     "祝由": "Zhuyou",

@@ -50,7 +50,7 @@ _LORD_NOTE: Pair = (
 )
 _COMPULSORY_NOTE: Pair = ("锁定技：必须发动。", "Compulsory: it always applies.")
 
-# The judgements the helper names by a code (companion.names.CHECK_NAMES), and their entries.
+# The judgements the helper names by a code (companion.words.names.CHECK_NAMES), and their entries.
 CHECK_KEYS: dict[str, str] = {
     "indulgence": "card:乐不思蜀",
     "supply_shortage": "card:兵粮寸断",

@@ -18,12 +18,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, names
+from companion import actions
 from companion.actions import ActionError, Actor, NotFound
 from companion.actions.box_offers import LOCKED_CODE, BoxRefused, box_locked, table_box
 from companion.rules import box
 from companion.web.middleware import OVERSIZED_UPLOAD
 from companion.web.views.common import _is_htmx, _not_found, _private, _refused, with_actor
+from companion.words import names
 
 SKILL_ROWS = 4
 

@@ -17,7 +17,6 @@ from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
-from companion.names import table_hero_card
 from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
@@ -28,6 +27,7 @@ from companion.rules.turns import judgement_order
 from companion.state import public_state
 from companion.web.views.common import _not_found, _private, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
+from companion.words.names import table_hero_card
 
 __all__ = ["damage_dialog"]  # 军争's damage dialog, routed with the other dialogs
 

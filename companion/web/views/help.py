@@ -10,7 +10,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from companion import names
 from companion.actions.box_offers import table_box
 from companion.models import Table
 from companion.rules import help as rules_help
@@ -19,6 +18,7 @@ from companion.rules.help.roles import ROLE_TIPS
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS
 from companion.web import throttle
 from companion.web.views.common import _too_many
+from companion.words import names
 
 MAX_QUERY = 60
 

@@ -21,8 +21,8 @@ from companion.read.afterlife import afterlife_view, luohan_owner
 from companion.rules.cards import Suit
 from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard
 from companion.rules.maneuvering import FireAttackError, FireAttackStage, fire_attack
-from companion.texts import chain_words, step_words
 from companion.web.views.common import _not_found, _private, with_actor
+from companion.words.maneuver_lines import chain_words, step_words
 
 AXE = "贯石斧"
 # The common cards, one tap each; 军争's own only with the expansion.

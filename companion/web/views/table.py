@@ -13,7 +13,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion import actions, broadcast
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
-from companion.labels import mode_choices
 from companion.models import Table, new_token
 from companion.qr import qr_svg
 from companion.read.screens import template_for
@@ -34,6 +33,7 @@ from companion.web.views.common import (
     with_actor,
     with_table,
 )
+from companion.words.labels import mode_choices
 
 
 @require_GET

@@ -1,0 +1,109 @@
+"""The history's event lines in the active language (`describe`): one line of words per event,
+from its public part only. The sentences come from the Django translation files; the labels
+they use from companion.words.labels, the names of heroes, cards, skills and judgements from
+companion.words.names.
+
+Each event kind has one function that makes its line, kept in a registry that this module
+owns and names no kind of its own. The modules beside it register theirs, grouped by subject
+(`table_lines`: the table, seats, deal, heroes, box and sessions; `play_lines`: HP, deaths,
+equipment, delayed tricks, judgements, turns and undo; `maneuver_lines`: 军争's damage;
+`team_lines`: 3 vs 3 and 1 vs 1; `variant_lines`: protection, the last three, rebirth and dark
+souls), and `companion.words` imports them all, in that order, the first time any of its
+modules is imported. A game's package adds its own kinds the same way, from a module its app
+imports at start, without any module here naming it:
+
+    from companion.words.history import clause, line
+
+    @line("my_kind")
+    def _my_kind(public: dict[str, Any], name: str) -> str:
+        # `public` is the event's public part, `name` its seat's name (public["name"])
+        return _("%(name)s did it") % {"name": name}
+
+    @clause("damage")
+    def _my_note(public: dict[str, Any]) -> list[str]:
+        # a clause after another kind's line ("line · clause"): [] when there is nothing to add
+        return [_("my note")] if public.get("my_key") else []
+
+- `line(kind)` registers its function as the line of `kind` (`register(kind, make)` without
+  the decorator). A kind has one line: registering it again raises `ValueError`, unless
+  `replace=True`, which a game uses to vary another's line, keeping the one it replaces
+  (`line_of(kind)`, read before) for the cases it leaves alone.
+- `clause(*kinds)` adds its function's clauses after each kind's line, in the order registered.
+  Replacing a kind's line keeps its clauses.
+- `describe(kind, public)` makes the line; a kind with no line is shown as its own name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.words.names import english_ui, hero_card
+
+# A kind's line from the event's public part and its seat's name.
+Line = Callable[[dict[str, Any], str], str]
+# Clauses after a kind's line, from the event's public part ([] for none).
+Clause = Callable[[dict[str, Any]], list[str]]
+
+_LINES: dict[str, Line] = {}
+_CLAUSES: dict[str, list[Clause]] = {}
+
+
+def register(kind: str, make: Line, *, replace: bool = False) -> Line:
+    """Make `make` the line of `kind`; `replace` to change a line registered before."""
+    if (kind in _LINES) != replace:
+        raise ValueError(
+            f"{kind!r} has a line already" if not replace else f"{kind!r} has no line to replace"
+        )
+    _LINES[kind] = make
+    return make
+
+
+def line(kind: str, *, replace: bool = False) -> Callable[[Line], Line]:
+    """The decorator form of `register`: `@line("damage")`."""
+    return lambda make: register(kind, make, replace=replace)
+
+
+def clause(*kinds: str) -> Callable[[Clause], Clause]:
+    """Add the decorated function's clauses after each kind's line: `@clause("damage")`."""
+
+    def add(extra: Clause) -> Clause:
+        for kind in kinds:
+            _CLAUSES.setdefault(kind, []).append(extra)
+        return extra
+
+    return add
+
+
+def line_of(kind: str) -> Line:
+    """The line registered for `kind` now (KeyError when there is none)."""
+    return _LINES[kind]
+
+
+def known(kind: str) -> bool:
+    """Whether `kind` has a line."""
+    return kind in _LINES
+
+
+def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
+    """One history line from an event's public part only."""
+    make = _LINES.get(kind)
+    if make is None:
+        return {"kind": kind, "text": kind}
+    text = make(public, public.get("name", ""))
+    extras = _CLAUSES.get(kind)
+    if extras:
+        parts = [part for extra in extras for part in extra(public)]
+        if parts:
+            text = " · ".join([text, *parts])
+    return {"kind": kind, "text": text}
+
+
+def hero_name(hero_id: str, public: dict[str, Any] | None = None) -> str:
+    """A hero's name; a hero the table added is named by the event itself (`names`: id ->
+    [Chinese, English], written with the event)."""
+    card = hero_card(hero_id)
+    if card is None:
+        zh, en = ((public or {}).get("names") or {}).get(hero_id, ["", ""])
+        return f"{zh} {en}" if en and english_ui() else zh
+    return f"{card.name_zh} {card.name_en}" if card.english else card.name_zh
