@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
@@ -34,3 +35,11 @@ def qr_text(data: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+@lru_cache(maxsize=1024)
+def join_qr_svg(join_url: str) -> SafeString:
+    """`qr_svg` of a table's join address, drawn once per address: every screen of the table
+    shows it on every load, and drawing it is a third of a screen's time. (Only addresses that
+    are no secret are kept: not the one-time handover links.)"""
+    return qr_svg(join_url)

@@ -21,7 +21,7 @@ from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
 from companion.rules.cards import corner_label, equipment_by_name, parse_suit
-from companion.rules.distance import can_attack, in_trick_reach, seat_distance
+from companion.rules.distance import attacks_at, distance_matrix, trick_reaches_at
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
 from companion.rules.judgement import Check, judge, replacer_may_act
@@ -296,6 +296,8 @@ def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[li
     matrix: list[list[int | None]] = []
     if len(living) < 2:
         return rows, matrix
+    # Each ordered pair's distance once: every screen's state is built on each change.
+    distances = distance_matrix(views)
     for i in living:
         line: list[int | None] = []
         rows[seats[i].pk] = []
@@ -303,16 +305,16 @@ def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[li
             if i == j:
                 line.append(None)
                 continue
-            to = seat_distance(views, i, j)
+            to = distances[(i, j)]
             line.append(to)
             rows[seats[i].pk].append(
                 DistanceRow(
                     seat_id=seats[j].pk,
                     name=seats[j].name,
                     to=to,
-                    back=seat_distance(views, j, i),
-                    attack=can_attack(views, i, j),
-                    reach=in_trick_reach(views, i, j),
+                    back=distances[(j, i)],
+                    attack=attacks_at(views[i], to),
+                    reach=trick_reaches_at(views[i], to),
                 )
             )
         matrix.append(line)

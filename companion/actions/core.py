@@ -144,9 +144,12 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
                 seat.table = table
                 return Actor(table=table, seat=seat, is_host=seat.is_host)
     else:
-        seat = _first(Seat.objects.select_related("table").filter(token=token))
-        if seat is not None:
-            return Actor(table=seat.table, seat=seat, is_host=seat.is_host)
+        # Every page a phone opens comes here first too: the same one statement.
+        pair = fastsql.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
+        if pair is not None:
+            seat, table = pair
+            seat.table = table
+            return Actor(table=table, seat=seat, is_host=seat.is_host)
     query = Table.objects.filter(host_token=token)
     if for_update:
         query = query.select_for_update()

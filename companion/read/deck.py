@@ -11,7 +11,7 @@ from typing import Any
 from companion.actions.deck import RESHUFFLED
 from companion.models import Event, Table
 from companion.rules.judgement import Check
-from companion.rules.odds import LiveOdds, OutReason, live_odds
+from companion.rules.odds import OutReason, live_odds_of
 
 
 @dataclass(frozen=True)
@@ -59,25 +59,24 @@ def deck_odds(table: Table, checks: list[Check]) -> DeckOdds:
     revealed = revealed_cards(table)
     maneuvering = table.opts.maneuvering
     error = False
-    found: dict[str, LiveOdds] = {}
-    for check in checks:
-        try:
-            found[check.value] = live_odds(
-                check,
-                maneuvering=maneuvering,
-                equipment=equipment,
-                delayed_tricks=tricks,
-                revealed=revealed,
-            )
-        except ValueError:
-            error = True
-            found[check.value] = live_odds(check, maneuvering=maneuvering)
+    try:
+        found = live_odds_of(
+            checks,
+            maneuvering=maneuvering,
+            equipment=equipment,
+            delayed_tricks=tricks,
+            revealed=revealed,
+        )
+    except ValueError:
+        # The known cards are the same for every check: they fit the deck for all or for none.
+        error = True
+        found = live_odds_of(checks, maneuvering=maneuvering)
     any_odds = next(iter(found.values()))
     taken = any_odds.taken_out
     return DeckOdds(
         odds={
-            code: list(o.odds.items()) if code != Check.FREE.value else []
-            for code, o in found.items()
+            check.value: list(o.odds.items()) if check is not Check.FREE else []
+            for check, o in found.items()
         },
         deck_size=any_odds.deck_size,
         remaining=any_odds.remaining,

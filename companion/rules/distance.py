@@ -67,14 +67,23 @@ def attack_range(seat: SeatView) -> int:
 
 def can_attack(seats: Sequence[SeatView], source: int, target: int) -> bool:
     """Whether source may 杀 target: distance within source's attack range."""
-    return seat_distance(seats, source, target) <= attack_range(seats[source])
+    return attacks_at(seats[source], seat_distance(seats, source, target))
+
+
+def attacks_at(source: SeatView, distance: int) -> bool:
+    """`can_attack` for a target at a known distance from source."""
+    return distance <= attack_range(source)
 
 
 def in_trick_reach(seats: Sequence[SeatView], source: int, target: int) -> bool:
     """Whether 顺手牵羊 / 兵粮寸断 from source reach target (distance ≤ 1; 奇才: always)."""
-    distance = seat_distance(seats, source, target)
+    return trick_reaches_at(seats[source], seat_distance(seats, source, target))
+
+
+def trick_reaches_at(source: SeatView, distance: int) -> bool:
+    """`in_trick_reach` for a target at a known distance from source."""
     # 奇才: the user's tricks have no distance limit; weapons never count for tricks.
-    return seats[source].qicai or distance <= 1
+    return source.qicai or distance <= 1
 
 
 def distance_matrix(seats: Sequence[SeatView]) -> dict[tuple[int, int], int]:

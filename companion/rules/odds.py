@@ -101,7 +101,64 @@ def live_odds(
     ValueError when a card named is not in this deck or more of it are out than the deck holds.
     """
     check = Check(check)
+    found = live_odds_of(
+        [check],
+        ex=ex,
+        maneuvering=maneuvering,
+        equipment=equipment,
+        delayed_tricks=delayed_tricks,
+        revealed=revealed,
+    )
+    return found[check]
+
+
+def live_odds_of(
+    checks: Sequence[Check],
+    *,
+    ex: bool = True,
+    maneuvering: bool = False,
+    equipment: Sequence[str] = (),
+    delayed_tricks: Sequence[str] = (),
+    revealed: Sequence[tuple[Suit | str, int | None]] = (),
+) -> dict[Check, LiveOdds]:
+    """`live_odds` of several checks over the same draw pile, the pile worked out once (the
+    judgement helper shows every check's odds at once)."""
     deck: tuple[Card, ...] = load_deck(ex=ex, maneuvering=maneuvering)
+    left, taken = _pile(deck, equipment, delayed_tricks, revealed)
+    remaining_total = sum(left.values(), Fraction(0))
+    if remaining_total <= 0:
+        raise ValueError("no cards left to judge from")
+    remaining = int(remaining_total)  # whole cards were taken out, in shares that sum to 1
+    found: dict[Check, LiveOdds] = {}
+    for raw in checks:
+        check = Check(raw)
+        counts: dict[str, Fraction] = {outcome: Fraction(0) for outcome in OUTCOMES[check]}
+        for (suit, rank), weight in left.items():
+            if not weight:
+                continue
+            if check is Check.FREE:
+                counts[suit.value] += weight
+                counts[COLOURS[0] if suit.is_red else COLOURS[1]] += weight
+            else:
+                counts[judge(check, suit, rank).outcome] += weight
+        found[check] = LiveOdds(
+            check=check,
+            deck_size=len(deck),
+            remaining=remaining,
+            taken_out=taken,
+            counts=counts,
+            odds={outcome: count / remaining_total for outcome, count in counts.items()},
+        )
+    return found
+
+
+def _pile(
+    deck: tuple[Card, ...],
+    equipment: Sequence[str],
+    delayed_tricks: Sequence[str],
+    revealed: Sequence[tuple[Suit | str, int | None]],
+) -> tuple[dict[Key, Fraction], tuple[TakenOut, ...]]:
+    """The share of each (suit, rank) left in the draw pile, and what was taken out."""
     left: dict[Key, Fraction] = defaultdict(Fraction)
     copies: dict[str, list[Key]] = defaultdict(list)
     for card in deck:
@@ -143,27 +200,7 @@ def live_odds(
         cards = tuple((_label(key), value) for key, value in sorted(shares.items(), key=_order))
         taken.append(TakenOut(name, reason, count, cards))
 
-    remaining_total = sum(left.values(), Fraction(0))
-    if remaining_total <= 0:
-        raise ValueError("no cards left to judge from")
-    counts: dict[str, Fraction] = {outcome: Fraction(0) for outcome in OUTCOMES[check]}
-    for (suit, rank), weight in left.items():
-        if not weight:
-            continue
-        if check is Check.FREE:
-            counts[suit.value] += weight
-            counts[COLOURS[0] if suit.is_red else COLOURS[1]] += weight
-        else:
-            counts[judge(check, suit, rank).outcome] += weight
-    remaining = int(remaining_total)  # whole cards were taken out, in shares that sum to 1
-    return LiveOdds(
-        check=check,
-        deck_size=len(deck),
-        remaining=remaining,
-        taken_out=tuple(taken),
-        counts=counts,
-        odds={outcome: count / remaining_total for outcome, count in counts.items()},
-    )
+    return left, tuple(taken)
 
 
 _SUIT_ORDER = {suit: position for position, suit in enumerate(Suit)}

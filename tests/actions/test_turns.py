@@ -192,6 +192,36 @@ def test_distances_update_with_equipment_and_deaths() -> None:
     assert len(public_state(table).matrix) == 6
 
 
+def test_every_distance_row_is_the_rules_own_answer_for_that_pair() -> None:
+    """Each row: the distance there and back, the attack and the trick reach, as the rules give
+    them for that ordered pair, with horses and a weapon on, and a dead seat out of the ring."""
+    from companion.actions.inputs import seat_view
+    from companion.rules.distance import can_attack, in_trick_reach, seat_distance
+
+    table, seats = first_game(7)
+    actions.equipment_set(token=seats[0].token, seat_id=seats[0].pk, name="贯石斧")
+    actions.equipment_set(token=seats[0].token, seat_id=seats[0].pk, name="赤兔")
+    actions.equipment_set(token=seats[4].token, seat_id=seats[4].pk, name="的卢")
+    Seat.objects.filter(pk=seats[2].pk).update(alive=False)
+    table.refresh_from_db()
+    ordered = list(Seat.objects.filter(table=table).order_by("position"))
+    views = [seat_view(s) for s in ordered]
+    index = {s.pk: i for i, s in enumerate(ordered)}
+    checked = 0
+    for state_seat in public_state(table).seats:
+        for row in state_seat.distances:
+            i, j = index[state_seat.id], index[row.seat_id]
+            assert (row.to, row.back, row.attack, row.reach) == (
+                seat_distance(views, i, j),
+                seat_distance(views, j, i),
+                can_attack(views, i, j),
+                in_trick_reach(views, i, j),
+            ), (i, j)
+            checked += 1
+    assert checked == 6 * 5
+    assert len({(r.to, r.back) for s in public_state(table).seats for r in s.distances}) > 2
+
+
 # Delayed tricks and judgement ------------------------------------------------------------------
 
 

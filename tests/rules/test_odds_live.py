@@ -8,7 +8,7 @@ import pytest
 
 from companion.rules.cards import Suit, load_deck
 from companion.rules.judgement import Check, odds
-from companion.rules.odds import OutReason, live_odds
+from companion.rules.odds import OutReason, live_odds, live_odds_of
 
 S, H, C, D = Suit.SPADE, Suit.HEART, Suit.CLUB, Suit.DIAMOND
 
@@ -118,3 +118,20 @@ def test_a_judgement_card_known_by_suit_only_takes_one_card_of_that_suit_out() -
     ]
     lightning = live_odds(Check.LIGHTNING, revealed=[("heart", None), (S, 5)])
     assert lightning.counts["struck"] == 16 and lightning.remaining == 106
+
+
+def test_every_check_at_once_gives_each_checks_own_odds() -> None:
+    """The judgement helper asks for every check over one pile: the same odds, counts and cards
+    taken out as each check asked alone."""
+    known = {
+        "maneuvering": True,
+        "equipment": ["八卦阵", "寒冰剑"],
+        "delayed_tricks": ["闪电"],
+        "revealed": [(S, 5), ("heart", None)],
+    }
+    together = live_odds_of(list(Check), **known)  # type: ignore[arg-type]
+    assert list(together) == list(Check)
+    for check in Check:
+        assert together[check] == live_odds(check, **known)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="deck holds"):
+        live_odds_of(list(Check), equipment=["寒冰剑", "寒冰剑"])

@@ -71,6 +71,30 @@ def test_new_table_redirects_to_host_console_with_qr() -> None:
     assert 'id="host-panel"' in body
 
 
+def test_a_tables_join_qr_is_drawn_once_for_all_its_screens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every screen of a table shows the same join QR on every load: it is drawn once."""
+    import qrcode
+
+    from companion import qr
+
+    table, seats = make_table(4)
+    qr.join_qr_svg.cache_clear()
+    drawn: list[str] = []
+    real_make = qrcode.make
+    monkeypatch.setattr(
+        qrcode, "make", lambda data, **kw: (drawn.append(data), real_make(data, **kw))[1]
+    )
+    client = Client()
+    screens = (f"/t/{table.code}/", f"/t/{table.code}/", f"/h/{table.host_token}/")
+    bodies = [client.get(url).content.decode() for url in screens]
+    client.get(f"/p/{seats[0].token}/")
+    join_url = f"http://testserver/j/{table.code}/"
+    assert drawn == [join_url]
+    assert all(str(qr.qr_svg(join_url)) in body for body in bodies)
+
+
 def test_display_page_is_public_and_has_no_host_controls() -> None:
     table, _ = make_table(4)
     body = Client().get(f"/t/{table.code}/").content.decode()

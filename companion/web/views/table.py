@@ -14,7 +14,7 @@ from companion import actions, broadcast
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
 from companion.models import Table, new_token
-from companion.qr import qr_svg
+from companion.qr import join_qr_svg
 from companion.read.screens import template_for
 from companion.rules import modes
 from companion.state import public_state
@@ -177,7 +177,7 @@ def _screen(
         "is_console": bool(actor and actor.seat is None),
         "ws_url": ws_url,
         "join_url": _join_url(request, table.code),
-        "join_qr": qr_svg(_join_url(request, table.code)),
+        "join_qr": join_qr_svg(_join_url(request, table.code)),
     }
     template = template_for(table.mode, template)
     if _is_htmx(request):
