@@ -1,4 +1,4 @@
-"""A simulated phone that behaves like the real page's static/js/live.js (for bench/soak.py).
+"""A simulated phone that behaves like the real page's js/live.js (for bench/soak.py).
 
 What it copies from live.js, function by function: connect() and schedule() (one socket at a
 time, "open" only once the socket's first frame arrived, the backoff 250 ms × 2^n capped at 5 s
@@ -34,10 +34,9 @@ from typing import Any
 
 from bench.client import HTTPFailure, open_websocket
 from bench.livetaps import BROWSER_SECONDS, LiveTap, TapPath
-from bench.servers import BASE_DIR
 from bench.tables import ATTR_RE, SECTION_RE, Phone
+from companion.staticstorage import joined_text
 
-LIVE_JS = BASE_DIR / "static" / "js" / "live.js"
 MY_SEAT_RE = re.compile(r'<body[^>]*\sdata-my-seat="(\d+)"')
 PAGE_RETRY_SECONDS = 2.0
 # The legacy heartbeat's pong timer: one for the page, closing whichever socket is current.
@@ -84,7 +83,7 @@ LEGACY_1013_RE = re.compile(r"ev\.code === 1013 \? (\d+)")
 
 def reconnect_model() -> tuple[str, float, float]:
     """live.js's reconnect after 1013: its model, and the least and most delay (seconds)."""
-    text = LIVE_JS.read_text()
+    text = joined_text("js/live.js")
     sticky = TRY_LATER_RE.search(text)
     if sticky and not RESET_ON_OPEN_RE.search(text):
         return "sticky", int(sticky.group(1)) / 1000, int(sticky.group(2)) / 1000
@@ -99,7 +98,7 @@ FLAGS = {"both not applied": r"else tap\.notApplied = true"}
 
 def timings() -> tuple[dict[str, float], str, list[str]]:
     """live.js's timings (seconds), its heartbeat model, and the names not found in it."""
-    text = LIVE_JS.read_text()
+    text = joined_text("js/live.js")
     beat = HEARTBEAT_RE.search(text)
     heartbeat = beat.group(0) if beat else ""
     found = dict(DEFAULTS)

@@ -1,4 +1,4 @@
-"""The tap path of bench/livephone.py's LivePhone, as static/js/live.js has it.
+"""The tap path of bench/livephone.py's LivePhone, as js/live.js has it.
 
 configRequest (a tap queued behind a pending one, or dropped: identical to one answered less than
 TAP_SAME_MS ago, or while a tap is in doubt), startTap (over the socket, the HTTP fallback after

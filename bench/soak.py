@@ -10,7 +10,7 @@ database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones s
 creates the tables, seats the players and starts the games over HTTP with bench/load.py's Bench (no
 page open yet). Then the taps start, and at the same moment every phone opens its page (all at
 once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
-LivePhone, which follows static/js/live.js (socket taps with a fresh action id, the same tap over
+LivePhone, which follows js/live.js (socket taps with a fresh action id, the same tap over
 HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff, "sync" on a
 version gap), with the timings read from live.js. Each table taps --rate times a second, its phones
 in turn, each its own HP (-1, then +1, ...); a phone whose page has not loaded yet cannot tap; what
@@ -165,7 +165,7 @@ class SoakBench(Bench):
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bench/soak.py",
-        description="Phones that follow static/js/live.js tap for minutes; one process killed "
+        description="Phones that follow js/live.js tap for minutes; one process killed "
         "and restarted with --scale-out; prints what the phones saw and what the event log holds.",
     )
     parser.add_argument("--tables", type=int, default=100, help="tables (100)")

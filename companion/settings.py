@@ -241,6 +241,11 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Django's finders, but js/live.js is served joined from its parts (companion/staticstorage.py).
+STATICFILES_FINDERS = [
+    "companion.staticstorage.JoiningFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+]
 # STATIC_ROOT: where `play` collects the static files (the test servers each collect their own,
 # as two servers collecting into one folder at once trip over each other).
 STATIC_ROOT = (

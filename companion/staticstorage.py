@@ -5,16 +5,103 @@ download them. `collectstatic` copies the files, this storage minifies the copie
 `.css` and `.js` (rcssmin and rjsmin: conservative minifiers that drop comments and white space
 and rename nothing) and then lets WhiteNoise hash and compress them as before. Vendored files are
 already minified and are left alone.
+
+One file is joined before that: the page's script `js/live.js`, written as parts by concern in
+`static/js/live/` (LIVE_PARTS, in order). The static files finder (JoiningFinder, in
+STATICFILES_FINDERS) serves the joined file under its one name and hides the parts, so a phone
+still loads one script, `collectstatic` copies (then minifies and hashes) the joined file, and
+DEBUG's runserver and WhiteNoise serve the very same text: one function joins for both.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import rcssmin
 import rjsmin
+from django.conf import settings
+from django.contrib.staticfiles.finders import FileSystemFinder
+from django.core.files.storage import FileSystemStorage
 from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+SOURCE = Path(__file__).resolve().parents[1] / "static"
+
+# The parts of js/live.js, in the order they are joined (why each exists is at its top). Those
+# between _begin.js and _end.js are fragments of one function: moving one moves when its
+# statements run, so a new part goes where its code would have been in the one file.
+LIVE_PARTS = (
+    "_begin.js",
+    "shared.js",
+    "toast.js",
+    "socket.js",
+    "swap.js",
+    "deltas.js",
+    "taps.js",
+    "outcomes.js",
+    "timers.js",
+    "alerts.js",
+    "strip.js",
+    "awake.js",
+    "identity.js",
+    "dialog.js",
+    "_end.js",
+    "help.js",
+)
+# Each joined file: the folder of its parts, and the parts in order.
+JOINED = {"js/live.js": ("js/live", LIVE_PARTS)}
+
+
+def joined_text(name: str, source: Path = SOURCE) -> str:
+    """The text of the joined static file `name`: its parts one after the other."""
+    folder, parts = JOINED[name]
+    return "".join((source / folder / part).read_text(encoding="utf-8") for part in parts)
+
+
+def is_part(name: str) -> bool:
+    """A part of a joined file (served only inside it)."""
+    return any(name.startswith(folder + "/") for folder, _ in JOINED.values())
+
+
+class JoiningFinder(FileSystemFinder):
+    """STATICFILES_DIRS as Django's finder has them, but each joined file is served joined
+    (written under DATA_DIR, as finders hand out paths) and its parts are not served."""
+
+    def joined_root(self) -> Path:
+        return Path(settings.DATA_DIR) / "joined-static"
+
+    def joined_path(self, name: str) -> str:
+        """The joined file on disk, written again whenever a part changed."""
+        out = self.joined_root() / name
+        text = joined_text(name)
+        if not out.exists() or out.read_text(encoding="utf-8") != text:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            # Written aside and moved in: test servers and workers may join at the same time.
+            tmp = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, out)
+        return str(out)
+
+    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> Any:
+        find_all = self._check_deprecated_find_param(find_all=find_all, **kwargs)
+        if path in JOINED:
+            found = self.joined_path(path)
+            return [found] if find_all else found
+        if is_part(path):
+            return []  # as Django's finders say "not here", found or not
+        return super().find(path, find_all=find_all)
+
+    def list(self, ignore_patterns: Any) -> Iterator[tuple[str, Any]]:
+        for path, storage in super().list(ignore_patterns):
+            if not is_part(path.replace(os.sep, "/")):
+                yield path, storage
+        joined = FileSystemStorage(location=self.joined_root())
+        for name in JOINED:
+            self.joined_path(name)
+            yield name, joined
 
 
 def is_ours(name: str) -> bool:

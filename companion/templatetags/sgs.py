@@ -109,7 +109,7 @@ def percent(value: float) -> str:
 
 
 # The rules help a tap opens in place (the rules-help block at the end of
-# static/js/live.js reads `data-help`).
+# js/live.js reads `data-help`).
 @register.filter
 def check_help(check: str) -> str:
     """The help entry of a judgement ("card:八卦阵", "skill:luoshen"), or the FAQ's summary."""

@@ -1,7 +1,7 @@
 """A short run of the soak scenario (bench/soak.py), so the script cannot rot.
 
 The embedded default only (one process, nothing killed): 2 tables of 4 phones that follow
-static/js/live.js tap for a few seconds; every phone opens, taps are acknowledged, and every
+js/live.js tap for a few seconds; every phone opens, taps are acknowledged, and every
 acknowledged tap is in the event log.
 """
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.multiprocess
 
 def test_the_phone_model_finds_live_js_timings() -> None:
     live, model, missing = timings()
-    assert not missing, f"bench/livephone.py PATTERNS no longer match static/js/live.js: {missing}"
+    assert not missing, f"bench/livephone.py PATTERNS no longer match js/live.js: {missing}"
     assert set(PATTERNS) <= set(live)
     assert model in ("legacy", "fixed")
     assert 0 < live["ACT_TIMEOUT"] < live["HEARTBEAT_MS"]

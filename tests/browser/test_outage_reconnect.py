@@ -1,5 +1,5 @@
 """A Redis outage as the phone sees it, in a real browser: while the server
-cannot reach Redis it closes every socket with 1013 (or refuses the handshake). static/js/live.js
+cannot reach Redis it closes every socket with 1013 (or refuses the handshake). js/live.js
 then tries again at most once a second, not five times (it used to start its backoff again on
 every open), and is current again as soon as the server lets it in."""
 

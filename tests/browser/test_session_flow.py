@@ -72,7 +72,7 @@ def open_seat(page: Page, seat: str) -> Locator:
 
 
 def dialog_closed(page: Page) -> None:
-    """A tap that records something closes its dialog by itself (static/js/live.js)."""
+    """A tap that records something closes its dialog by itself (js/live.js)."""
     expect(page.locator("#dialog [role=dialog]")).to_have_count(0)
 
 

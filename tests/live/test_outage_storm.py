@@ -1,4 +1,4 @@
-"""A Redis outage without a reconnect storm: phones that reconnect as static/js/live.js does
+"""A Redis outage without a reconnect storm: phones that reconnect as js/live.js does
 (bench/livephone.py, its reconnect read from live.js) against a real server process whose
 channel layer is a private redis-server, stopped for 6 s (bench/outage.py). Before: every open
 ended in 1013 and live.js started its backoff again on each, about 3-5 handshakes per phone a

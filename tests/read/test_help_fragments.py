@@ -1,5 +1,5 @@
 """The names a screen shows open their help entry with one tap. The markup
-carries `data-help` (the rules-help block at the end of static/js/live.js opens the entry): the
+carries `data-help` (the rules-help block at the end of js/live.js opens the entry): the
 ring's equipment and judgement zone, the history lines, the judgement helper."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The rules help in the dialogs: the names the judgement helper, the damage dialogs and a
-seat's HP history show carry `data-help` (the rules-help block of static/js/live.js opens the
+seat's HP history show carry `data-help` (the rules-help block of js/live.js opens the
 entry in place), each the key of an entry that exists, in both languages."""
 
 from __future__ import annotations

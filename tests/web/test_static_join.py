@@ -1,0 +1,73 @@
+"""The page's script is written as parts (static/js/live/) and served as one file, js/live.js:
+the same joined text in production (`collectstatic`, then minified) and in DEBUG (runserver's
+static view, WhiteNoise with the finders), and the parts never served on their own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import rjsmin
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from companion.staticstorage import LIVE_PARTS, SOURCE, minify
+
+PARTS = SOURCE / "js" / "live"
+
+
+def by_hand() -> str:
+    """The parts read one by one and put end to end, in the declared order."""
+    return "".join((PARTS / part).read_text(encoding="utf-8") for part in LIVE_PARTS)
+
+
+def body_of(response) -> str:
+    content = response.streaming_content if response.streaming else [response.content]
+    return b"".join(content).decode()
+
+
+def test_every_part_is_joined_once_in_the_declared_order() -> None:
+    assert sorted(LIVE_PARTS) == sorted(p.name for p in PARTS.glob("*.js"))
+    assert len(set(LIVE_PARTS)) == len(LIVE_PARTS)
+    # The function the parts are fragments of opens first and closes before the help's block.
+    assert LIVE_PARTS[0] == "_begin.js" and LIVE_PARTS[-2:] == ("_end.js", "help.js")
+    joined = Path(finders.find("js/live.js")).read_text(encoding="utf-8")
+    assert joined == by_hand()
+
+
+def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
+    tmp_path, settings
+) -> None:
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "companion.staticstorage.MinifiedManifestStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    manifest = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    served = (tmp_path / manifest["js/live.js"]).read_text()
+    assert served == rjsmin.jsmin(by_hand()) == minify("js/live.js", by_hand())
+    assert not [name for name in manifest if name.startswith("js/live/")]
+    assert not (tmp_path / "js" / "live").exists()
+
+
+def test_debug_serves_the_same_joined_file(tmp_path, settings) -> None:
+    """runserver's static view and WhiteNoise in DEBUG (finders, autorefresh) both hand out the
+    joined parts, and a change to a part shows at the next request, as with any static file."""
+    from django.contrib.staticfiles.views import serve
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    request = RequestFactory().get("/static/js/live.js")
+    assert body_of(serve(request, "js/live.js", insecure=True)) == by_hand()
+    settings.DEBUG = True
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
+    middleware = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
+    response = middleware(request)
+    assert response.status_code == 200 and body_of(response) == by_hand()
+    for part in ("socket.js", "_begin.js"):
+        missing = middleware(RequestFactory().get(f"/static/js/live/{part}"))
+        assert missing.status_code == 404
+        assert not finders.find(f"js/live/{part}")
