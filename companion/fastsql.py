@@ -166,12 +166,13 @@ def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
         yield
         return
     connection.ensure_connection()
-    raw = connection.connection
     waiting, state.waiting = state.waiting, []
-    cursor = raw.cursor()
+    # Through Django's cursor, as every statement (its execute wrappers see them); left open
+    # until the pipeline has synced, which fills it.
+    cursor = connection.cursor()
     state.piped = True
     try:
-        with connection.wrap_database_errors, raw.pipeline():
+        with connection.wrap_database_errors, connection.connection.pipeline():
             for sql, params in waiting:
                 cursor.execute(sql, params)
             yield

@@ -6,6 +6,7 @@ Variables (all optional):
   SECRET_KEY=...           otherwise one is made once and kept in var/secret_key
   ALLOWED_HOSTS=a,b        otherwise localhost plus this machine's own addresses
   DB=postgres              with DB_NAME, DB_USER, DB_PASSWORD, DB_HOST, DB_PORT
+  DB_THREADS=4             PostgreSQL: threads running websocket taps, each table's on one
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
   REDIS_PREFIX=sgs         start of the Redis channel names and cache keys (see channel_prefix)
   TRUSTED_PROXIES=a,b      proxies (addresses or networks) whose X-Forwarded-For is believed
