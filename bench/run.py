@@ -158,7 +158,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--cprofile",
         metavar="DIR",
         help="cProfile each server's event loop and database thread during each measured "
-        "window (no py-spy needed): DIR/<pid>-loop.prof and DIR/<pid>-db.prof, pstats files "
+        "window (no py-spy needed): DIR/<pid>-loop.prof and DIR/<pid>-db.prof (-db0, -db1 ... "
+        "with DB_THREADS on PostgreSQL), pstats files "
         "(bench/cprofile/sitecustomize.py)",
     )
     parser.add_argument(

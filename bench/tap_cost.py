@@ -60,7 +60,8 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
     actions.identities_deal(token=table.host_token)
     actions.game_start(token=table.host_token)
     table.refresh_from_db()
-    broadcast.note_language(table.code, "zh-hans")
+    # An older tree keeps the languages in the cache, by table code.
+    broadcast.note_language(table if hasattr(Table, "screen_langs") else table.code, "zh-hans")
     host = table.host_token
     seats = list(Seat.objects.filter(table=table).order_by("position"))
     target = next(s for s in seats if s.pk != table.turn_seat_id and s.identity != "lord")

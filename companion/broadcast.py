@@ -18,7 +18,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
+from django.db.models import F
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -132,33 +132,34 @@ def snapshot(table: Table, *, seat: Seat | None, is_host: bool, lang: str) -> st
     return "".join(parts)
 
 
-LANGS_TTL = 7 * 86400
+def _lang_bit(lang: str) -> int:
+    return 1 << LANGS.index(lang)
 
 
-def _langs_key(code: str) -> str:
-    return f"langs:{code}"
+def note_language(table: Table, lang: str) -> None:
+    """Remember that a screen of this table listens in this language (called on connect).
+
+    Written once per table and language, with the bit set in the database (so two screens
+    connecting at once each keep theirs); a change read after this sees it, and the screen
+    joined its groups before reading its first state, so it misses no frame."""
+    bit = _lang_bit(lang_of(lang))
+    if table.screen_langs & bit:
+        return
+    Table.objects.filter(pk=table.pk).update(screen_langs=F("screen_langs").bitor(bit))
+    table.screen_langs |= bit
 
 
-def note_language(code: str, lang: str) -> None:
-    """Remember that a screen of this table listens in this language (called on connect)."""
-    key = _langs_key(code)
-    known = set(cache.get(key) or ())
-    if lang not in known:
-        cache.set(key, sorted(known | {lang}), LANGS_TTL)
-    else:
-        cache.touch(key, LANGS_TTL)
-
-
-def langs_in_use(code: str) -> list[str]:
-    """The languages a change must be rendered in: those of connected screens, the default first.
+def langs_in_use(table: Table) -> list[str]:
+    """The languages a change must be rendered in: those of the table's screens, the default
+    first, read from the table's row (no round trip: the change has it).
 
     Rendering is most of the cost of a change; a table whose phones all speak one language
-    pays for one rendering. Unknown (a cache restart): every language.
+    pays for one rendering. None known yet: every language.
     """
-    known = cache.get(_langs_key(code))
+    known = table.screen_langs
     if not known:
         return list(LANGS)
-    return [lang for lang in LANGS if lang in known or lang == settings.LANGUAGE_CODE]
+    return [lang for lang in LANGS if known & _lang_bit(lang) or lang == settings.LANGUAGE_CODE]
 
 
 Outbox = list[tuple[str, dict[str, Any]]]
@@ -242,7 +243,7 @@ def _compose_delta(change: Change, line: HistoryLine) -> None:
     if change.parts & WHOLE_TABLE_PARTS or change.private_seats:
         seats = list(table.seats.order_by("position", "slot"))
     delta = table_delta(table, change.delta_seats, line, parts=change.parts, seats=seats)
-    langs = langs_in_use(table.code)
+    langs = langs_in_use(table)
     for lang in langs:
         _send(
             table_group(table.code, lang),
@@ -275,7 +276,7 @@ def _compose(change: Change) -> None:
     table = Table.objects.get(pk=change.table_id)
     seats = list(table.seats.order_by("position", "slot"))
     state = public_state(table, seats)
-    langs = langs_in_use(table.code)
+    langs = langs_in_use(table)
     # Sessions: after a change that touched the scores, the standings panel rides in
     # the same frame as the public fragment, ahead of it.
     panels = sessions.panel_fragments(table, change.version, change.action_id, langs)

@@ -1,6 +1,6 @@
 """A Redis cache that is not a single point of failure.
 
-The cache holds the guessing throttles' counters and which languages a table's screens speak:
+The cache holds the guessing throttles' counters:
 nothing that must survive or be shared exactly. While Redis cannot be reached, each process
 answers from its own memory instead (one warning when Redis goes away, one when it is back,
 no traceback per request), and tries Redis again every `RETRY_SECONDS`. Pages keep loading and
@@ -30,7 +30,7 @@ _lock = threading.Lock()
 # One client (with its connection pool) per LOCATION and options, shared by every cache object
 # of the process. Django makes a cache object per thread *and asyncio context* (its handler is
 # an asgiref Local), and each opened its own pool: the database thread runs every tap in a copy
-# of the caller's context, so each tap's `langs_in_use` opened a new connection to Redis (a TCP
+# of the caller's context, so each tap's cache read opened a new connection to Redis (a TCP
 # connect, HELLO and two CLIENT SETINFO before its GET), left for the garbage collector to close.
 _clients: dict[str, RedisCacheClient] = {}
 

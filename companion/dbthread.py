@@ -1,9 +1,12 @@
-"""One long-lived thread per server process that runs the taps arriving over websockets.
+"""Long-lived threads per server process that run the taps arriving over websockets.
 
-A tap is a short write transaction followed by rendering its frames. Running them one at a time
-on one thread keeps a single open database connection (no connection per tap), lets SQLite's
-write lock never be contended inside the process, and bounds the work queued under overload:
-taps wait in line here instead of piling up as threads that time out on the lock.
+A tap is a short write transaction followed by rendering its frames. Each table's taps run one
+at a time on one thread, keyed by the table (`submit_keyed`): they stay in order, each thread
+keeps one open database connection (no connection per tap), and the work queued under overload
+is bounded: taps wait in line here instead of piling up as threads that time out on the lock.
+On PostgreSQL there are `DB_THREADS` of them, so a table's taps do not wait behind another
+table's round trips; SQLite has one writer, and one thread (its write lock is then never
+contended inside the process).
 
 With STOCK_PATH=1 (companion/settings.py) every call goes through Channels'
 `database_sync_to_async` instead, to measure the two against each other (docs/performance.md).
@@ -15,6 +18,7 @@ import asyncio
 import contextvars
 import functools
 import threading
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -31,6 +35,19 @@ _executors: dict[str, ThreadPoolExecutor] = {}
 # STOCK_PATH=1: `database_sync_to_async`, as Channels ships it (companion/settings.py).
 STOCK: bool = "dbthread" in getattr(settings, "STOCK_PARTS", ())
 _lock = threading.Lock()
+
+
+def threads() -> int:
+    """How many threads run taps: `DB_THREADS` (companion/settings.py), one on SQLite."""
+    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
+        return 1
+    return max(1, int(getattr(settings, "DB_THREADS", 1)))
+
+
+def thread_of(key: str) -> str:
+    """The name of the thread that runs the taps of `key` (a table's code): always the same."""
+    count = threads()
+    return "db" if count == 1 else f"db{zlib.crc32(key.encode()) % count}"
 
 
 def _executor(name: str) -> ThreadPoolExecutor:
@@ -62,13 +79,24 @@ def _submit(name: str, func: Callable[..., T], args: Any, kwargs: Any) -> asynci
 
 
 def submit(func: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
-    """Put `func` in line on the database thread now; its result is the future's."""
-    return _submit("db", func, args, kwargs)
+    """Put `func` in line on the (first) database thread now; its result is the future's."""
+    return _submit("db" if threads() == 1 else "db0", func, args, kwargs)
+
+
+def submit_keyed(key: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+    """Put `func` in line now on the thread of `key` (a table's code), behind that table's taps
+    and those of the tables that share its thread; its result is the future's."""
+    return _submit(thread_of(key), func, args, kwargs)
 
 
 async def run(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run `func` on the database thread and wait for its result."""
-    return await _submit("db", func, args, kwargs)
+    """Run `func` on the (first) database thread and wait for its result."""
+    return await submit(func, *args, **kwargs)
+
+
+async def run_keyed(key: str, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run `func` on the thread of `key` (a table's code) and wait for its result."""
+    return await submit_keyed(key, func, *args, **kwargs)
 
 
 async def read(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -14,6 +14,9 @@ other (docs/performance.md) and to test that both leave the same rows.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+from collections.abc import Iterator
 from functools import cache
 from typing import Any, TypeVar
 
@@ -80,6 +83,115 @@ def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = Fals
     return model.from_db(connection.alias, names, _convert(row, converters, connection))
 
 
+def read_rows(
+    queries: list[tuple[type[models.Model], str, list[Any], bool]],
+) -> list[Any]:
+    """Several `read_one(model, where, params, lock=lock)` in one go, each the row it finds or
+    None. Inside `batch()` they are sent together (with the statements waiting there): one
+    round trip. They run in order, each once the one before it has finished (a statement after
+    a lock sees what the lock's previous holder committed)."""
+    if STOCK:
+        return [read_one(model, where, params, lock=lock) for model, where, params, lock in queries]
+    connection = _connection()
+    sent = []
+    with _pipeline(connection):
+        for model, where, params, lock in queries:
+            sql, names, converters = _select(model, where, lock, connection.vendor)
+            cursor = connection.cursor()
+            cursor.execute(sql, params)
+            sent.append((cursor, model, names, converters))
+    found: list[Any] = []
+    for cursor, model, names, converters in sent:
+        with cursor:
+            row = cursor.fetchone()
+        found.append(
+            None
+            if row is None
+            else model.from_db(connection.alias, names, _convert(row, converters, connection))
+        )
+    return found
+
+
+class _Batch:
+    """The statements of a batch whose results nobody reads, not sent yet."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[str, list[Any]]] = []
+        self.piped = False  # inside this module's own pipeline: statements are queued anyway
+
+
+def _batch_of(connection: BaseDatabaseWrapper) -> _Batch | None:
+    return getattr(connection, "fastsql_batch", None)
+
+
+@contextlib.contextmanager
+def batch() -> Iterator[None]:
+    """Inside (and inside a transaction), on PostgreSQL, the statements whose results nobody
+    reads (`later`, and `update` and `insert(key=False)`) wait, and go with the next statement
+    sent, in one round trip (psycopg's pipeline mode); those still waiting at the end go
+    together then. A statement's error is raised by the statement it went with, or at the end.
+    Elsewhere (SQLite: a library call, not a round trip; the stock path) every statement runs
+    at once, as outside."""
+    connection = _connection()
+    if STOCK or connection.vendor != "postgresql" or not connection.in_atomic_block:
+        yield
+        return
+    state = _Batch()
+    connection.fastsql_batch = state  # type: ignore[attr-defined]
+    try:
+        with connection.execute_wrapper(functools.partial(_with_waiting, state)):
+            yield
+            with _pipeline(connection):
+                pass
+    finally:
+        connection.fastsql_batch = None  # type: ignore[attr-defined]
+
+
+def _with_waiting(
+    state: _Batch, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
+    """Every statement sent through Django inside a batch takes the waiting ones along."""
+    if state.piped or not state.waiting:
+        return execute(sql, params, many, context)
+    with _pipeline(context["connection"]):
+        return execute(sql, params, many, context)
+
+
+@contextlib.contextmanager
+def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
+    """Inside, statements sent are queued behind the waiting ones; all go (one round trip) and
+    their results are in their cursors when the block ends. Outside a batch: nothing."""
+    state = _batch_of(connection)
+    if state is None or state.piped:
+        yield
+        return
+    connection.ensure_connection()
+    waiting, state.waiting = state.waiting, []
+    # Through Django's cursor, as every statement (its execute wrappers see them); left open
+    # until the pipeline has synced, which fills it.
+    cursor = connection.cursor()
+    state.piped = True
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            for sql, params in waiting:
+                cursor.execute(sql, params)
+            yield
+    finally:
+        state.piped = False
+        cursor.close()
+
+
+def later(sql: str, params: list[Any] | None = None) -> None:
+    """Run `sql`, whose result nobody reads: inside a batch it waits for the next statement."""
+    connection = _connection()
+    state = _batch_of(connection)
+    if state is not None and not state.piped:
+        state.waiting.append((sql, params or []))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def read_pair(
     model: type[M], other: type[N], join: str, where: str, params: list[Any]
 ) -> tuple[M, N] | None:
@@ -142,8 +254,7 @@ def update(instance: models.Model, names: list[str]) -> None:
     connection = _connection()
     sql, fields = _update(type(instance), tuple(names), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, instance.pk])
+    later(sql, [*values, instance.pk])
 
 
 @cache
@@ -158,17 +269,25 @@ def _update(
     return sql, fields
 
 
-def insert(instance: M) -> M:
-    """`instance.save()` of a new row, as one INSERT; sets its primary key."""
+def insert(instance: M, *, key: bool = True) -> M:
+    """`instance.save()` of a new row, as one INSERT; sets its primary key. With `key=False`
+    the caller has no use for the key: PostgreSQL is not asked for it, so inside `batch()`
+    the INSERT waits for the batch's end instead of making a round trip of its own (the key
+    stays None there)."""
     if STOCK:
         instance.save(force_insert=True)
         return instance
     connection = _connection()
-    sql, fields, returning = _insert(type(instance), connection.vendor)
+    returning = key and connection.features.can_return_columns_from_insert
+    sql, fields = _insert(type(instance), connection.vendor, returning)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    if not returning and connection.vendor == "postgresql":
+        later(sql, values)  # PostgreSQL was not asked for the key (key=False)
+        pk = None
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     instance.pk = pk
     instance._state.adding = False
     instance._state.db = connection.alias
@@ -176,7 +295,7 @@ def insert(instance: M) -> M:
 
 
 @cache
-def _insert(model: type[models.Model], vendor: str) -> tuple[str, list[Any], bool]:
+def _insert(model: type[models.Model], vendor: str, returning: bool) -> tuple[str, list[Any]]:
     connection = _connection()
     quote = connection.ops.quote_name
     meta = model._meta
@@ -185,7 +304,6 @@ def _insert(model: type[models.Model], vendor: str) -> tuple[str, list[Any], boo
         f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "  # noqa: S608
         f"VALUES ({', '.join(['%s'] * len(fields))})"
     )
-    returning = connection.features.can_return_columns_from_insert
     if returning:
         sql += f" RETURNING {quote(meta.pk.column)}"
-    return sql, fields, returning
+    return sql, fields

@@ -6,6 +6,7 @@ Variables (all optional):
   SECRET_KEY=...           otherwise one is made once and kept in var/secret_key
   ALLOWED_HOSTS=a,b        otherwise localhost plus this machine's own addresses
   DB=postgres              with DB_NAME, DB_USER, DB_PASSWORD, DB_HOST, DB_PORT
+  DB_THREADS=4             PostgreSQL: threads running websocket taps, each table's on one
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
   REDIS_PREFIX=sgs         start of the Redis channel names and cache keys (see channel_prefix)
   TRUSTED_PROXIES=a,b      proxies (addresses or networks) whose X-Forwarded-For is believed
@@ -141,6 +142,10 @@ if os.environ.get("DB", "sqlite") == "postgres":
             "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
         }
     }
+    # The threads that run websocket taps, each table's on one of them (companion/dbthread.py),
+    # each holding one connection of the pool: a table's taps wait behind other tables' round
+    # trips only on a shared thread (docs/performance.md, "Round trips and threads").
+    DB_THREADS = int(os.environ.get("DB_THREADS", "4"))
 elif os.environ.get("DB", "sqlite") == "sqlite":
     # WAL and immediate transactions: with the defaults, concurrent taps fail with
     # "database is locked" (PERF_NOTES.md). SQLite's own checkpoint interval (1,000 log pages)
@@ -158,6 +163,7 @@ elif os.environ.get("DB", "sqlite") == "sqlite":
             "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", DATA_DIR / "test.sqlite3")},
         }
     }
+    DB_THREADS = 1  # one writer: SQLite's write lock is never contended inside the process
 else:
     raise ValueError("DB must be sqlite or postgres")
 

@@ -81,21 +81,42 @@ def clean_code(raw: str) -> str:
 # Reading credentials
 
 
-# The actor the dispatcher has just read under the table's lock, in this transaction, for the
-# action it runs next (companion.dispatch): that action's own locked read is not made twice.
-_held_actor: contextvars.ContextVar[tuple[str, Actor] | None] = contextvars.ContextVar(
-    "held_actor", default=None
-)
+@dataclass
+class Held:
+    """What the dispatcher (companion.web.dispatch) has just read under the table's lock, in this
+    transaction, for the action it runs next: its actor (not read twice), whether its id was
+    applied already (`seen`, asked in the dispatcher's one statement of checks; None: not asked),
+    and whether the action needs a savepoint of its own (none when the dispatcher rolls back
+    the whole transaction on a refusal and judges the tap again)."""
+
+    token: str
+    actor: Actor
+    seen: bool | None = None
+    savepoint: bool = True
+
+
+_held: contextvars.ContextVar[Held | None] = contextvars.ContextVar("held", default=None)
 
 
 @contextlib.contextmanager
-def holding(token: str, actor: Actor) -> Iterator[None]:
-    """Inside, the first `actor_for(token, for_update=True)` returns `actor` (read locked)."""
-    reset = _held_actor.set((token, actor))
+def holding(
+    token: str, actor: Actor, *, seen: bool | None = None, savepoint: bool = True
+) -> Iterator[None]:
+    """Inside, the first action run (or `actor_for(token, for_update=True)`) takes `actor` as
+    read locked, and what else the dispatcher knows (`Held`)."""
+    reset = _held.set(Held(token, actor, seen, savepoint))
     try:
         yield
     finally:
-        _held_actor.reset(reset)
+        _held.reset(reset)
+
+
+def _take_held(token: str) -> Held | None:
+    held = _held.get()
+    if held is None or held.token != token:
+        return None
+    _held.set(None)
+    return held
 
 
 # The tap being applied in this transaction, set by the dispatcher (companion.web.dispatch):
@@ -119,10 +140,9 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
-    held = _held_actor.get() if for_update else None
-    if held is not None and held[0] == token:
-        _held_actor.set(None)
-        return held[1]
+    held = _take_held(token) if for_update else None
+    if held is not None:
+        return held.actor
     table: Table | None
     seat: Seat | None
     if for_update and not connection.features.has_select_for_update:
@@ -136,10 +156,12 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
             return Actor(table=table, seat=seat, is_host=seat.is_host)
     elif for_update:
         # PostgreSQL: lock the table row, then read the seat, so its columns are the ones
-        # committed by whoever held the lock before.
-        table = fastsql.read_one(Table, _TABLE_OF_TOKEN, [token], lock=True)
+        # committed by whoever held the lock before; sent together (one round trip in the
+        # dispatcher's batch), the seat's statement runs once the lock is held.
+        table, seat = fastsql.read_rows(
+            [(Table, _TABLE_OF_TOKEN, [token], True), (Seat, "token = %s", [token], False)]
+        )
         if table is not None:
-            seat = fastsql.read_one(Seat, "token = %s", [token])
             if seat is not None and seat.table_id == table.pk:
                 seat.table = table
                 return Actor(table=table, seat=seat, is_host=seat.is_host)
@@ -214,7 +236,8 @@ def _record(
     mark = _tap_mark.get()
     if mark is not None:
         event.tap_key, event.tapped_at = mark
-    fastsql.insert(event)
+    # Nobody needs the event's key: inside the dispatcher's batch the INSERT goes with the commit.
+    fastsql.insert(event, key=False)
     change = change or Change(table_id=table.pk, version=table.version)
     change.version = table.version
     change.action_id = action_id
@@ -348,9 +371,15 @@ def action(
     def wrap(inner: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(inner)
         def run(*, token: str, action_id: str | None = None, **fields: Any) -> R:
-            with transaction.atomic():
-                actor = actor_for(token, for_update=True)
-                if _seen(actor.table, action_id):
+            held = _take_held(token)
+            # Without a savepoint when the dispatcher rolls back the whole transaction on a
+            # refusal: two statements less, and on PostgreSQL no subtransaction.
+            with transaction.atomic(savepoint=held is None or held.savepoint):
+                actor = held.actor if held is not None else actor_for(token, for_update=True)
+                seen = held.seen if held is not None else None
+                if seen is None:
+                    seen = _seen(actor.table, action_id)
+                if seen:
                     if replay is not None:
                         return replay(actor, actor.table, action_id)
                     return _already(actor.table, action_id)  # type: ignore[return-value]

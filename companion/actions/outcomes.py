@@ -79,28 +79,28 @@ _OUTCOME_SQL = (
 
 def earlier_copies(
     actor: Actor, action_id: str | None, mark: tuple[str, float] | None, window: float
-) -> tuple[tuple[str, int, str] | None, bool]:
+) -> tuple[tuple[str, int, str] | None, bool, bool]:
     """What the database knows before a tap is tried, in one statement: the refusal or merge
-    recorded for its id (as `recorded_outcome`), and whether it merges: an identical tap
-    (`mark`: its key's hash and moment) with another id was applied less than `window` seconds
-    from it, by whichever process, and this id was not applied itself (a replay)."""
+    recorded for its id (as `recorded_outcome`); whether it merges: an identical tap (`mark`:
+    its key's hash and moment) with another id was applied less than `window` seconds from it,
+    by whichever process, and this id was not applied itself (a replay); and whether this id
+    was applied already (the action's own replay check, answered here)."""
     parts: list[str] = []
     params: list[int | float | str] = []
     table_id = actor.table.pk
     if action_id:
         parts.append(_EARLIER_OUTCOME_SQL)
         params += [table_id, action_id, actor.label]
+        parts.append(_EARLIER_SEEN_SQL)
+        params += [table_id, action_id]
     if mark is not None:
         key, at = mark
         # Within the table's last versions: the (table, version) index, a few rows read.
         since = actor.table.version - MERGE_LOOKBACK_VERSIONS
         parts.append(_EARLIER_NEAR_SQL)
         params += [table_id, since, key, at - window, at + window, action_id or "-"]
-        if action_id:
-            parts.append(_EARLIER_SEEN_SQL)
-            params += [table_id, action_id]
     if not parts:
-        return None, False
+        return None, False, False
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts), params)
         rows = cursor.fetchall()
@@ -108,7 +108,8 @@ def earlier_copies(
     recorded = next(
         ((str(r[0]), int(r[1]), str(r[2])) for r in rows if r[0] not in ("near", "seen")), None
     )
-    return recorded, "near" in kinds and "seen" not in kinds
+    seen = "seen" in kinds
+    return recorded, "near" in kinds and not seen, seen
 
 
 # How far back (in table versions) an identical tap is looked for: far more changes than one

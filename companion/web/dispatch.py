@@ -18,7 +18,7 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import QueryDict
 from django.utils import translation
 
-from companion import actions
+from companion import actions, fastsql
 from companion.actions import ActionError, NotFound
 from companion.actions.core import Change, holding, marking
 from companion.actions.outcomes import earlier_copies, record_outcome, tap_outcome
@@ -101,12 +101,28 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
             arrived = taps.arrive(token, action_id)
         key = taps.key_of(name, request.POST, token)
         mark = taps.mark(key, taps.moment(token, action_id, arrived))
-        left = arrived + deadline_seconds() - time.monotonic()
-        if left <= 0:
-            raise TooLate()
-        return _decide(handler, request, token, action_id, mark, retry, left, lang)
+        deadline = arrived + deadline_seconds()
+        try:
+            return _decide(handler, request, token, action_id, mark, retry, deadline, lang)
+        except _Refused as refused:
+            if not action_id or deadline <= time.monotonic():
+                # Nothing to record it under, or no time left to: refused, as judged.
+                raise refused.refusal from None
+            # Judged again with a savepoint, so that the refusal is recorded under the same
+            # lock as the attempt; the table may have changed meanwhile, and this is the answer.
+            return _decide(
+                handler, request, token, action_id, mark, retry, deadline, lang, savepoint=True
+            )
 
     return run
+
+
+class _Refused(Exception):  # noqa: N818 - not an error: a tap judged without a savepoint
+    """A refusal of a tap tried without a savepoint: its whole transaction is rolled back."""
+
+    def __init__(self, refusal: ActionError) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 def _decide(
@@ -116,17 +132,27 @@ def _decide(
     action_id: str | None,
     mark: tuple[str, float] | None,
     retry: bool,
-    left: float,
+    deadline: float,
     lang: str | None,
+    *,
+    savepoint: bool = False,
 ) -> Any:
+    """One judgement of the tap, in one transaction. Without `savepoint` (a tap's first try)
+    the action runs with no savepoint of its own, and a refusal leaves the transaction as a
+    `_Refused` (rolled back whole: nothing of the attempt stays); with it, the refusal is
+    recorded in the transaction, the attempt rolled back to its savepoint."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TooLate()
     refusal: ActionError | None = None
     change: Any = None
     try:
         with _lock_wait(left):
             actor = actions.actor_for(token, for_update=True)
-            # One statement: this id's recorded outcome, and an identical tap applied within
-            # the window by any process (the table's lock makes the second see the first).
-            recorded, merges = earlier_copies(actor, action_id, mark, taps.window_seconds())
+            # One statement: this id's recorded outcome, an identical tap applied within the
+            # window by any process (the table's lock makes the second see the first), and
+            # whether this id was applied already.
+            recorded, merges, seen = earlier_copies(actor, action_id, mark, taps.window_seconds())
             if recorded:
                 kind, status, message = recorded
                 if kind != TapOutcome.Kind.MERGED:
@@ -137,15 +163,20 @@ def _decide(
                     record_outcome(actor, action_id, TapOutcome.Kind.MERGED)
                 return _merged(actor, action_id)
             try:
-                # Every action is atomic itself: inside this transaction, a savepoint, so a
-                # refusal leaves nothing of its attempt but the record below
-                # (tests/actions/test_tap_trust.py checks that each is). A retry is never the
+                # A refusal leaves nothing of its attempt but the record below: the whole
+                # transaction rolled back (first try), or the action's savepoint (the second;
+                # tests/actions/test_tap_trust.py checks that each is). A retry is never the
                 # reference point of a merge: its events carry no mark.
-                with holding(token, actor), marking(None if retry else mark):
+                with (
+                    holding(token, actor, seen=seen, savepoint=savepoint),
+                    marking(None if retry else mark),
+                ):
                     change = handler(request, token, action_id)
             except NotFound:
                 raise
             except ActionError as exc:
+                if not savepoint:
+                    raise _Refused(exc) from exc
                 if action_id:
                     # In the language the phone is answered in (the socket's, or the request's).
                     with translation.override(lang) if lang else contextlib.nullcontext():
@@ -186,9 +217,10 @@ def _lock_wait(seconds: float) -> Iterator[None]:
     the queue, then the holder's transaction)."""
     ms = max(1, int(seconds * 1000))
     if connection.vendor != "sqlite":
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(f"SET LOCAL statement_timeout = {ms}")
+        # One batch (companion.fastsql): the SET goes with the table's lock (one round trip),
+        # the writes together at the end, before the commit.
+        with transaction.atomic(), fastsql.batch():
+            fastsql.later(f"SET LOCAL statement_timeout = {ms}")
             yield
         return
     connection.ensure_connection()

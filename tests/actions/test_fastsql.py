@@ -64,6 +64,60 @@ def test_read_pair_equals_the_orm_for_both_rows() -> None:
     assert fastsql.read_pair(Seat, Table, join, where, ["no-such-token"]) is None
 
 
+def test_read_rows_reads_each_row_as_read_one_does_in_a_batch_too() -> None:
+    """Several reads sent together (inside a transaction's batch: one round trip on
+    PostgreSQL) find what `read_one` finds, each; a lock first, then what it guards."""
+    from django.db import transaction
+
+    table, seats = picked_all(4)
+    Seat.objects.filter(pk=seats[1].pk).update(equipment={"armor": "八卦阵"})
+    queries = [
+        (
+            Table,
+            "id = (SELECT table_id FROM companion_seat WHERE token = %s)",
+            [seats[1].token],
+            True,
+        ),
+        (Seat, "token = %s", [seats[1].token], False),
+        (Seat, "token = %s", ["no-such-token"], False),
+    ]
+    with transaction.atomic(), fastsql.batch():
+        found = fastsql.read_rows(queries)
+    assert as_dict(found[0]) == as_dict(Table.objects.get(pk=table.pk))
+    assert as_dict(found[1]) == as_dict(Seat.objects.get(pk=seats[1].pk))
+    assert found[2] is None
+    assert [as_dict(r) if r else None for r in fastsql.read_rows(queries)] == [
+        as_dict(r) if r else None for r in found
+    ]
+
+
+def test_writes_in_a_batch_are_applied_at_its_end_and_their_errors_raised(path: str) -> None:
+    """A batch's writes leave the rows they leave outside one; a failing one fails the
+    transaction (raised at the batch's end at the latest), which then leaves nothing."""
+    from django.db import DatabaseError, IntegrityError, transaction
+
+    table, seats = picked_all(4)
+    with transaction.atomic(), fastsql.batch():
+        seat = Seat.objects.get(pk=seats[1].pk)
+        seat.hp = 1
+        fastsql.update(seat, ["hp"])
+        event = fastsql.insert(
+            Event(table=table, version=table.version + 1, kind="damage", actor="x"), key=False
+        )
+    assert Seat.objects.get(pk=seat.pk).hp == 1
+    stored = Event.objects.get(table=table, version=table.version + 1)
+    assert event.pk in (None, stored.pk)  # PostgreSQL was not asked for it
+    with pytest.raises((IntegrityError, DatabaseError)):
+        with transaction.atomic(), fastsql.batch():
+            seat.hp = 2
+            fastsql.update(seat, ["hp"])
+            # The same (table, version) again: the unique constraint refuses it.
+            fastsql.insert(
+                Event(table=table, version=table.version + 1, kind="damage", actor="y"), key=False
+            )
+    assert Seat.objects.get(pk=seat.pk).hp == 1
+
+
 def test_update_writes_like_save_with_update_fields() -> None:
     table, seats = picked_all(4)
     seat = Seat.objects.get(pk=seats[1].pk)

@@ -209,7 +209,7 @@ async def test_a_status_question_is_answered_at_once_while_the_tap_still_waits_f
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    await dbthread.run(short_lock_wait, 5000)
+    await dbthread.run_keyed(table.code, short_lock_wait, 5000)
     try:
         with held_lock(table):
             message = {
@@ -226,7 +226,7 @@ async def test_a_status_question_is_answered_at_once_while_the_tap_still_waits_f
             assert (await ask(comm, "neversent1"))["outcome"] == "not_applied"
         frame = await receive_until(comm, lambda f: 'data-action="waiting001"' in f, timeout=10)
     finally:
-        await dbthread.run(usual_lock_wait)
+        await dbthread.run_keyed(table.code, usual_lock_wait)
     assert answer["applied"] is None and answer["outcome"] == "unknown", answer
     assert waited < 1, waited
     assert frame

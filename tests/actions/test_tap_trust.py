@@ -65,11 +65,11 @@ async def answers(
 
 
 class HeldThread:
-    """The process's database thread, busy with something else until released."""
+    """The database thread of a table's taps, busy with something else until released."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: Table) -> None:
         self.release = threading.Event()
-        self.job = dbthread.submit(self.release.wait, 30)
+        self.job = dbthread.submit_keyed(table.code, self.release.wait, 30)
 
     async def done(self) -> None:
         self.release.set()
@@ -122,7 +122,7 @@ async def test_identical_taps_seconds_apart_both_apply_while_the_database_thread
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    held = HeldThread()
+    held = HeldThread(table)
     await send_tap(comm, "apartaaa01", seat=me.pk, delta=-1)
     await asyncio.sleep(2.0)
     await send_tap(comm, "apartbbb02", seat=me.pk, delta=-1)
@@ -139,7 +139,7 @@ async def test_an_identical_tap_100ms_after_another_is_answered_merged_and_not_a
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    held = HeldThread()
+    held = HeldThread(table)
     await send_tap(comm, "mergeaaa01", seat=me.pk, delta=-1)
     await asyncio.sleep(0.1)
     await send_tap(comm, "mergebbb02", seat=me.pk, delta=-1)
@@ -170,7 +170,7 @@ async def test_the_http_retry_of_a_tap_does_not_make_the_next_identical_tap_merg
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    held = HeldThread()
+    held = HeldThread(table)
     await send_tap(comm, "retryaaa01", seat=me.pk, delta=-1)
     await asyncio.sleep(1.0)
     # The retry as a page without the phone's script would send it (no X-Tap-Retry): this
@@ -218,7 +218,7 @@ async def test_a_retry_refused_first_decides_for_its_socket_copy() -> None:
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    held = HeldThread()
+    held = HeldThread(table)
     await send_tap(comm, "refuseaaa1", seat=me.pk, delta=1)
     form = {"seat": me.pk, "delta": "1", "action_id": "refuseaaa1"}
     retry = await apost(f"/p/{me.token}/act/hp", form, HTTP_X_TAP_RETRY="1")
@@ -330,7 +330,7 @@ async def test_a_tap_queued_past_its_deadline_is_not_run(settings: Settings) -> 
     table, seats = await playing(4)
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
-    held = HeldThread()
+    held = HeldThread(table)
     start = time.monotonic()
     await send_tap(comm, "queued0001", seat=me.pk, delta=-1)
     await asyncio.sleep(1.0)

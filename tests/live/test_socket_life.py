@@ -84,8 +84,8 @@ async def test_a_ping_is_answered_at_once_while_a_tap_waits_for_a_busy_database_
     me = seats[1]
     comm, _ = await open_socket(f"/ws/{me.token}/")
     release = threading.Event()
-    # Something else holds the database thread (another table's slow tap, a checkpoint).
-    busy = asyncio.ensure_future(dbthread.run(release.wait, 10))
+    # Something else holds the table's database thread (a slow tap of a table sharing it).
+    busy = asyncio.ensure_future(dbthread.run_keyed(table.code, release.wait, 10))
     tap = {
         "type": "act",
         "name": "hp",

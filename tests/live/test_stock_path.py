@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from companion import dbthread, fastsql
-from companion.models import Event, Seat, Table
+from companion.models import Event, Seat, Table, TapOutcome
 from tests.live.test_consumers import drain, open_socket
 from tests.support.game import picked_all
 
@@ -82,6 +82,9 @@ async def _scene() -> dict[str, Any]:
         ("hp", {"seat": me.pk, "delta": 1}),
         ("equip", {"seat": me.pk, "name": "赤兔"}),
         ("hp", {"seat": me.pk, "delta": -me.hp}),
+        # Refused (another seat's HP): judged without a savepoint, then again with one to
+        # record the refusal; nothing of it stays but that record.
+        ("hp", {"seat": seats[2].pk, "delta": -1}),
     ]
     for i, (name, fields) in enumerate(taps):
         answer, seen = await _tap(socks[1], name, f"stockpath{i:03d}", fields)
@@ -96,6 +99,10 @@ async def _scene() -> dict[str, Any]:
                 Event.objects.filter(table=table).order_by("version").values_list("kind", "actor")
             ),
             "version": Table.objects.get(pk=table.pk).version,
+            "outcomes": list(
+                TapOutcome.objects.filter(table=table).values_list("action_id", "kind", "status")
+            ),
+            "other_hp": Seat.objects.get(pk=seats[2].pk).hp - seats[2].hp,
         }
     )()
     for comm in [*socks, display]:
@@ -117,8 +124,16 @@ async def test_the_same_taps_give_the_same_rows_and_frames_on_both_paths(path: s
     scene = await _scene()
     if not os.environ.get("REDIS_URL"):
         assert scene["layer"] == (STOCK if path == "stock" else LEAN)
-    # Every tap applied and answered by its own frame (no separate "done").
-    assert scene["answers"] == [None, None, None, None]
+    # Every tap applied and answered by its own frame (no separate "done"), the last refused.
+    assert scene["answers"][:4] == [None, None, None, None]
+    refused = scene["answers"][4]
+    assert (refused["type"], refused["status"], refused["action_id"]) == (
+        "error",
+        403,
+        "stockpath004",
+    )
+    assert scene["rows"]["outcomes"] == [("stockpath004", "refused", 403)]
+    assert scene["rows"]["other_hp"] == 0
     hp, max_hp = scene["start"]
     assert scene["rows"]["hp"][1] == (-hp, True)
     kinds = [k for k, _a in scene["rows"]["events"]][-4:]

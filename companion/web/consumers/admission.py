@@ -200,12 +200,12 @@ class AdmissionMixin:
         if token:
             actor = actor_for(token)
             seat_id = actor.seat.pk if actor.seat else None
-            broadcast.note_language(actor.table.code, self.lang)
+            broadcast.note_language(actor.table, self.lang)
             return actor.table.code, seat_id, actor.is_host, token
         table = Table.objects.filter(code=code or "").first()
         if table is None:
             raise NotFound()
-        broadcast.note_language(table.code, self.lang)
+        broadcast.note_language(table, self.lang)
         return table.code, None, False, ""
 
     def _release_slot(self) -> None:

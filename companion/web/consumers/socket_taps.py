@@ -129,7 +129,7 @@ class TapMixin:
         arrived = message.get("arrived") or taps.arrive(self.token, action_id)
         token = self.token
         taps.enter_line(token, action_id)
-        judged = dbthread.submit(self._run_act, name, fields, action_id, arrived)
+        judged = dbthread.submit_keyed(self.code, self._run_act, name, fields, action_id, arrived)
         judged.add_done_callback(lambda _done: taps.leave_line(token, action_id))
         previous = self._tap_tail
         self._tap_tail = asyncio.ensure_future(self._answer(name, action_id, judged, previous))
@@ -183,7 +183,9 @@ class TapMixin:
             await self.send(text_data=json.dumps(answer))
             return
         await self.send(text_data=json.dumps(result))
-        if result.get("status") == 404 and not await dbthread.run(self._token_valid):
+        if result.get("status") == 404 and not await dbthread.run_keyed(
+            self.code, self._token_valid
+        ):
             await self.close(code=CLOSE_GONE)
 
     def _run_act(
