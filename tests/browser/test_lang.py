@@ -248,10 +248,10 @@ def test_a_game_in_english_and_chinese(
         expect(lord_page.locator("#table-state .turn-bar .judge-wait")).to_be_disabled()
         sima_seat = lord_page.locator("#table-state .banner-judge").get_attribute("data-guicai")
         sima_page = next(p for n, p in pages.items() if seats[n] == sima_seat)
-        confirm = sima_page.locator(
-            "#table-state .banner-judge .guicai-ask form[hx-post='act/confirm'] button"
-        )
+        # His phone asks him in the strip at the top (the banner's copy is hidden there).
+        confirm = sima_page.locator("#table-state .now-wait form[hx-post='act/confirm'] button")
         expect(confirm).to_be_visible()
+        expect(sima_page.locator("#table-state .banner-judge .guicai-ask")).to_be_hidden()
         confirm.click()
     line = display.locator("#table-state > .history .events li").first
     expect(line).to_contain_text("Lightning 闪电")
