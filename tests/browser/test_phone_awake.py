@@ -160,6 +160,34 @@ def test_when_nothing_keeps_the_screen_on_the_page_says_so(
     expect(note).to_have_text(NOTE[lang])
 
 
+def test_a_video_told_to_play_that_never_starts_leaves_the_note_where_it_is(
+    browser: Browser, app_server: AppServer
+) -> None:
+    """The note goes only once the video really plays: a tap that starts one that never plays
+    (not paused, no 'playing') must not make it blink away and back, moving the page."""
+    stalls = """
+    HTMLMediaElement.prototype.play = function () {
+      Object.defineProperty(this, 'paused', {value: false, configurable: true});
+      return new Promise(() => {});
+    };
+    """
+    table = seated(app_server)
+    tables.deal(table, first_game=True)
+    lan = f"http://{LAN_NAME}:{app_server.port}"
+    page, _media = open_phone(browser, lan + table.seats[1].device.url, "en", init=stalls)
+    note = page.locator("#awake-note")
+    expect(note).to_be_visible()
+    page.evaluate(
+        "() => { window.__noteMoves = 0; new MutationObserver(() => window.__noteMoves++)"
+        ".observe(document.getElementById('awake-note'), {attributes: true}); }"
+    )
+    page.locator("#my-seat .me-name").click()
+    expect(page.locator("video.awake-video")).to_have_count(1)
+    page.locator("#my-seat .me-name").click()
+    expect(note).to_be_visible()
+    assert page.evaluate("() => window.__noteMoves") == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # play --https
 

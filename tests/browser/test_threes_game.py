@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser.conftest import AppServer, ContextFactory, screenshot, wait_until
 from tests.browser.game_steps import join_by_http, lang_context, place_heroes
@@ -71,6 +71,16 @@ PLACES = {
         "The warm side: vanguard A",
     ],
 }
+
+
+def tap_in_view(page: Page, target: Locator) -> None:
+    """A finger's tap on `target` once it is in the middle of the screen, clear of the sticky
+    strip at the top and the turn's buttons at the bottom (a phone that shows its screen-lock
+    note has the helper lower down)."""
+    target.evaluate("e => e.scrollIntoView({block: 'center'})")
+    box = target.bounding_box()
+    assert box, "not on the screen"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def settle(page: Page, version_before: int) -> int:
@@ -273,11 +283,11 @@ def test_a_threes_game_in_the_browser(
     helper = vanguard.locator("details.area-helper")
     helper.locator("summary").first.click()
     savage = helper.locator("details.area-trick[data-card='南蛮入侵']")
-    savage.locator("summary").first.click()
+    tap_in_view(vanguard, savage.locator("summary").first)
     ways = savage.locator("details.area-way")
     expect(ways).to_have_count(2)
-    ways.nth(0).locator("summary").click()
-    ways.nth(1).locator("summary").click()
+    tap_in_view(vanguard, ways.nth(0).locator("summary"))
+    tap_in_view(vanguard, ways.nth(1).locator("summary"))
     first = ways.nth(0).locator(".area-order li").all_inner_texts()
     second = ways.nth(1).locator(".area-order li").all_inner_texts()
     assert first == turn_order and second == first[::-1], (first, second, turn_order)

@@ -10,6 +10,10 @@
   // plays it only once it is in the document. Safari also grants the wake lock only within a
   // tap, so a tap asks again. When neither keeps the screen on, the page says so (#awake-note).
   var awakeVideo = null;
+  // Whether the video is playing now (its 'playing' came, no 'pause' or error since): a video
+  // told to play is not paused at once, yet may never start, and the note must not blink away
+  // and back (moving the page under the player's finger) on each tap.
+  var awakePlaying = false;
   function wantAwake() {
     var state = document.getElementById('table-state');
     var status = state && state.getAttribute('data-status');
@@ -17,7 +21,7 @@
   }
   function showAwake() {
     var note = document.getElementById('awake-note');
-    var hide = !wantAwake() || !!wakeLock || !!(awakeVideo && !awakeVideo.paused);
+    var hide = !wantAwake() || !!wakeLock || (awakePlaying && !!awakeVideo && !awakeVideo.paused);
     // The note moves what is under it: the display fits its seats again (display.js).
     if (note && note.hidden !== hide) {
       note.hidden = hide;
@@ -36,11 +40,13 @@
         source.type = 'video/' + src.split('.').pop();
         awakeVideo.appendChild(source);
       });
-      ['playing', 'pause', 'error'].forEach(function (e) { awakeVideo.addEventListener(e, showAwake, true); });
+      ['playing', 'pause', 'error'].forEach(function (e) {
+        awakeVideo.addEventListener(e, function (ev) { awakePlaying = ev.type === 'playing'; showAwake(); }, true);
+      });
       body.appendChild(awakeVideo);
     }
     var played = awakeVideo.play();
-    if (played && played.catch) played.catch(showAwake);
+    if (played && played.catch) played.catch(function () { awakePlaying = false; showAwake(); });
   }
 
   function keepAwake(tapped) {
