@@ -38,7 +38,7 @@ AREAS = [
     (
         "state / rules / actions",
         (
-            "companion/state.py",
+            "companion/read/state.py",
             "companion/read/private.py",
             "companion/read/history.py",
             "companion/read/delta.py",

@@ -32,7 +32,7 @@ from companion.read.delta import WHOLE_TABLE_PARTS, TableDelta, table_delta
 from companion.read.history import HistoryLine
 from companion.read.private import private_state
 from companion.read.screens import template_for
-from companion.state import PublicState, public_state
+from companion.read.state import PublicState, public_state
 
 log = logging.getLogger(__name__)
 

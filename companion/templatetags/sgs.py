@@ -8,7 +8,8 @@ from django.utils.html import conditional_escape as escape
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from companion import fragments, state
+from companion import fragments
+from companion.read import state
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.help import CHECK_KEYS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion import actions, broadcast
 from companion.models import Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 
 
 def holder_of(table: Table) -> Seat:

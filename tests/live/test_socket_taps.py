@@ -119,7 +119,7 @@ async def test_own_hp_tap_applies_once_and_reaches_every_screen_as_a_delta() -> 
 
 
 async def test_delta_shows_the_seat_exactly_as_the_whole_state_does() -> None:
-    from companion.state import public_state
+    from companion.read.state import public_state
 
     table, seats = await playing(5)
     turn_seat = (await fresh(table)).turn_seat_id

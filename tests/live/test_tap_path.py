@@ -46,7 +46,7 @@ HELPERS = {
     "read/delta.py",  # what the change touched, as the screens show it
     "read/history.py",  # the history line
     "read/private.py",  # the seat's own HP tracker
-    "state.py",  # a seat as every screen sees it
+    "read/state.py",  # a seat as every screen sees it
     "fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from companion import actions, fragments
 from companion.models import Seat
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.support.game import fresh, picked_all
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from companion import fragments
 from companion.read.history import HistoryLine
 from companion.read.private import PrivateState
-from companion.state import EquipmentView, PublicSeat
+from companion.read.state import EquipmentView, PublicSeat
 from companion.words.names import hero_card
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"

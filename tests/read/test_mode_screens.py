@@ -10,8 +10,8 @@ from django.test import Client
 
 from companion import actions, broadcast
 from companion.models import Table
+from companion.read.state import public_state
 from companion.rules.heroes import hero_by_id
-from companion.state import public_state
 from tests.support.game import fresh
 from tests.support.modeplay import (
     dealt_and_started,

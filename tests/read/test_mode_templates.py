@@ -17,9 +17,9 @@ from django.test import Client
 from companion import actions, broadcast
 from companion.models import Seat, Table
 from companion.read import screens
+from companion.read.state import public_state
 from companion.rules import modes
 from companion.rules.modes.identity import IdentityMode
-from companion.state import public_state
 from tests.support.game import picked_all
 
 pytestmark = pytest.mark.django_db

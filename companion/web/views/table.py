@@ -16,8 +16,8 @@ from companion.actions.table import join_refusal
 from companion.models import Table, new_token
 from companion.qr import join_qr_svg
 from companion.read.screens import template_for
+from companion.read.state import public_state
 from companion.rules import modes
-from companion.state import public_state
 from companion.web import throttle
 from companion.web.views.common import (
     DEVICE_COOKIE,
