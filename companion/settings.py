@@ -188,9 +188,9 @@ def channel_prefix(base: str, database: object, redis_url: str, secret_key: str)
 # STOCK_PATH=1 runs the hot path as Django and Channels ship it, to measure the hand-made parts
 # against it (docs/performance.md, "Stock against hand-made"): the ORM instead of
 # companion/fastsql.py ("orm"), Channels' in-memory layer, consumer loop and dispatch instead of
-# companion/layers.py and the consumer's overrides ("layer"), `database_sync_to_async` instead of
-# companion/dbthread.py ("dbthread"). STOCK_PATH=orm,layer names some of them. The tests run
-# both ways and find them alike.
+# companion/live/layers.py and the consumer's overrides ("layer"), `database_sync_to_async`
+# instead of companion/dbthread.py ("dbthread"). STOCK_PATH=orm,layer names some of them. The
+# tests run both ways and find them alike.
 STOCK_PARTS_ALL = frozenset({"orm", "layer", "dbthread"})
 _stock = {p.strip() for p in os.environ.get("STOCK_PATH", "").split(",") if p.strip()}
 STOCK_PARTS = STOCK_PARTS_ALL if _stock & {"1", "all"} else frozenset(_stock & STOCK_PARTS_ALL)
@@ -202,10 +202,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's pub/sub layer, delivering straight to this process's sockets
-            # (companion/layers.py); STOCK_PATH's "layer": channels_redis's own.
+            # (companion/live/layers.py); STOCK_PATH's "layer": channels_redis's own.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
             if "layer" in STOCK_PARTS
-            else "companion.layers.LeanRedisPubSubChannelLayer",
+            else "companion.live.layers.LeanRedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": channel_prefix(
@@ -229,7 +229,7 @@ else:
         "default": {
             "BACKEND": "channels.layers.InMemoryChannelLayer"
             if "layer" in STOCK_PARTS
-            else "companion.layers.LeanInMemoryChannelLayer"
+            else "companion.live.layers.LeanInMemoryChannelLayer"
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

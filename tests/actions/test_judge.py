@@ -14,7 +14,7 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError
 from companion.asgi import application
-from companion.broadcast import render_public
+from companion.live.broadcast import render_public
 from companion.models import Event, Seat, Table
 from companion.read.state import public_state
 from companion.words.history import describe

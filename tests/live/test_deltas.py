@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.read.state import public_state
 from tests.support.game import by_identity, fresh, picked_all

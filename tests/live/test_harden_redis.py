@@ -375,7 +375,8 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
 
 
 def _change_without_frames(seat: Seat) -> None:
-    from companion import actions, broadcast
+    from companion import actions
+    from companion.live import broadcast
 
     with broadcast.collecting():
         actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=-1)

@@ -11,7 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from tests.live.test_consumers import drain, make, open_socket, receive_until
 from tests.support.game import picked_all

@@ -1,7 +1,7 @@
 """The hand-made parts of the hot path behave as the stock path they replace.
 
 STOCK_PATH=1 (companion/settings.py) runs the ORM instead of companion/fastsql.py, Channels'
-in-memory layer and consumer loop instead of companion/layers.py and the consumer's overrides,
+in-memory layer and consumer loop instead of companion/live/layers.py and the consumer's overrides,
 and `database_sync_to_async` instead of companion/dbthread.py. The same taps, over the same
 sockets, must give the same rows and the same frames either way; docs/performance.md has what
 each hand-made part saves.
@@ -26,7 +26,7 @@ from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-LEAN = "companion.layers.LeanInMemoryChannelLayer"
+LEAN = "companion.live.layers.LeanInMemoryChannelLayer"
 STOCK = "channels.layers.InMemoryChannelLayer"
 
 

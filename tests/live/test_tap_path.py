@@ -27,7 +27,7 @@ STOPS = (
     "web/consumers/socket_taps.py",  # checked, queued on the database thread
     "web/dispatch.py",  # judged once: the tap's form, then its action
     "actions/hp.py",  # the write: one transaction, one event, the version bumped
-    "broadcast.py",  # on commit: rendered once per language, handed to the layer
+    "live/broadcast.py",  # on commit: rendered once per language, handed to the layer
     "web/consumers/table.py",  # every screen's socket sends its frame
 )
 
@@ -47,7 +47,7 @@ HELPERS = {
     "read/history.py",  # the history line
     "read/private.py",  # the seat's own HP tracker
     "read/state.py",  # a seat as every screen sees it
-    "fragments.py",  # the delta's pieces
+    "live/fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words
     "words/variant_lines.py",  # its clauses of the protection and 罗汉, asked of every damage
@@ -63,7 +63,7 @@ REQUIRED = {
     "fastsql.py",
     "outbox.py",
     "read/delta.py",
-    "fragments.py",
+    "live/fragments.py",
 }
 # Entered or not depending on what the process did before (a cache already warm, a module's
 # first use): allowed on the way, not required.
@@ -74,7 +74,7 @@ MAYBE = {
     "actions/last_three.py",
 }
 # On the in-memory layer only: its delivery (Redis delivers on several processes).
-IN_MEMORY = {"layers.py"}
+IN_MEMORY = {"live/layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
 # throttles count in the shared cache.
 ON_REDIS = {"web/consumers/layer_probe.py", "cache.py"}

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Table
 from companion.read.state import public_state
 from companion.rules.heroes import hero_by_id

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.read import screens
 from companion.read.state import public_state

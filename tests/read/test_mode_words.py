@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.fragments import seat_item
+from companion.live.fragments import seat_item
 from companion.models import Event, Table
 from companion.read.modeview import private_mode_view
 from companion.read.session_export import export_csv, export_json

@@ -16,7 +16,8 @@ import re
 import pytest
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
 from companion.read.state import public_state

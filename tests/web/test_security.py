@@ -194,7 +194,8 @@ def test_hostile_names_are_escaped_everywhere(name: str) -> None:
     response = csrf_post(client, f"/j/{table.code}/", {"name": name})
     assert response.status_code == 303
     seat = Seat.objects.get(table=table, name=name)
-    from companion import actions, broadcast
+    from companion import actions
+    from companion.live import broadcast
 
     actions.identities_deal(token=table.host_token)
     seat.refresh_from_db()
@@ -424,7 +425,7 @@ def test_embedded_default_needs_no_environment(tmp_path: Path) -> None:
     )
     engine, layer, key_length = out.stdout.split()
     assert engine == "django.db.backends.sqlite3"
-    assert layer == "companion.layers.LeanInMemoryChannelLayer"
+    assert layer == "companion.live.layers.LeanInMemoryChannelLayer"
     assert int(key_length) >= 50
     assert (tmp_path / "secret_key").exists()
 
@@ -441,7 +442,7 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
     )
     assert out.stdout.split() == [
         "django.db.backends.postgresql",
-        "companion.layers.LeanRedisPubSubChannelLayer",
+        "companion.live.layers.LeanRedisPubSubChannelLayer",
     ]
     bad = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],

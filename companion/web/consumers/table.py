@@ -28,7 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from companion.layers import LeanInMemoryChannelLayer, LeanRedisPubSubChannelLayer, run_eagerly
+from companion.live.layers import LeanInMemoryChannelLayer, LeanRedisPubSubChannelLayer, run_eagerly
 from companion.web import taps
 from companion.web.consumers.admission import AdmissionMixin
 from companion.web.consumers.faults import (
@@ -90,7 +90,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Take group messages straight from the layer (`_deliver`) and read the socket in a
-        plain loop: on the embedded layer, and on Redis (companion.layers); with STOCK_PATH's
+        plain loop: on the embedded layer, and on Redis (companion.live.layers); with STOCK_PATH's
         "layer", Channels' own loop.
 
         Whatever happens, the seat's slot under the socket cap is given back; a socket whose

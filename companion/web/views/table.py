@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast
+from companion import actions
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
+from companion.live import broadcast
 from companion.models import Table, new_token
 from companion.qr import join_qr_svg
 from companion.read.screens import template_for
