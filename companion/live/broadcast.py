@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from companion import logs
+from companion.infra import logs
 from companion.live import fragments
 from companion.models import Seat, Table
 from companion.outbox import Change, change_committed

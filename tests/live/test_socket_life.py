@@ -25,7 +25,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from django.test import override_settings
 
-from companion import dbthread, logs
+from companion.infra import dbthread, logs
 from companion.live import broadcast
 from companion.web.consumers import admission, faults, layer_probe
 from companion.web.consumers.table import TableConsumer

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion import dbthread
+from companion.infra import dbthread
 from tests.live.test_socket_taps import drain, open_socket, playing, tap_seeing
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -34,13 +34,13 @@ STOPS = (
 # What the stops call on the way, as docs/architecture.md lists it beside each stop.
 HELPERS = {
     "web/taps.py",  # the tap's arrival and the merging of identical taps
-    "dbthread.py",  # the one database thread
+    "infra/dbthread.py",  # the one database thread
     "web/forms.py",  # the tap's form
     "web/fields.py",  # its fields
     "actions/core.py",  # the acting seat, `record`
     "actions/play.py",  # the change as a delta of the seats it touched
     "actions/outcomes.py",  # a tap judged before?
-    "fastsql.py",  # the statements every tap runs
+    "infra/fastsql.py",  # the statements every tap runs
     "models.py",
     "outbox.py",  # the change, announced on commit
     "read/delta.py",  # what the change touched, as the screens show it
@@ -57,10 +57,10 @@ HELPERS = {
     "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }
 REQUIRED = {
-    "dbthread.py",
+    "infra/dbthread.py",
     "web/forms.py",
     "actions/core.py",
-    "fastsql.py",
+    "infra/fastsql.py",
     "outbox.py",
     "read/delta.py",
     "live/fragments.py",
@@ -77,7 +77,7 @@ MAYBE = {
 IN_MEMORY = {"live/layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
 # throttles count in the shared cache.
-ON_REDIS = {"web/consumers/layer_probe.py", "cache.py"}
+ON_REDIS = {"web/consumers/layer_probe.py", "infra/cache.py"}
 
 
 def _entered(order: list[str]) -> Any:

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client, override_settings
 
 from companion import models
-from companion.logs import redact
+from companion.infra.logs import redact
 from companion.models import Seat
 from tests.support.factories import make_table, other_token
 from tests.web.test_views import csrf_client, csrf_post, htmx_post
@@ -457,13 +457,13 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
 
 def test_a_phones_first_load_is_small_and_takes_four_requests() -> None:
     """At most 40 KB compressed over the wire, in at most 4 requests (static files as
-    `collectstatic` serves them: ours minified, companion/staticstorage.py)."""
+    `collectstatic` serves them: ours minified, companion/infra/staticstorage.py)."""
     import gzip
     import re as _re
 
     from django.contrib.staticfiles import finders
 
-    from companion.staticstorage import minify
+    from companion.infra.staticstorage import minify
 
     table, seats = make_table(8, deal=True)
     response = Client().get(f"/p/{seats[0].token}/", HTTP_ACCEPT_ENCODING="gzip")
@@ -485,12 +485,12 @@ def test_served_css_and_js_are_minified_and_vendored_files_left_alone(tmp_path, 
     minified copy, and leaves the vendored htmx byte for byte."""
     from django.core.management import call_command
 
-    from companion.staticstorage import JOINED, joined_text
+    from companion.infra.staticstorage import JOINED, joined_text
 
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "companion.staticstorage.MinifiedManifestStorage"},
+        "staticfiles": {"BACKEND": "companion.infra.staticstorage.MinifiedManifestStorage"},
     }
     call_command("collectstatic", interactive=False, verbosity=0)
     source = Path(settings.STATICFILES_DIRS[0])

@@ -4,7 +4,7 @@ The consumer finds who is connected from the URL's token (never from a message),
 screen's groups, sends the current state at once and relays fragments. A tap arrives as
 `{"type": "act", "name": ..., "fields": {...}, "action_id": ...}`; it runs the same action as the
 HTTP view, as the seat of the socket's token, on the process's database thread
-(`companion.dbthread`). Its answer is the change's own frame to this screen, which carries the
+(`companion.infra.dbthread`). Its answer is the change's own frame to this screen, which carries the
 action id (`data-action`); a tap that sends this screen no frame (a replay, or nothing to change)
 is answered `{"type": "done", "version"}`, a refused one `{"type": "error", "status", "message"}`,
 one merged with the identical tap just before it `{"type": "merged", "version"}`, all with the

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion import actions
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
+from companion.infra.qr import join_qr_svg
 from companion.live import broadcast
 from companion.models import Table, new_token
-from companion.qr import join_qr_svg
 from companion.read.screens import template_for
 from companion.read.state import public_state
 from companion.rules import modes
