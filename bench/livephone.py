@@ -35,7 +35,7 @@ from typing import Any
 from bench.client import HTTPFailure, open_websocket
 from bench.livetaps import BROWSER_SECONDS, LiveTap, TapPath
 from bench.tables import ATTR_RE, SECTION_RE, Phone
-from companion.staticstorage import joined_text
+from companion.infra.staticstorage import joined_text
 
 MY_SEAT_RE = re.compile(r'<body[^>]*\sdata-my-seat="(\d+)"')
 PAGE_RETRY_SECONDS = 2.0

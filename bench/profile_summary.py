@@ -25,7 +25,7 @@ AREAS = [
     ("Django ORM (queries, models)", ("django/db/",)),
     ("template rendering", ("django/template/", "template_partials/")),
     ("translation (gettext)", ("django/utils/translation", "gettext.py")),
-    ("channel layer", ("channels/layers.py", "companion/layers.py", "channels_redis/")),
+    ("channel layer", ("channels/layers.py", "companion/live/layers.py", "channels_redis/")),
     (
         "websocket protocol (uvicorn/websockets)",
         ("websockets/", "wsproto/", "protocols/websockets"),
@@ -38,7 +38,7 @@ AREAS = [
     (
         "state / rules / actions",
         (
-            "companion/state.py",
+            "companion/read/state.py",
             "companion/read/private.py",
             "companion/read/history.py",
             "companion/read/delta.py",

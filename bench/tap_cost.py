@@ -47,7 +47,8 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
     from asgiref.sync import async_to_sync  # noqa: PLC0415
     from django.core.management import call_command  # noqa: PLC0415
 
-    from companion import actions, broadcast  # noqa: PLC0415
+    from companion import actions  # noqa: PLC0415
+    from companion.live import broadcast  # noqa: PLC0415
     from companion.models import Seat, Table  # noqa: PLC0415
 
     call_command("migrate", verbosity=0)

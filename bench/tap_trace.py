@@ -81,8 +81,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.db.backends.utils import CursorWrapper  # noqa: E402
 
 from bench.servers import create_database, delete_redis_keys, drop_database  # noqa: E402
-from companion import actions, broadcast, dbthread, fragments  # noqa: E402
+from companion import actions  # noqa: E402
 from companion.asgi import application  # noqa: E402
+from companion.infra import dbthread  # noqa: E402
+from companion.live import broadcast, fragments  # noqa: E402
 from companion.models import Seat, Table  # noqa: E402
 
 ORIGIN = "http://testserver"

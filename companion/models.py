@@ -87,7 +87,7 @@ class Table(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # The languages the table's screens have spoken (bit i: settings.LANGUAGES[i]; 0: none known,
     # so every language): each change is rendered in these. Set when a screen connects
-    # (companion.broadcast.note_language) and read with the row every tap locks anyway, so a
+    # (companion.live.broadcast.note_language) and read with the row every tap locks anyway, so a
     # change asks nobody else (it was a Redis round trip per tap). Not the table's state: no
     # version, no event; the actions never write it.
     screen_langs = models.PositiveSmallIntegerField(default=0)

@@ -2,7 +2,7 @@
 
 An action records its change (companion.actions.core.record) and announces it here; the
 announcement goes out only once its transaction has committed, so no screen ever sees a change
-that was rolled back (Zulip's `send_event_on_commit`). Delivery (companion.broadcast) listens
+that was rolled back (Zulip's `send_event_on_commit`). Delivery (companion.live.broadcast) listens
 to `change_committed`; this module imports nothing above the models, so the writes never import
 what renders or delivers them.
 """

@@ -23,7 +23,7 @@ import secrets
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from companion.netinfo import local_addresses
+from companion.infra.netinfo import local_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -142,9 +142,10 @@ if os.environ.get("DB", "sqlite") == "postgres":
             "TEST": {"NAME": os.environ.get("DB_TEST_NAME", "test_sgs")},
         }
     }
-    # The threads that run websocket taps, each table's on one of them (companion/dbthread.py),
-    # each holding one connection of the pool: a table's taps wait behind other tables' round
-    # trips only on a shared thread (docs/performance.md, "Round trips and threads").
+    # The threads that run websocket taps, each table's on one of them
+    # (companion/infra/dbthread.py), each holding one connection of the pool: a table's taps wait
+    # behind other tables' round trips only on a shared thread (docs/performance.md, "Round trips
+    # and threads").
     DB_THREADS = int(os.environ.get("DB_THREADS", "4"))
 elif os.environ.get("DB", "sqlite") == "sqlite":
     # WAL and immediate transactions: with the defaults, concurrent taps fail with
@@ -187,10 +188,10 @@ def channel_prefix(base: str, database: object, redis_url: str, secret_key: str)
 
 # STOCK_PATH=1 runs the hot path as Django and Channels ship it, to measure the hand-made parts
 # against it (docs/performance.md, "Stock against hand-made"): the ORM instead of
-# companion/fastsql.py ("orm"), Channels' in-memory layer, consumer loop and dispatch instead of
-# companion/layers.py and the consumer's overrides ("layer"), `database_sync_to_async` instead of
-# companion/dbthread.py ("dbthread"). STOCK_PATH=orm,layer names some of them. The tests run
-# both ways and find them alike.
+# companion/infra/fastsql.py ("orm"), Channels' in-memory layer, consumer loop and dispatch
+# instead of companion/live/layers.py and the consumer's overrides ("layer"),
+# `database_sync_to_async` instead of companion/infra/dbthread.py ("dbthread"). STOCK_PATH=orm,layer
+# names some of them. The tests run both ways and find them alike.
 STOCK_PARTS_ALL = frozenset({"orm", "layer", "dbthread"})
 _stock = {p.strip() for p in os.environ.get("STOCK_PATH", "").split(",") if p.strip()}
 STOCK_PARTS = STOCK_PARTS_ALL if _stock & {"1", "all"} else frozenset(_stock & STOCK_PARTS_ALL)
@@ -202,10 +203,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels_redis's pub/sub layer, delivering straight to this process's sockets
-            # (companion/layers.py); STOCK_PATH's "layer": channels_redis's own.
+            # (companion/live/layers.py); STOCK_PATH's "layer": channels_redis's own.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
             if "layer" in STOCK_PARTS
-            else "companion.layers.LeanRedisPubSubChannelLayer",
+            else "companion.live.layers.LeanRedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": channel_prefix(
@@ -217,8 +218,8 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # While Redis cannot be reached, each process counts in its own memory: pages keep
-            # loading and the throttles keep working (companion/cache.py).
-            "BACKEND": "companion.cache.FailSafeRedisCache",
+            # loading and the throttles keep working (companion/infra/cache.py).
+            "BACKEND": "companion.infra.cache.FailSafeRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
@@ -229,7 +230,7 @@ else:
         "default": {
             "BACKEND": "channels.layers.InMemoryChannelLayer"
             if "layer" in STOCK_PARTS
-            else "companion.layers.LeanInMemoryChannelLayer"
+            else "companion.live.layers.LeanInMemoryChannelLayer"
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -247,9 +248,10 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Django's finders, but js/live.js is served joined from its parts (companion/staticstorage.py).
+# Django's finders, but js/live.js is served joined from its parts
+# (companion/infra/staticstorage.py).
 STATICFILES_FINDERS = [
-    "companion.staticstorage.JoiningFinder",
+    "companion.infra.staticstorage.JoiningFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
 ]
 # STATIC_ROOT: where `play` collects the static files (the test servers each collect their own,
@@ -263,7 +265,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG or envbool("STATIC_PLAIN")
-            else "companion.staticstorage.MinifiedManifestStorage"
+            else "companion.infra.staticstorage.MinifiedManifestStorage"
         )
     },
 }
@@ -333,7 +335,7 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact": {"()": "companion.logs.RedactSecrets"}},
+    "filters": {"redact": {"()": "companion.infra.logs.RedactSecrets"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["redact"], "formatter": "plain"}

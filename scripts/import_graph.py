@@ -4,8 +4,8 @@
     .venv/bin/python scripts/import_graph.py
 
 Modules are shown as companion.<module>, the packages rules/, management/ and templatetags/ as
-one each, actions/, read/, web/ and words/ per module. Exit 1 when some modules import each other
-in a circle.
+one each, actions/, infra/, live/, read/, web/ and words/ per module. Exit 1 when some modules
+import each other in a circle.
 `lint-imports` (the contracts in pyproject.toml) checks the layers; this shows the whole picture.
 """
 
@@ -18,7 +18,7 @@ import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 WHOLE = ("rules", "management", "templatetags")
-PER_MODULE = ("actions", "read", "web", "words")
+PER_MODULE = ("actions", "infra", "live", "read", "web", "words")
 
 
 def unit(module: str) -> str:

@@ -50,7 +50,7 @@ def _stop_db_thread(request: pytest.FixtureRequest) -> object:
         return
     request.getfixturevalue("django_db_setup")
     yield None
-    from companion import dbthread
+    from companion.infra import dbthread
 
     blocker = request.getfixturevalue("django_db_blocker")
     with blocker.unblock():

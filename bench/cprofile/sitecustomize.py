@@ -3,9 +3,9 @@
 Python imports `sitecustomize` at start-up from PYTHONPATH; bench/run.py puts this directory
 there for its servers when asked, with SGS_CPROFILE_DIR. Nothing happens without that variable.
 With it, SIGUSR1 starts a profiler of thread CPU time on the event loop's thread (the main one)
-and one on each database thread (companion/dbthread.py, started there through its executor), and
-SIGUSR2 stops them and writes DIR/<pid>-loop.prof and DIR/<pid>-db.prof (with DB_THREADS on
-PostgreSQL, DIR/<pid>-db0.prof, -db1.prof, ...; pstats files: read them with
+and one on each database thread (companion/infra/dbthread.py, started there through its
+executor), and SIGUSR2 stops them and writes DIR/<pid>-loop.prof and DIR/<pid>-db.prof (with
+DB_THREADS on PostgreSQL, DIR/<pid>-db0.prof, -db1.prof, ...; pstats files: read them with
 `python -m pstats`). bench/load.py sends the two signals around each measured window, so set-up
 (tables, phones connecting) is left out.
 """
@@ -26,7 +26,7 @@ _profiles: dict[str, cProfile.Profile] = {}
 
 def _db_executors() -> dict[str, Any]:
     """The database threads' executors, by name ("db", or "db0", "db1", ...)."""
-    dbthread = sys.modules.get("companion.dbthread")
+    dbthread = sys.modules.get("companion.infra.dbthread")
     if dbthread is None:
         return {}
     count = dbthread.threads()

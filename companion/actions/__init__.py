@@ -2,7 +2,7 @@
 
 Each action is one short transaction: lock the table row, check who is acting and whether the
 action fits the table's state, change rows, append one Event, bump the table's version. Phones are
-notified only after the commit (companion.broadcast).
+notified only after the commit (companion.live.broadcast).
 """
 
 from companion.actions.afterlife import rebirth_give, soul_haunt, soul_use

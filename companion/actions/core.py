@@ -15,7 +15,8 @@ from django.db import connection, models, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from companion import fastsql, outbox
+from companion import outbox
+from companion.infra import fastsql
 from companion.models import CODE_LENGTH, NAME_MAX_LENGTH, Event, Seat, Table
 from companion.outbox import Change
 
@@ -147,7 +148,7 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     seat: Seat | None
     if for_update and not connection.features.has_select_for_update:
         # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
-        # lock: the seat and its table in one statement (companion.fastsql: the ORM's query
+        # lock: the seat and its table in one statement (companion.infra.fastsql: the ORM's query
         # building cost more than the queries).
         pair = fastsql.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
         if pair is not None:

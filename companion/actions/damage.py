@@ -12,7 +12,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion import fastsql
 from companion.actions import afterlife, protection
 from companion.actions.core import (
     ActionError,
@@ -27,6 +26,7 @@ from companion.actions.core import (
 )
 from companion.actions.inputs import _int, _ordered
 from companion.actions.play import _delta, _in_play, _living
+from companion.infra import fastsql
 from companion.models import Event, Seat, Table
 from companion.rules.damage import (
     DamageCard,

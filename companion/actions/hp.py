@@ -6,7 +6,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion import fastsql
 from companion.actions import afterlife, protection
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
@@ -22,6 +21,7 @@ from companion.actions.core import (
 )
 from companion.actions.inputs import _int, mode_of
 from companion.actions.play import _delta, _dying
+from companion.infra import fastsql
 from companion.models import Seat, Table
 from companion.rules.flow import HpResult, capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.identities import Identity

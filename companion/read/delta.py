@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from companion.models import Seat, Table
 from companion.read.history import HISTORY_LENGTH, HistoryLine
 from companion.read.private import PrivateState, private_hp
-from companion.state import PublicSeat, PublicState, Turn, _public_seat, _turn, public_state
+from companion.read.state import PublicSeat, PublicState, Turn, _public_seat, _turn, public_state
 
 
 @dataclass(frozen=True)

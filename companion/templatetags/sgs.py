@@ -1,4 +1,4 @@
-"""Template tags and filters: the live fragments (companion.fragments) and game words (phases,
+"""Template tags and filters: the live fragments (companion.live.fragments) and game words (phases,
 judgements and their results, card names)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from django.utils.html import conditional_escape as escape
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from companion import fragments, state
+from companion.live import fragments
+from companion.read import state
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.help import CHECK_KEYS
@@ -21,7 +22,7 @@ register = template.Library()
 
 @register.simple_tag
 def jades(hp: int, max_hp: int) -> SafeString:
-    """The HP jades for `hp` of `max_hp` (companion.fragments.jades)."""
+    """The HP jades for `hp` of `max_hp` (companion.live.fragments.jades)."""
     return fragments.jades(hp, max_hp)
 
 
@@ -33,13 +34,13 @@ def identity_label(ident: str | None, mode: str = "") -> str:
 
 @register.simple_tag
 def hero_label(hero: names.HeroCard) -> SafeString:
-    """A hero's names (companion.fragments.hero_name)."""
+    """A hero's names (companion.live.fragments.hero_name)."""
     return fragments.hero_name(hero)
 
 
 @register.simple_tag
 def seat_item(seat: state.PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
-    """One seat's place in the ring (companion.fragments.seat_item)."""
+    """One seat's place in the ring (companion.live.fragments.seat_item)."""
     return fragments.seat_item(seat, int(i), turn_seat_id)
 
 
@@ -56,13 +57,13 @@ def distances(state_: state.PublicState) -> SafeString:
 
 @register.simple_tag
 def hp_tracker(me: state.PrivateState, action_id: str | None = None) -> SafeString:
-    """A seat's own HP tracker (companion.fragments.hp_tracker)."""
+    """A seat's own HP tracker (companion.live.fragments.hp_tracker)."""
     return fragments.hp_tracker(me, action_id)
 
 
 @register.simple_tag
 def event_line(e: state.HistoryLine) -> SafeString:
-    """One line of the table's history (companion.fragments.event_line)."""
+    """One line of the table's history (companion.live.fragments.event_line)."""
     return fragments.event_line(e)
 
 
@@ -92,7 +93,7 @@ def card_label(name: str) -> str:
 
 @register.simple_tag
 def card_name(name: str) -> SafeString:
-    """A card's names as a chip shows them (companion.fragments.card_name)."""
+    """A card's names as a chip shows them (companion.live.fragments.card_name)."""
     return fragments.card_name(name)
 
 
@@ -126,7 +127,7 @@ def phase_hint(phase: str) -> str:
 @register.filter
 def help_links(text: str) -> SafeString:
     """Words (an HP change, a private history line, a damage step) escaped, each card, hero and
-    skill name in them a tap that opens its help entry (companion.fragments.help_links)."""
+    skill name in them a tap that opens its help entry (companion.live.fragments.help_links)."""
     return fragments.help_links(str(text))
 
 

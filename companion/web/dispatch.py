@@ -18,10 +18,11 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import QueryDict
 from django.utils import translation
 
-from companion import actions, fastsql
+from companion import actions
 from companion.actions import ActionError, NotFound
 from companion.actions.core import Change, holding, marking
 from companion.actions.outcomes import earlier_copies, record_outcome, tap_outcome
+from companion.infra import fastsql
 from companion.models import TapOutcome
 from companion.web import forms, taps
 
@@ -217,7 +218,7 @@ def _lock_wait(seconds: float) -> Iterator[None]:
     the queue, then the holder's transaction)."""
     ms = max(1, int(seconds * 1000))
     if connection.vendor != "sqlite":
-        # One batch (companion.fastsql): the SET goes with the table's lock (one round trip),
+        # One batch (companion.infra.fastsql): the SET goes with the table's lock (one round trip),
         # the writes together at the end, before the commit.
         with transaction.atomic(), fastsql.batch():
             fastsql.later(f"SET LOCAL statement_timeout = {ms}")

@@ -32,7 +32,7 @@ from typing import Any
 
 from django.conf import settings
 
-from companion.broadcast import fingerprint
+from companion.live.broadcast import fingerprint
 
 # Fields that are not part of what a tap asks for.
 NOT_THE_TAP = frozenset({"action_id", "csrfmiddlewaretoken", "repeat"})

@@ -4,9 +4,10 @@ so many places after another, a turn moved on to a phase, and the public page as
 
 from __future__ import annotations
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 
 
 def holder_of(table: Table) -> Seat:

@@ -8,7 +8,7 @@ import pytest
 from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.actions.flow_helpers import after, holder_of, to_phase
 from tests.actions.test_turns import first_game
 from tests.support.game import fresh

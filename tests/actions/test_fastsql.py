@@ -1,4 +1,4 @@
-"""companion.fastsql reads and writes rows exactly as the ORM does (on SQLite and PostgreSQL)."""
+"""companion.infra.fastsql reads and writes rows exactly as the ORM does (on SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from companion import actions, fastsql
+from companion import actions
+from companion.infra import fastsql
 from companion.models import Event, Seat, Table
 from tests.support.game import picked_all
 

@@ -14,7 +14,7 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.actions.flow_helpers import after, holder_of, public_html, to_phase, turn_of
 from tests.actions.test_turns import first_game
 from tests.support.game import by_identity, fresh, kill

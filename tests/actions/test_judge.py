@@ -14,9 +14,9 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError
 from companion.asgi import application
-from companion.broadcast import render_public
+from companion.live.broadcast import render_public
 from companion.models import Event, Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from companion.words.history import describe
 from tests.actions.test_turns import first_game, snapshot
 from tests.support.game import fresh, picked_all

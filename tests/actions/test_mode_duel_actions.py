@@ -10,10 +10,10 @@ import pytest
 from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
+from companion.read.state import public_state
 from companion.rules.heroes import hero_by_id
 from companion.rules.skills import skills_for
 from companion.rules.turns import draw_count
-from companion.state import public_state
 from tests.support.game import fresh, kill
 from tests.support.modeplay import (
     dealt_and_started,

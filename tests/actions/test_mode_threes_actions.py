@@ -295,8 +295,8 @@ def test_the_commander_asked_has_the_question_and_its_buttons_in_his_strip() -> 
     answers, shown (data-for-seats, live.js) on the asked commander's phone only."""
     import re
 
-    from companion.broadcast import render_public
-    from companion.state import public_state
+    from companion.live.broadcast import render_public
+    from companion.read.state import public_state
 
     table, _seats = in_play("threes")
     cold = table.seats.get(identity="renegade")

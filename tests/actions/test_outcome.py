@@ -28,7 +28,9 @@ from django.db import connection
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from companion import actions, broadcast, dbthread
+from companion import actions
+from companion.infra import dbthread
+from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from tests.live.test_consumers import drain, open_socket, receive_until
 from tests.live.test_socket_taps import fresh, tap

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from companion import actions, broadcast
+from companion import actions
 from companion.actions import ActionError, NotFound
+from companion.live import broadcast
 from companion.models import Event, Game, Seat, Session, Table
 from companion.read import session_export, sessions
 from tests.support.factories import make_table

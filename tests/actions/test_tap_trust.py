@@ -27,7 +27,8 @@ from django.db import connections, transaction
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from companion import actions, dbthread
+from companion import actions
+from companion.infra import dbthread
 from companion.models import Event, Seat, Table, TapOutcome
 from companion.web import dispatch
 from tests.actions.test_outcome import ask, held_lock

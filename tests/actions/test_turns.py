@@ -8,7 +8,7 @@ from django.test import Client
 from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.support.game import by_identity, fresh, picked_all
 from tests.web.test_views import csrf_client, htmx_post
 

@@ -13,7 +13,7 @@ from django.utils import translation
 from companion import actions
 from companion.actions import last_three
 from companion.models import Event, Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from companion.words.history import describe as describe_any
 from tests.support.game import by_identity, fresh, kill, picked_all
 

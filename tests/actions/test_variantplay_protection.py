@@ -15,7 +15,7 @@ from companion.actions import protection
 from companion.actions.core import ActionError
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
-from companion.state import public_state
+from companion.read.state import public_state
 from companion.words.history import describe as describe_any
 from tests.support.game import by_identity, fresh, kill, picked_all
 

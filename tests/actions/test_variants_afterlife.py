@@ -10,8 +10,8 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError, afterlife
 from companion.models import Event, Game, Seat, Table
+from companion.read.state import public_state
 from companion.rules import box
-from companion.state import public_state
 from companion.words.history import describe
 from tests.support.game import by_identity, fresh, kill, picked_all, snapshot
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from companion.qr import qr_svg
+from companion.infra.qr import qr_svg
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.screens import (
     CJK,

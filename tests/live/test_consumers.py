@@ -339,7 +339,7 @@ async def test_language_of_frames_follows_the_phone() -> None:
 
 
 async def test_public_fragment_rendered_once_per_change_whatever_the_phones() -> None:
-    from companion import broadcast
+    from companion.live import broadcast
 
     for players in (4, 10):
         table, seats = await make(players)

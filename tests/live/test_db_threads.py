@@ -1,4 +1,4 @@
-"""Websocket taps run on threads keyed by table (companion/dbthread.py): a table's taps stay in
+"""Websocket taps run on threads keyed by table (companion/infra/dbthread.py): a table's taps stay in
 order on its one thread, and on PostgreSQL another table's taps do not wait behind them. SQLite
 keeps one writer: every table's taps share one thread."""
 
@@ -12,7 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
-from companion import dbthread
+from companion.infra import dbthread
 from companion.models import Event, Table
 from tests.actions.test_tap_trust import answers, send_tap
 from tests.live.test_consumers import open_socket

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.support.game import by_identity, fresh, picked_all
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -24,8 +24,8 @@ from django.test import Client, override_settings
 from django.utils.module_loading import import_string
 
 from bench.servers import REDIS_SERVER, RedisServer
-from companion import cache as failsafe
 from companion.asgi import application
+from companion.infra import cache as failsafe
 from companion.models import Seat, Table
 from companion.web.consumers import admission, faults
 from tests.support.aio import run
@@ -157,7 +157,9 @@ def test_pages_load_and_the_throttle_holds_while_redis_is_down(
         records = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert not [r for r in records if r.exc_info], "no traceback"
         others = [r for r in records if r.name != "django.request"]  # its 404 and 429 lines
-        assert [r.name for r in others] == ["companion.cache"], [r.getMessage() for r in others]
+        assert [r.name for r in others] == ["companion.infra.cache"], [
+            r.getMessage() for r in others
+        ]
         # Redis back: the next lookups count there again.
         redis_server.start()
         time.sleep(0.4)
@@ -283,7 +285,7 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
     every socket is closed with 1013; once Redis is back, every phone reconnects (retrying as
     live.js does after 1013) and has the current state within 5 s, without a tap. Nothing
     logs a stack meanwhile."""
-    from companion import logs
+    from companion.infra import logs
     from tests.support.game import picked_all
 
     built = await asyncio.to_thread(deployment, tmp_path, redis_server, 0, "sgs_both", "k6")
@@ -375,7 +377,8 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
 
 
 def _change_without_frames(seat: Seat) -> None:
-    from companion import actions, broadcast
+    from companion import actions
+    from companion.live import broadcast
 
     with broadcast.collecting():
         actions.seat_change_hp(token=seat.token, seat_id=seat.pk, delta=-1)

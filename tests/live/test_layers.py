@@ -11,9 +11,10 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from companion import actions, broadcast
+from companion import actions
 from companion.asgi import application
-from companion.layers import LeanInMemoryChannelLayer, run_eagerly
+from companion.live import broadcast
+from companion.live.layers import LeanInMemoryChannelLayer, run_eagerly
 from tests.live.test_consumers import drain, open_socket, receive_until
 from tests.support.game import picked_all
 

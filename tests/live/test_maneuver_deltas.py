@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from tests.actions.flow_helpers import after, holder_of
 from tests.actions.test_turns import first_game
 from tests.live.test_deltas import check_delta, frames_of

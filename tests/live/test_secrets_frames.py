@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from companion import broadcast, fragments
+from companion.live import broadcast, fragments
 from companion.models import Seat, Table
 from companion.read.private import private_hp
 from tests.support import scripted

@@ -25,7 +25,8 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 from django.test import override_settings
 
-from companion import broadcast, dbthread, logs
+from companion.infra import dbthread, logs
+from companion.live import broadcast
 from companion.web.consumers import admission, faults, layer_probe
 from companion.web.consumers.table import TableConsumer
 from tests.live.test_consumers import drain, make, open_socket, receive_until

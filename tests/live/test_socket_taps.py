@@ -11,7 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from tests.live.test_consumers import drain, make, open_socket, receive_until
 from tests.support.game import picked_all
@@ -119,7 +120,7 @@ async def test_own_hp_tap_applies_once_and_reaches_every_screen_as_a_delta() -> 
 
 
 async def test_delta_shows_the_seat_exactly_as_the_whole_state_does() -> None:
-    from companion.state import public_state
+    from companion.read.state import public_state
 
     table, seats = await playing(5)
     turn_seat = (await fresh(table)).turn_seat_id

@@ -1,8 +1,8 @@
 """The hand-made parts of the hot path behave as the stock path they replace.
 
-STOCK_PATH=1 (companion/settings.py) runs the ORM instead of companion/fastsql.py, Channels'
-in-memory layer and consumer loop instead of companion/layers.py and the consumer's overrides,
-and `database_sync_to_async` instead of companion/dbthread.py. The same taps, over the same
+STOCK_PATH=1 (companion/settings.py) runs the ORM instead of companion/infra/fastsql.py, Channels'
+in-memory layer and consumer loop instead of companion/live/layers.py and the consumer's overrides,
+and `database_sync_to_async` instead of companion/infra/dbthread.py. The same taps, over the same
 sockets, must give the same rows and the same frames either way; docs/performance.md has what
 each hand-made part saves.
 """
@@ -19,14 +19,14 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from companion import dbthread, fastsql
+from companion.infra import dbthread, fastsql
 from companion.models import Event, Seat, Table, TapOutcome
 from tests.live.test_consumers import drain, open_socket
 from tests.support.game import picked_all
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-LEAN = "companion.layers.LeanInMemoryChannelLayer"
+LEAN = "companion.live.layers.LeanInMemoryChannelLayer"
 STOCK = "channels.layers.InMemoryChannelLayer"
 
 

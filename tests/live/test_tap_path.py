@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion import dbthread
+from companion.infra import dbthread
 from tests.live.test_socket_taps import drain, open_socket, playing, tap_seeing
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -27,27 +27,27 @@ STOPS = (
     "web/consumers/socket_taps.py",  # checked, queued on the database thread
     "web/dispatch.py",  # judged once: the tap's form, then its action
     "actions/hp.py",  # the write: one transaction, one event, the version bumped
-    "broadcast.py",  # on commit: rendered once per language, handed to the layer
+    "live/broadcast.py",  # on commit: rendered once per language, handed to the layer
     "web/consumers/table.py",  # every screen's socket sends its frame
 )
 
 # What the stops call on the way, as docs/architecture.md lists it beside each stop.
 HELPERS = {
     "web/taps.py",  # the tap's arrival and the merging of identical taps
-    "dbthread.py",  # the one database thread
+    "infra/dbthread.py",  # the one database thread
     "web/forms.py",  # the tap's form
     "web/fields.py",  # its fields
     "actions/core.py",  # the acting seat, `record`
     "actions/play.py",  # the change as a delta of the seats it touched
     "actions/outcomes.py",  # a tap judged before?
-    "fastsql.py",  # the statements every tap runs
+    "infra/fastsql.py",  # the statements every tap runs
     "models.py",
     "outbox.py",  # the change, announced on commit
     "read/delta.py",  # what the change touched, as the screens show it
     "read/history.py",  # the history line
     "read/private.py",  # the seat's own HP tracker
-    "state.py",  # a seat as every screen sees it
-    "fragments.py",  # the delta's pieces
+    "read/state.py",  # a seat as every screen sees it
+    "live/fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words
     "words/variant_lines.py",  # its clauses of the protection and 罗汉, asked of every damage
@@ -57,13 +57,13 @@ HELPERS = {
     "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }
 REQUIRED = {
-    "dbthread.py",
+    "infra/dbthread.py",
     "web/forms.py",
     "actions/core.py",
-    "fastsql.py",
+    "infra/fastsql.py",
     "outbox.py",
     "read/delta.py",
-    "fragments.py",
+    "live/fragments.py",
 }
 # Entered or not depending on what the process did before (a cache already warm, a module's
 # first use): allowed on the way, not required.
@@ -74,10 +74,10 @@ MAYBE = {
     "actions/last_three.py",
 }
 # On the in-memory layer only: its delivery (Redis delivers on several processes).
-IN_MEMORY = {"layers.py"}
+IN_MEMORY = {"live/layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
 # throttles count in the shared cache.
-ON_REDIS = {"web/consumers/layer_probe.py", "cache.py"}
+ON_REDIS = {"web/consumers/layer_probe.py", "infra/cache.py"}
 
 
 def _entered(order: list[str]) -> Any:

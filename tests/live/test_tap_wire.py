@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from companion import broadcast
+from companion.live import broadcast
 from companion.web import dispatch
 from tests.support.game import fresh, picked_all
 from tests.support.wire import transaction_round_trips, watching

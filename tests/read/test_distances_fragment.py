@@ -1,4 +1,4 @@
-"""The distance table built as a string (companion.fragments.distances) against the template it
+"""The distance table built as a string (companion.live.fragments.distances) against the template it
 replaced (`distances_partial.html` here, live.html's former `distances` partial): the same
 markup, once whitespace between tags is folded, at every table size, with horses and a weapon,
 a dead seat, in both languages (docs/performance.md: why it is a string)."""
@@ -12,9 +12,10 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from companion import actions, fragments
+from companion import actions
+from companion.live import fragments
 from companion.models import Seat
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.support.game import fresh, picked_all
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""companion/fragments.py: the seat, HP tracker, history line and HP delta, built as strings.
+"""companion/live/fragments.py: the seat, HP tracker, history line and HP delta, built as strings.
 
 What the whole state and the delta show of a seat is checked against each other in
 test_socket_taps.py; here, escaping, translation and what each piece shows in each state.
@@ -13,10 +13,10 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
-from companion import fragments
+from companion.live import fragments
 from companion.read.history import HistoryLine
 from companion.read.private import PrivateState
-from companion.state import EquipmentView, PublicSeat
+from companion.read.state import EquipmentView, PublicSeat
 from companion.words.names import hero_card
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"

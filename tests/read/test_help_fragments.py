@@ -8,7 +8,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion import fragments
+from companion.live import fragments
 from companion.read.history import HistoryLine
 from companion.rules import help as rules_help
 from companion.rules.heroes import STANDARD_HEROES

@@ -10,9 +10,9 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.broadcast import render_private, render_public
+from companion.live.broadcast import render_private, render_public
 from companion.models import Seat, Table
-from companion.state import public_state
+from companion.read.state import public_state
 from tests.support.game import fresh, picked_all
 
 pytestmark = pytest.mark.django_db

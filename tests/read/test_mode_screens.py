@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Table
+from companion.read.state import public_state
 from companion.rules.heroes import hero_by_id
-from companion.state import public_state
 from tests.support.game import fresh
 from tests.support.modeplay import (
     dealt_and_started,

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.read import screens
+from companion.read.state import public_state
 from companion.rules import modes
 from companion.rules.modes.identity import IdentityMode
-from companion.state import public_state
 from tests.support.game import picked_all
 
 pytestmark = pytest.mark.django_db

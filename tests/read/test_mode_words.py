@@ -11,12 +11,12 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.fragments import seat_item
+from companion.live.fragments import seat_item
 from companion.models import Event, Table
 from companion.read.modeview import private_mode_view
 from companion.read.session_export import export_csv, export_json
 from companion.read.sessions import current_summary
-from companion.state import public_state
+from companion.read.state import public_state
 from companion.words.history import describe
 from companion.words.labels import side_label
 from tests.support.game import kill

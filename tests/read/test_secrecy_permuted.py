@@ -14,7 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from companion import broadcast
+from companion.live import broadcast
 from companion.models import Seat, Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

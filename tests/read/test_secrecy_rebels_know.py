@@ -15,7 +15,7 @@ import re
 import pytest
 from django.test import Client
 
-from companion import broadcast
+from companion.live import broadcast
 from companion.models import Seat, Table
 from tests.read.test_secrecy_permuted import _normalise
 from tests.read.test_secrets_sizes import assert_same_sizes

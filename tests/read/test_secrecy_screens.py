@@ -19,7 +19,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.rules.heroes import hero_by_id
 from tests.live.test_consumers import drain, drain_all, open_socket

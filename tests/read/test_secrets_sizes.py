@@ -16,7 +16,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from companion import actions, broadcast
+from companion import actions
+from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.read.private import private_state
 from tests.support.factories import make_table

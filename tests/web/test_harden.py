@@ -15,9 +15,9 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from companion import broadcast
 from companion.asgi import application
-from companion.layers import LeanInMemoryChannelLayer
+from companion.live import broadcast
+from companion.live.layers import LeanInMemoryChannelLayer
 from companion.models import Seat, Table
 from companion.web import throttle
 from companion.web.consumers import admission, faults

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.test import Client, override_settings
 
 from companion import models
-from companion.logs import redact
+from companion.infra.logs import redact
 from companion.models import Seat
 from tests.support.factories import make_table, other_token
 from tests.web.test_views import csrf_client, csrf_post, htmx_post
@@ -194,7 +194,8 @@ def test_hostile_names_are_escaped_everywhere(name: str) -> None:
     response = csrf_post(client, f"/j/{table.code}/", {"name": name})
     assert response.status_code == 303
     seat = Seat.objects.get(table=table, name=name)
-    from companion import actions, broadcast
+    from companion import actions
+    from companion.live import broadcast
 
     actions.identities_deal(token=table.host_token)
     seat.refresh_from_db()
@@ -424,7 +425,7 @@ def test_embedded_default_needs_no_environment(tmp_path: Path) -> None:
     )
     engine, layer, key_length = out.stdout.split()
     assert engine == "django.db.backends.sqlite3"
-    assert layer == "companion.layers.LeanInMemoryChannelLayer"
+    assert layer == "companion.live.layers.LeanInMemoryChannelLayer"
     assert int(key_length) >= 50
     assert (tmp_path / "secret_key").exists()
 
@@ -441,7 +442,7 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
     )
     assert out.stdout.split() == [
         "django.db.backends.postgresql",
-        "companion.layers.LeanRedisPubSubChannelLayer",
+        "companion.live.layers.LeanRedisPubSubChannelLayer",
     ]
     bad = subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
@@ -456,13 +457,13 @@ def test_environment_switches_to_postgres_and_redis(tmp_path: Path) -> None:
 
 def test_a_phones_first_load_is_small_and_takes_four_requests() -> None:
     """At most 40 KB compressed over the wire, in at most 4 requests (static files as
-    `collectstatic` serves them: ours minified, companion/staticstorage.py)."""
+    `collectstatic` serves them: ours minified, companion/infra/staticstorage.py)."""
     import gzip
     import re as _re
 
     from django.contrib.staticfiles import finders
 
-    from companion.staticstorage import minify
+    from companion.infra.staticstorage import minify
 
     table, seats = make_table(8, deal=True)
     response = Client().get(f"/p/{seats[0].token}/", HTTP_ACCEPT_ENCODING="gzip")
@@ -484,12 +485,12 @@ def test_served_css_and_js_are_minified_and_vendored_files_left_alone(tmp_path, 
     minified copy, and leaves the vendored htmx byte for byte."""
     from django.core.management import call_command
 
-    from companion.staticstorage import JOINED, joined_text
+    from companion.infra.staticstorage import JOINED, joined_text
 
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "companion.staticstorage.MinifiedManifestStorage"},
+        "staticfiles": {"BACKEND": "companion.infra.staticstorage.MinifiedManifestStorage"},
     }
     call_command("collectstatic", interactive=False, verbosity=0)
     source = Path(settings.STATICFILES_DIRS[0])

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from companion.staticstorage import LIVE_PARTS, SOURCE, minify
+from companion.infra.staticstorage import LIVE_PARTS, SOURCE, minify
 
 PARTS = SOURCE / "js" / "live"
 
@@ -43,7 +43,7 @@ def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "companion.staticstorage.MinifiedManifestStorage"},
+        "staticfiles": {"BACKEND": "companion.infra.staticstorage.MinifiedManifestStorage"},
     }
     call_command("collectstatic", interactive=False, verbosity=0)
     manifest = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]

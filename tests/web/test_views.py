@@ -77,7 +77,7 @@ def test_a_tables_join_qr_is_drawn_once_for_all_its_screens(
     """Every screen of a table shows the same join QR on every load: it is drawn once."""
     import qrcode
 
-    from companion import qr
+    from companion.infra import qr
 
     table, seats = make_table(4)
     qr.join_qr_svg.cache_clear()

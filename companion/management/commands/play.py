@@ -12,9 +12,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from companion.netinfo import local_addresses
-from companion.qr import qr_text
-from companion.tls import certificate
+from companion.infra.netinfo import local_addresses
+from companion.infra.qr import qr_text
+from companion.infra.tls import certificate
 
 
 def join_addresses(

@@ -19,8 +19,9 @@ from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port, validate_host
 from redis.exceptions import RedisError
 
-from companion import broadcast, logs
 from companion.actions import NotFound, actor_for
+from companion.infra import logs
+from companion.live import broadcast
 from companion.models import Table
 from companion.web import throttle
 from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, _layer_failed

@@ -13,7 +13,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from uvicorn.protocols.utils import ClientDisconnected
 from websockets.exceptions import InvalidState
 
-from companion import logs
+from companion.infra import logs
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from companion import logs
+from companion.infra import logs
 from companion.web.consumers.faults import CLOSE_TRY_LATER, EXPECTED_LAYER_FAULTS, LAYER_TIMEOUTS
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,10 @@ from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from companion import broadcast, dbthread
 from companion.actions import ActionError, NotFound, actor_for
 from companion.actions.outcomes import TapAnswer, tap_outcome
+from companion.infra import dbthread
+from companion.live import broadcast
 from companion.web import dispatch, taps
 from companion.web.consumers.faults import (
     CLOSE_GONE,

@@ -9,8 +9,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from companion import broadcast, dbthread, logs
 from companion.actions import NotFound, actor_for
+from companion.infra import dbthread, logs
+from companion.live import broadcast
 from companion.models import Table
 from companion.web.consumers.faults import CLOSE_GONE, GONE_FAULTS
 

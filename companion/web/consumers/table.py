@@ -4,7 +4,7 @@ The consumer finds who is connected from the URL's token (never from a message),
 screen's groups, sends the current state at once and relays fragments. A tap arrives as
 `{"type": "act", "name": ..., "fields": {...}, "action_id": ...}`; it runs the same action as the
 HTTP view, as the seat of the socket's token, on the process's database thread
-(`companion.dbthread`). Its answer is the change's own frame to this screen, which carries the
+(`companion.infra.dbthread`). Its answer is the change's own frame to this screen, which carries the
 action id (`data-action`); a tap that sends this screen no frame (a replay, or nothing to change)
 is answered `{"type": "done", "version"}`, a refused one `{"type": "error", "status", "message"}`,
 one merged with the identical tap just before it `{"type": "merged", "version"}`, all with the
@@ -28,7 +28,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from companion.layers import LeanInMemoryChannelLayer, LeanRedisPubSubChannelLayer, run_eagerly
+from companion.live.layers import LeanInMemoryChannelLayer, LeanRedisPubSubChannelLayer, run_eagerly
 from companion.web import taps
 from companion.web.consumers.admission import AdmissionMixin
 from companion.web.consumers.faults import (
@@ -90,7 +90,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Take group messages straight from the layer (`_deliver`) and read the socket in a
-        plain loop: on the embedded layer, and on Redis (companion.layers); with STOCK_PATH's
+        plain loop: on the embedded layer, and on Redis (companion.live.layers); with STOCK_PATH's
         "layer", Channels' own loop.
 
         Whatever happens, the seat's slot under the socket cap is given back; a socket whose

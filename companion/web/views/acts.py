@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from companion import logs
 from companion.actions import ActionError, Actor, NotFound
 from companion.actions.outcomes import tap_outcome
+from companion.infra import logs
+from companion.infra.qr import qr_svg
 from companion.models import Handover
-from companion.qr import qr_svg
 from companion.web import dispatch, taps, throttle
 from companion.web.views.common import (
     _is_htmx,

@@ -20,11 +20,11 @@ from companion.models import Event, Table
 from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
+from companion.read.state import public_state
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
 from companion.rules.tricks import target_problem
 from companion.rules.turns import judgement_order
-from companion.state import public_state
 from companion.web.views.common import _not_found, _private, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
 from companion.words.names import table_hero_card

@@ -10,14 +10,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from companion import actions, broadcast
+from companion import actions
 from companion.actions import ActionError, Actor, NotFound, actor_for
 from companion.actions.table import join_refusal
+from companion.infra.qr import join_qr_svg
+from companion.live import broadcast
 from companion.models import Table, new_token
-from companion.qr import join_qr_svg
 from companion.read.screens import template_for
+from companion.read.state import public_state
 from companion.rules import modes
-from companion.state import public_state
 from companion.web import throttle
 from companion.web.views.common import (
     DEVICE_COOKIE,

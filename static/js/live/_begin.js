@@ -17,7 +17,7 @@
  * - Pending taps, double taps, outcomes in doubt, heartbeat: docs/architecture.md.
  *
  * The page loads one file, js/live.js, joined from the parts in static/js/live/ in the order
- * companion/staticstorage.py LIVE_PARTS lists (no build step: the static files finder joins
+ * companion/infra/staticstorage.py LIVE_PARTS lists (no build step: the static files finder joins
  * them, for collectstatic and for DEBUG alike). Every part between _begin.js and _end.js is a
  * fragment of the one function below: they share its variables (shared.js) as they did when
  * this was one file. help.js after it is a block of its own.

@@ -28,7 +28,7 @@ from django.contrib.staticfiles.finders import FileSystemFinder
 from django.core.files.storage import FileSystemStorage
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
-SOURCE = Path(__file__).resolve().parents[1] / "static"
+SOURCE = Path(__file__).resolve().parents[2] / "static"
 
 # The parts of js/live.js, in the order they are joined (why each exists is at its top). Those
 # between _begin.js and _end.js are fragments of one function: moving one moves when its

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from companion.read.delta import TableDelta
     from companion.read.history import HistoryLine
     from companion.read.private import PrivateState
-    from companion.state import PublicSeat, PublicState
+    from companion.read.state import PublicSeat, PublicState
     from companion.words.names import HeroCard
 
 

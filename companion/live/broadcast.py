@@ -24,7 +24,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from companion import fragments, logs
+from companion.infra import logs
+from companion.live import fragments
 from companion.models import Seat, Table
 from companion.outbox import Change, change_committed
 from companion.read import sessions
@@ -32,7 +33,7 @@ from companion.read.delta import WHOLE_TABLE_PARTS, TableDelta, table_delta
 from companion.read.history import HistoryLine
 from companion.read.private import private_state
 from companion.read.screens import template_for
-from companion.state import PublicState, public_state
+from companion.read.state import PublicState, public_state
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +198,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(get_channel_layer().group_send)(group, message)
 
 
-@receiver(change_committed, dispatch_uid="companion.broadcast")
+@receiver(change_committed, dispatch_uid="companion.live.broadcast")
 def on_change_committed(sender: object, change: Change, **kwargs: Any) -> None:
     """Send a committed change; Redis away is expected (one line, no stack): the sockets are
     closed meanwhile and every phone gets the state when it reconnects."""
