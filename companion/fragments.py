@@ -91,7 +91,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " dying"
     if seat.chained:
         classes += " chained"
-    for mark in seat.marks:  # a game's (the protection's "Protected")
+    for mark in seat.marks:  # a game's (companion.hooks.SeatMark)
         classes += f" {escape(mark.css)}"
     if seat.id == turn_seat_id:
         classes += " has-turn"

@@ -32,15 +32,15 @@ _Key = tuple[str, frozenset[str]]
 
 @dataclass
 class HpChange:
-    """A damage or an HP loss about to land on `seat` (its row still holds the HP before).
+    """A damage or an HP loss about to land on `seat`.
 
     `kind`: "damage" (a recorded damage, `source` its source or None), "lose_hp" (失去体力),
-    "resolver" (a damage worked out by the rules, 军争: applied already, `hp` what it left;
-    `source` is set for its target only), "lightning" (闪电 struck). `change` is negative,
-    `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it (the
-    protection keeps the last HP). What a game adds to
-    `public` and `after` goes into the change's event; `private_seats` are phones to redraw;
-    `whole_page`: every screen is redrawn (not a delta of the seat)."""
+    "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
+    already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
+    negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
+    (keep a last HP). What a game adds to `public` and `after` goes into the change's event;
+    `private_seats` are phones to redraw; `whole_page`: every screen is redrawn (not a delta of
+    the seat)."""
 
     table: Table
     seat: Seat
@@ -101,7 +101,7 @@ class SeatMark:
 @dataclass(frozen=True)
 class Parts:
     """The games on at a table (`on`, their keys in order) and the values they add to a state,
-    read by their own templates: `parts.last_three` (or `parts["last_three"]`)."""
+    read by their own templates: `parts.my_key` (or `parts["my_key"]`)."""
 
     on: tuple[str, ...] = ()
     values: Mapping[str, Any] = field(default_factory=dict)

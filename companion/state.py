@@ -75,7 +75,7 @@ class PublicSeat:
     # 军争: chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
     chained: bool = False
     wine: str = ""
-    # The marks the games on put on the seat (the protection's "Protected").
+    # The marks the games on at the table put on the seat (companion.hooks.SeatMark).
     marks: tuple[hooks.SeatMark, ...] = ()
     # 3 vs 3: the seat's colour and place ("cold_vanguard_a"), named in place of
     # the identity; whether its card is turned sideways (it has acted in this go round).
@@ -121,7 +121,7 @@ class Turn:
     pending_replacer: str = ""
     # Someone dying holds the turn up (docs/rules.md §6): the turn bar waits, naming them.
     dying_name: str = ""
-    # The public values of the games on (the last three's countdown), for their templates in
+    # The public values of the games on at the table, for their templates in
     # the turn bar's slot (a delta renders the turn bar alone).
     games: hooks.Parts = hooks.NO_PARTS
     # A mode's change to the first draw (1 vs 1: −1 for the side that moves first).

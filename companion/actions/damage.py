@@ -348,7 +348,7 @@ def damage_resolve(
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
     luohan = afterlife.spend_luohan(table, seats, steps)
-    # The games on see it land (the protection keeps a last HP, notes an attacker).
+    # The games on at the table see it land (a game may keep some HP, or note the attack).
     games = _hp_hooks(table, touched, before, source_seat, target_seat)
     discarded = ""
     if horse:
@@ -523,7 +523,7 @@ def _record_steps(
         subject=subject,
         action_id=action_id,
         # A 罗汉 used is gone from every screen's list of souls, and a game may ask for every
-        # screen (the protection's end): the whole page, not a delta.
+        # screen: the whole page, not a delta.
         change=Change(table.pk, table.version, private_seats=private)
         if extra.get("luohan") or (games is not None and games.whole_page)
         else _delta(

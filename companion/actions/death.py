@@ -149,7 +149,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if afterlife_before or afterlife.KEY in table.mode_state:
         before[afterlife.KEY] = afterlife_before
     flow = _death_flow(table, seats, seat, killer, before, after)
-    # The games on see the death (the protection ends; the last three's countdown starts).
+    # The games on at the table see the death (their consequences join its event).
     death = hooks.Death(
         table=table, seats=seats, seat=seat, killer=killer, before=before, after=after
     )

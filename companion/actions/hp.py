@@ -134,7 +134,7 @@ def seat_change_hp(
     # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
     landed, luohan = afterlife.prevent_damage(table, seat, -amount)
     amount = -landed
-    # The games on at the table see it land (the protection keeps a last HP, notes an attacker).
+    # The games on at the table see it land (a game may keep some HP, or note the attack).
     ctx = hp_hooks(table, seat, source_seat, "damage", amount, seat.hp + amount)
     seat.hp = ctx.hp
     if seat.hp <= 0:
@@ -216,7 +216,7 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     before_source = seat.damage_source_id
     result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
     ctx = hp_hooks(table, seat, None, "lose_hp", amount, result.hp)
-    if ctx.hp != result.hp:  # a game kept some HP (the protection: the last one)
+    if ctx.hp != result.hp:  # a game kept some HP
         result = HpResult(hp=ctx.hp, dying=seat.dying, source=seat.damage_source_id)
     seat.hp = result.hp
     seat.dying = result.dying

@@ -221,7 +221,7 @@ def _resolve(
             # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
             landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
             effect.update(luohan)
-            # The games on see it land (the protection keeps a last HP).
+            # The games on at the table see it land (a game may keep some HP).
             ctx = hp_hooks(table, seat, None, "lightning", -landed, seat.hp - landed)
             seat.hp = ctx.hp
             effect.update(ctx.public)

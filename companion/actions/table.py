@@ -334,7 +334,7 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
         Game.objects.create(table=table, number=table.game_number, session=table.session)
     # The game keeps the options it was dealt with (the variants on, per game).
     Game.objects.filter(table=table, number=table.game_number).update(options=table.opts.stored())
-    # The games on start over (the protection: the previous game's first out; the last three).
+    # The games on at the table start their state over for the new deal.
     for game in hooks.on(table):
         game.at_deal(table, seats)
     table.winner = ""

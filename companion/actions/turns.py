@@ -133,7 +133,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
 
 
 def _turn_hooks(table: Table, seats: list[Seat], before: dict[str, Any]) -> hooks.TurnEnd:
-    """The turn moved: the games on at the table see it (the last three's round loss), and add
+    """The turn moved: the games on at the table see it (a round's end), and add
     to its event's `before`, `after` and public part."""
     games = hooks.TurnEnd(
         table=table,
@@ -148,8 +148,8 @@ def _turn_hooks(table: Table, seats: list[Seat], before: dict[str, Any]) -> hook
 
 
 def _games_change(table: Table, games: hooks.TurnEnd, current: Seat, holder: Seat | None) -> Change:
-    """The turn's frame (`_turn_change`), unless a game asked for every screen (the last three's
-    loss): every screen redrawn; the phones the games named too."""
+    """The turn's frame (`_turn_change`), unless a game asked for every screen: every screen
+    redrawn; the phones the games named too."""
     if games.whole_page:
         return Change(table.pk, table.version, host_panel=True, private_seats=games.private_seats)
     change = _turn_change(table, current, holder)

@@ -240,7 +240,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         _undo_on_seat(table, target, seat)
         seat.save()
     afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
-    # What the change did to the games on goes back (the protection, the last three's loss).
+    # What the change did to the games on at the table goes back (each reverts its own state).
     for game in hooks.on(table):
         private |= game.undo(table, target)
     change = _record(

@@ -65,7 +65,7 @@ class PrivateState:
     # The lord starts with five cards: the cards this phone says to draw at the
     # start (0: nothing said; only the lord's with the house rule on, the lord being public).
     start_cards: int = 0
-    # The games on and their values for this phone (the protection's taps), for their
+    # The games on at the table and their values for this phone (their taps), for their
     # templates in the page's slots.
     games: hooks.Parts = hooks.NO_PARTS
 
