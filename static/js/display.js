@@ -38,8 +38,9 @@
       });
     }
     seats.forEach(function (seat) {
-      for (var fit = 0.95; fit >= 0.6 && clash(seat); fit -= 0.05) {
-        seat.style.setProperty('--seat-fit', fit.toFixed(2));
+      // In twentieths: 0.95 down to 0.60 itself (steps of 0.05 in floating point stop short).
+      for (var step = 19; step >= 12 && clash(seat); step--) {
+        seat.style.setProperty('--seat-fit', (step / 20).toFixed(2));
       }
     });
   }

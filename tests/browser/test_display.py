@@ -86,6 +86,7 @@ LAYOUT_JS = """() => {
     badges: seats.map(s => s.querySelector('.seat-no').textContent),
     banners: overlay('#table-state > .banner'),
     toast: overlay('#toast.show'),
+    note: overlay('#awake-note'),
     join: join ? rect(join) : null,
   };
 }"""
@@ -110,6 +111,9 @@ def open_display(browser: Browser, server: AppServer, code: str, size: str, lang
     )
     if lang == "en":
         context.add_cookies([{"name": "django_language", "value": "en", "url": server.base_url}])
+    # As on the LAN's plain http (not a secure context): no Screen Wake Lock, and nobody taps a
+    # display to start the video, so it says all game that the screen may lock (#awake-note).
+    context.add_init_script("delete Navigator.prototype.wakeLock")
     page = context.new_page()
     page.goto(f"/t/{code}/")
     expect(page.locator("#conn")).to_have_attribute("data-state", "open")
@@ -135,6 +139,14 @@ def check_seats(got: dict[str, Any], names: list[str], where: str) -> None:
         for j in range(i):
             assert not _overlap(seat["rect"], seats[j]["rect"]), f"{where}: seats {j + 1}, {i + 1}"
     assert got["scrollWidth"] <= width, f"{where}: the page scrolls sideways"
+    for note in got["note"]:
+        assert note[1] >= 0 and note[3] <= height, (
+            f"{where}: the screen-lock note is off the screen"
+        )
+        for i, seat in enumerate(seats):
+            assert not _overlap(note, seat["rect"]), (
+                f"{where}: the screen-lock note over seat {i + 1}"
+            )
 
 
 def check_matrix(got: dict[str, Any], alive: list[str], where: str, *, landscape: bool) -> None:
@@ -245,6 +257,7 @@ def test_seats_and_distances_fit_every_table_size(
             where = f"{lang} {count} players {size}"
             got = layout(page)
             assert got["viewport"] == [width, height], where
+            assert got["note"], f"{where}: no screen-lock note without a wake lock"
             if count in SHOTS:
                 screenshot(page, f"display-{lang}-{count}-{size}")
             check_seats(got, names, where)
