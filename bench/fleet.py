@@ -1,6 +1,7 @@
 """The app's server processes for one benchmark run (`Fleet`): the embedded default (one
 process, SQLite, in-memory layer) or `--scale-out N` processes on a PostgreSQL database of their
-own and a Redis prefix, pinned to cores, stopped and cleaned up once at the end; and their CPU,
+own and a Redis prefix (with `redis_shards`, their channel layer on that many `redis-server`s of
+their own, REDIS_SHARDS), pinned to cores, stopped and cleaned up once at the end; and their CPU,
 memory and logged errors. Starting and stopping one process is bench/servers.py's."""
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from channels_redis.utils import _consistent_hash
+
 from bench.procs import (
     plan_cores,
     proc_cpu_seconds,
@@ -30,6 +33,8 @@ from bench.procs import (
 )
 from bench.servers import (
     BASE_DIR,
+    REDIS_SERVER,
+    RedisServer,
     Server,
     child_env,
     create_database,
@@ -61,10 +66,15 @@ class Fleet:
         keep_logs: bool = False,
         settings: str = "companion.settings",
         redis_url: str = "",
+        redis_shards: int = 0,
     ) -> None:
         """`redis_url` with one process: SQLite, and that Redis for the channel layer and the
-        cache (bench/outage.py stops a private redis-server under it)."""
+        cache (bench/outage.py stops a private redis-server under it). `redis_shards` with
+        `scale_out`: the channel layer on that many redis-servers started for the run (the cache
+        stays on REDIS_URL)."""
         self.scale_out = scale_out
+        self.redis_shards = redis_shards
+        self.shards: list[RedisServer] = []
         self.own_redis = redis_url
         self.settings = settings
         self.pin = pin
@@ -100,6 +110,8 @@ class Fleet:
                 REDIS_URL=self.redis_url,
                 REDIS_PREFIX=self.redis_prefix,
             )
+            if self.shards:
+                values["REDIS_SHARDS"] = ",".join(shard.url() for shard in self.shards)
         elif self.own_redis:
             values.update(REDIS_URL=self.own_redis, REDIS_PREFIX="sgsbench")
         return child_env(
@@ -120,6 +132,7 @@ class Fleet:
             self.redis_prefix = f"sgsbench{suffix}"
             self.redis_url = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
             self._check_redis()
+            self._start_shards()
             try:
                 create_database(self.db_name)
             except Exception as exc:
@@ -193,6 +206,39 @@ class Fleet:
         except OSError as exc:
             raise SetupError(f"Redis at {self.redis_url} is not answering: {exc}") from exc
 
+    def _start_shards(self) -> None:
+        if self.redis_shards and REDIS_SERVER is None:
+            raise SetupError("--redis-shards needs the redis-server binary")
+        for index in range(self.redis_shards):
+            folder = self.tmp / f"redis-{index}"
+            folder.mkdir()
+            self.shards.append(RedisServer(folder))
+            try:
+                self.shards[-1].start()
+            except RuntimeError as exc:
+                raise SetupError(f"redis-server {index} did not start") from exc
+        # The order the app's settings give the layer (sorted URLs): shard i is self.shards[i].
+        self.shards.sort(key=lambda shard: shard.url())
+
+    def shard_stats(self) -> list[dict[str, object]]:
+        """Each shard's URL, the PUBLISH and SUBSCRIBE commands it has run so far, the run's
+        pub/sub channels subscribed on it now, and how many of those are `misplaced`: not on
+        the shard their name hashes to (processes that disagree lose each other's frames)."""
+        found: list[dict[str, object]] = []
+        for index, shard in enumerate(self.shards):
+            with shard.client() as client:
+                stats = client.info("commandstats")
+                names = [n.decode() for n in client.pubsub_channels(f"{self.redis_prefix}-*")]
+            calls = {
+                name: int(stats.get(f"cmdstat_{name}", {}).get("calls", 0))
+                for name in ("publish", "subscribe")
+            }
+            misplaced = sum(_consistent_hash(n, len(self.shards)) != index for n in names)
+            found.append(
+                {"url": shard.url(), **calls, "channels": len(names), "misplaced": misplaced}
+            )
+        return found
+
     def _wait_ready(self, server: Server, deadline: float) -> None:
         wait_ready(server, deadline, error=SetupError, probe_seconds=3)
 
@@ -254,6 +300,9 @@ class Fleet:
             if self.db_created:
                 with contextlib.suppress(Exception):
                     drop_database(self.db_name)
+        for shard in self.shards:
+            with contextlib.suppress(Exception):
+                shard.stop()
         if self.keep_logs:
             print(f"server logs and data kept in {self.tmp}", file=sys.stderr)
         else:

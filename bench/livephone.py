@@ -160,6 +160,7 @@ class LivePhone(TapPath, Phone):
     last_public: int = 0
     shown: int = 0  # the version of the #table-state on the page
     shown_at: list[tuple[float, int]] = field(default_factory=list)
+    pushed_last: int = 0  # the public version of this socket's last pushed change (0: none yet)
     last_frame_at: float = 0.0
     pong_timer: asyncio.TimerHandle | None = None
     behind_timer: asyncio.TimerHandle | None = None
@@ -237,6 +238,7 @@ class LivePhone(TapPath, Phone):
             return
         self.set_conn("connecting")
         self.last_public = 0
+        self.pushed_last = 0
         self.attempts.append(time.monotonic())
         self.sock = Sock()
         self.sock.task = self.hub.spawn(self.run_socket(self.sock))
@@ -386,6 +388,7 @@ class LivePhone(TapPath, Phone):
             (m.group(1), dict(ATTR_RE.findall(m.group(0)))) for m in SECTION_RE.finditer(text)
         ]
         delta = next((a for k, a in sections if k == "table-delta"), None)
+        self.count_pushed(delta or next((a for k, a in sections if k == "table-state"), None))
         for kind, attrs in sections:
             tap = self.hub.taps.get(attrs.get("data-action", ""))
             if tap and not tap.version and kind in ("table-state", "table-delta"):
@@ -413,6 +416,25 @@ class LivePhone(TapPath, Phone):
         self.show(version)
         if gap:
             self.send({"type": "sync", "version": self.last_public})
+
+    def count_pushed(self, public: dict[str, str] | None) -> None:
+        """A change's public frame (it names its tap: a snapshot does not) must follow the
+        socket's previous one by exactly one version: every change reaches every phone, once,
+        in order. A gap is a frame missed; a version not above the last, one repeated or out of
+        order (the page would sync or ignore it: the soak counts them)."""
+        if public is None or "data-action" not in public:
+            return
+        version = int(public.get("data-version", "0"))
+        last, self.pushed_last = self.pushed_last, max(self.pushed_last, version)
+        self.hub.count("frames pushed")
+        if not last:
+            return
+        if version <= last:
+            self.hub.count("frames repeated or out of order")
+        elif version > last + 1:
+            self.hub.counts["frames missed"] = (
+                self.hub.counts.get("frames missed", 0) + version - last - 1
+            )
 
     def show(self, version: int) -> None:
         self.last_public = max(self.last_public, version)

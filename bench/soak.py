@@ -4,32 +4,38 @@
     .venv/bin/python bench/soak.py                         # embedded: 100 tables × 8 phones, 120 s
     .venv/bin/python bench/soak.py --scale-out 2           # PostgreSQL + Redis, s1 killed midway
     .venv/bin/python bench/soak.py --tables 10 --duration 30 --json
+    .venv/bin/python bench/soak.py --scale-out 2 --redis-shards 2 --no-restart   # two shards
 
 It starts the app as users run it with bench/fleet.py's Fleet (`manage.py play`, a temporary
-database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over them),
-creates the tables, seats the players and starts the games over HTTP with bench/load.py's Bench (no
-page open yet). Then the taps start, and at the same moment every phone opens its page (all at
-once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a bench/livephone.py
-LivePhone, which follows js/live.js (socket taps with a fresh action id, the same tap over
-HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect backoff, "sync" on a
-version gap), with the timings read from live.js. Each table taps --rate times a second, its phones
-in turn, each its own HP (-1, then +1, ...); a phone whose page has not loaded yet cannot tap; what
-the page does with a tap (over the socket, over HTTP, queued, dropped as a double tap) is the
-model's business. With two or more processes, the last one is killed (SIGKILL) at --restart-at
-seconds (default: half-way) and started again on the same port. After --duration seconds it waits
-up to --drain seconds for the pending taps, then reads the event log straight from the database
-(Event.action_id).
+database; `--scale-out N`: N processes on PostgreSQL + Redis, a table's phones spread over
+them), creates the tables, seats the players and starts the games over HTTP with bench/load.py's
+Bench (no page open yet). Then the taps start, and at the same moment every phone opens its page
+(all at once, or evenly over --arrive seconds): it GETs /p/<token>/ and runs a
+bench/livephone.py LivePhone, which follows js/live.js (socket taps with a fresh action id, the
+same tap over HTTP after 4 s, {"type": "status"} when in doubt, the heartbeat, the reconnect
+backoff, "sync" on a version gap), with the timings read from live.js. Each table taps --rate
+times a second, its phones in turn, each its own HP (-1, then +1, ...); a phone whose page has
+not loaded yet cannot tap; what the page does with a tap (over the socket, over HTTP, queued,
+dropped as a double tap) is the model's business. With two or more processes, the last one is
+killed (SIGKILL) at --restart-at seconds (default: half-way) and started again on the same port,
+unless --no-restart. --redis-shards K puts their channel layer on K redis-servers of its own
+(REDIS_SHARDS; the cache stays on REDIS_URL) and prints the PUBLISH and SUBSCRIBE commands each
+one ran, the channels subscribed on each at the end and how many of them are not on the shard
+their name hashes to. After --duration seconds it waits up to --drain seconds for the pending
+taps, then reads the event log straight from the database (Event.action_id).
 
 It prints: phones open (their socket's first state arrived, as the page's dot shows) every
 --sample seconds; taps made, acknowledged ("applied"), merged, refused, not applied, unresolved
 at the end, dropped by the page; taps acknowledged but NOT in the event log; taps told refused
 or not applied yet in the event log; tap→all phones p50/p99 (from the tap's send until every
 phone of its table that was open then shows its version or a later one: a phone that reconnected
-counts once its new state holds it); sockets closed by the phones' own heartbeat, reconnects,
-and after the restart how many of the killed process's phones came back and how long after the
-kill (p50/p95). Exit 1 when a tap acknowledged is missing from the event log, one told refused
-or not applied is in it, a tap is unresolved or a phone is not open at the end; 2 when the
-setup failed; 130 when interrupted. The figures and their text are bench/soak_report.py's.
+counts once its new state holds it); the frames of changes each socket got (MISSED: a version
+skipped; REPEATED or out of order: one not above the last), sockets closed by the phones' own
+heartbeat, reconnects, and after the restart how many of the killed process's phones came back
+and how long after the kill (p50/p95). Exit 1 when a tap acknowledged is missing from the event
+log, one told refused or not applied is in it, a tap is unresolved, a phone is not open at the
+end, or (no process killed) a frame was missed, repeated or out of order; 2 when the setup
+failed; 130 when interrupted. The figures and their text are bench/soak_report.py's.
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ class SoakBench(Bench):
         self.phone_class = functools.partial(LivePhone, hub=hub)
         self.samples: list[tuple[float, int]] = []
         self.restart: dict[str, Any] = {}
+        self.shards: list[dict[str, Any]] = []
 
     @property
     def phones(self) -> list[LivePhone]:
@@ -123,7 +130,7 @@ class SoakBench(Bench):
         start = time.monotonic()
         sampler = asyncio.create_task(self.sampler(start))
         restarter = None
-        if len(self.fleet.servers) > 1:
+        if len(self.fleet.servers) > 1 and not args.no_restart:
             at = args.duration / 2 if args.restart_at is None else args.restart_at
             restarter = asyncio.create_task(self.kill_and_restart(start, at))
         phones = self.phones
@@ -145,6 +152,8 @@ class SoakBench(Bench):
         ):
             await asyncio.sleep(0.2)
         drained = time.monotonic() - drain_start
+        # While the phones' sockets are still open: where their channels are subscribed.
+        self.shards = await asyncio.to_thread(self.fleet.shard_stats)
         if restarter is not None:
             await restarter
         await asyncio.sleep(1)
@@ -181,6 +190,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--restart-at", type=float, metavar="S", help="kill at S s (half-way)")
     parser.add_argument(
+        "--no-restart",
+        action="store_true",
+        help="with --scale-out, kill no process: every change's frame must then reach every "
+        "open phone, once, in order",
+    )
+    parser.add_argument(
+        "--redis-shards",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --scale-out, the channel layer on K redis-servers started for the run "
+        "(REDIS_SHARDS; 0: REDIS_URL's Redis)",
+    )
+    parser.add_argument(
         "--drain",
         type=float,
         default=40,
@@ -208,6 +231,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--phones must be 4 to 10 and --tables 1 to 2000")
     if not 0 < args.rate <= 20 or not 0 < args.duration <= 3600 or args.scale_out == 1:
         parser.error("--rate must be 0 to 20, --duration 0 to 3600 s, --scale-out 0 or >= 2")
+    if not 0 <= args.redis_shards <= 8 or (args.redis_shards and not args.scale_out):
+        parser.error("--redis-shards must be 0 to 8, and goes with --scale-out")
     return args
 
 
@@ -218,6 +243,7 @@ async def soak(args: argparse.Namespace, fleet: Fleet, hub: Hub) -> dict[str, An
         drained = await bench.soak()
         log = await asyncio.to_thread(event_log, fleet)
         result = figures(hub, bench.phones, bench.samples, bench.restart, log, drained)
+        result["redis_shards"] = bench.shards
     finally:
         await bench.close()
     return {"setup": setup, **result}
@@ -232,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         **{
             k: getattr(args, k)
             for k in ("tables", "phones", "rate", "duration", "scale_out", "arrive")
+            + ("redis_shards", "no_restart")
         },
         "servers": args.scale_out or 1,
         "heartbeat": hub.heartbeat,
@@ -240,7 +267,12 @@ def main(argv: list[str] | None = None) -> int:
         "app": app_version(),
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
-    fleet = Fleet(args.scale_out, pin=not args.no_pin, keep_logs=args.keep_logs)
+    fleet = Fleet(
+        args.scale_out,
+        pin=not args.no_pin,
+        keep_logs=args.keep_logs,
+        redis_shards=args.redis_shards,
+    )
     runner: Any = uvloop.run if uvloop is not None else asyncio.run
     try:
         with run.terminate_on_signals():

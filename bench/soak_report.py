@@ -82,7 +82,12 @@ def figures(
         "tap_to_all_ms": spread(latencies),
         "taps_not_reaching_all": len(watched) - len(latencies),
         "reconnect_ms": spread(hub.reconnects),
-        "counts": dict(sorted(hub.counts.items())),
+        "counts": {k: v for k, v in sorted(hub.counts.items()) if not k.startswith("frames ")},
+        "frames": {
+            "pushed": hub.counts.get("frames pushed", 0),
+            "missed": hub.counts.get("frames missed", 0),
+            "repeated_or_out_of_order": hub.counts.get("frames repeated or out of order", 0),
+        },
         "drain_s": round(drained, 1),
     }
     if restart:
@@ -104,6 +109,11 @@ def figures(
         "taps unresolved": len(unresolved),
         "phones not open at the end": len(phones) - result["phones_open_at_end"],
     }
+    if not restart:
+        # With a process killed, a change it made but had not published yet is lost with it, and
+        # its phones sync: the frames count only when every process stayed up.
+        problems["changes' frames a phone missed"] = result["frames"]["missed"]
+        problems["frames repeated or out of order"] = result["frames"]["repeated_or_out_of_order"]
     result["problems"] = [f"{n} {what}" for what, n in problems.items() if n]
     result["ok"] = not result["problems"]
     return result
@@ -159,6 +169,18 @@ def render(config: dict[str, Any], setup: dict[str, Any], r: dict[str, Any]) -> 
         f"(n={lat['n']}; {r['taps_not_reaching_all']} acknowledged taps never reached every "
         "phone open when they were sent)"
     )
+    frames = r["frames"]
+    out.append(
+        f"frames of changes pushed to phones {frames['pushed']}: MISSED {frames['missed']}, "
+        f"REPEATED or out of order {frames['repeated_or_out_of_order']} (each socket's run of "
+        "versions)"
+    )
+    for shard in r.get("redis_shards", []):
+        out.append(
+            f"  Redis shard {shard['url']}: PUBLISH {shard['publish']}, "
+            f"SUBSCRIBE {shard['subscribe']}; {shard['channels']} channels subscribed at the "
+            f"end, {shard['misplaced']} of them NOT on the shard their name hashes to"
+        )
     rc = r["reconnect_ms"]
     counts = " · ".join(f"{k} {v}" for k, v in r["counts"].items())
     out.append(f"phones: {counts or 'nothing closed or dropped'}")

@@ -1,19 +1,22 @@
 """The games' hooks: how the core reaches a way to play, a variant or an expansion that lives in
 its own package (`companion/games/<key>/`, a Django app), without naming it.
 
-A game subclasses `Game`, whose every hook does nothing, and registers one instance when its app
-is ready (`register`, from its `AppConfig.ready()`; the app is one line of `settings.GAMES`).
-The core asks only the games on at a table (`on(table)`): a game is on where its mode is the
-table's or its option is set, and `on` remembers the answer per mode and options, so a game that
-is off costs a table's taps one dictionary lookup.
+A game subclasses `Game`, whose every hook does nothing, and registers one instance when its app is
+ready (`register`, from its `AppConfig.ready()`; the app is one line of `settings.GAMES`). The core
+asks only the games on at a table (`on(table)`): a game is on where its mode is the table's or its
+option is set, and `on` remembers the answer per mode and options, so a game that is off costs a
+table's taps one dictionary lookup.
 
 Write side, inside the tap's transaction: the actions build a context (`HpChange`, `Death`,
-`TurnEnd`), hand it to each game on, in `order`, and record what the games put in it (the event's
-public part and `after`, the phones to redraw). Read side: each game adds named values to the
-public state and to a phone's (`public_parts`, `private_parts`, gathered as `Parts`), shows them
-with its own templates in the core page's slots (`{% game_slot "turn_bar" t.games %}`), and may
-mark a seat in the ring (`seat_marks`). Its taps are its forms (`forms`, name -> form class),
-which the tap registry (companion.web.forms) takes with the core's.
+`TurnEnd`, `StepsLanded`), hand it to each game on, in `order`, and record what the games put in it
+(the event's public part and `after`, the phones to redraw). Read side: each game adds named values
+to the public state and to a phone's (`public_parts`, `private_parts`, gathered as `Parts`), shows
+them with its own templates in the core page's slots (`{% game_slot "turn_bar" t.games %}`), may
+mark a seat in the ring (`seat_marks`) and show a living seat's identity (`identity_shown`). What
+the rules see of the seats (`statuses`: a seat alive but counted dead for the end of the game) and
+a damage the rules worked out (`damage_steps`) pass through the games on too. Its taps are its
+forms (`forms`, name -> form class), which the tap registry (companion.web.forms) takes with the
+core's.
 
 This module imports nothing above the models: every layer may ask it.
 """
@@ -25,6 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.models import Event, Seat, Table
+from companion.rules.damage import DamageStep
+from companion.rules.identities import Identity
+from companion.rules.victory import SeatStatus
 
 # A table's key for `on`: its mode and the options set on it.
 _Key = tuple[str, frozenset[str]]
@@ -38,9 +44,11 @@ class HpChange:
     "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
     already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
     negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
-    (keep a last HP). What a game adds to `public` and `after` goes into the change's event;
-    `private_seats` are phones to redraw; `whole_page`: every screen is redrawn (not a delta of
-    the seat)."""
+    (keep a last HP), or prevent part of a damage before it lands (not for "resolver", whose
+    prevention is `damage_steps`): `change` then loses as much as `hp` gains, and the action
+    records the damage as `-change`. What a game adds to `public` and `after` goes into the
+    change's event; `private_seats` are phones to redraw; `whole_page`: every screen is redrawn
+    (not a delta of the seat)."""
 
     table: Table
     seat: Seat
@@ -85,6 +93,19 @@ class TurnEnd:
     after: dict[str, Any]
     public: dict[str, Any] = field(default_factory=dict)
     private_seats: set[int] = field(default_factory=set)
+    whole_page: bool = False
+
+
+@dataclass
+class StepsLanded:
+    """A damage the rules worked out (军争's resolver, or the rest of a chain) has landed:
+    `steps` are those applied (as `damage_steps` left them). What a game adds to `public` goes
+    into the damage's event; `whole_page`: every screen is redrawn."""
+
+    table: Table
+    seats: list[Seat]
+    steps: tuple[DamageStep, ...]
+    public: dict[str, Any] = field(default_factory=dict)
     whole_page: bool = False
 
 
@@ -149,6 +170,24 @@ class Game:
     def hp_change(self, ctx: HpChange) -> None:
         """A damage or an HP loss about to land (chained in `order`)."""
 
+    def damage_steps(
+        self, table: Table, seats: list[Seat], steps: tuple[DamageStep, ...]
+    ) -> tuple[DamageStep, ...]:
+        """A damage the rules worked out, before it lands (chained in `order`): its steps as
+        this game changes them (a prevention: `rules.damage.prevent`). Asked for the dialog's
+        preview as for the resolve: write nothing here (`steps_landed` does)."""
+        return steps
+
+    def steps_landed(self, ctx: StepsLanded) -> None:
+        """A damage the rules worked out has landed (its steps applied)."""
+
+    def statuses(
+        self, table: Table, seats: list[Seat], found: list[SeatStatus]
+    ) -> list[SeatStatus]:
+        """What the mode's victory, rewards and final duel see of the seats (chained in
+        `order`): e.g. a seat alive but counted dead (`SeatStatus.reborn`)."""
+        return found
+
     def after_death(self, ctx: Death) -> None:
         """A seat has died."""
 
@@ -173,6 +212,11 @@ class Game:
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
         """Marks on one seat of the ring (public)."""
         return ()
+
+    def identity_shown(self, table: Table, seats: list[Seat]) -> set[int]:
+        """Living seats whose identity every screen shows (e.g. a reborn player's, public since
+        his death)."""
+        return set()
 
 
 _GAMES: dict[str, Game] = {}
@@ -255,3 +299,34 @@ def private_parts(table: Table, seat: Seat) -> Parts:
 def seat_marks(table: Table, seat: Seat) -> tuple[SeatMark, ...]:
     """The marks the games on at `table` put on `seat`."""
     return tuple(mark for game in on(table) for mark in game.seat_marks(table, seat))
+
+
+def statuses(table: Table, seats: list[Seat]) -> list[SeatStatus]:
+    """The seats (in table order) as the mode's victory, rewards and final duel see them: identity
+    and alive, as the games on at `table` count them."""
+    found = [SeatStatus(Identity(s.identity), s.alive) for s in seats]
+    for game in on(table):
+        found = game.statuses(table, seats, found)
+    return found
+
+
+def damage_steps(
+    table: Table, seats: list[Seat], steps: tuple[DamageStep, ...]
+) -> tuple[DamageStep, ...]:
+    """A damage the rules worked out, as the games on at `table` change it before it lands."""
+    for game in on(table):
+        steps = game.damage_steps(table, seats, steps)
+    return steps
+
+
+def steps_landed(table: Table, seats: list[Seat], steps: tuple[DamageStep, ...]) -> StepsLanded:
+    """A damage the rules worked out has landed: what the games on at `table` made of it."""
+    ctx = StepsLanded(table=table, seats=seats, steps=steps)
+    for game in on(table):
+        game.steps_landed(ctx)
+    return ctx
+
+
+def identity_shown(table: Table, seats: list[Seat]) -> set[int]:
+    """The living seats whose identity the games on at `table` show to every screen."""
+    return {pk for game in on(table) for pk in game.identity_shown(table, seats)}

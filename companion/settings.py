@@ -8,6 +8,8 @@ Variables (all optional):
   DB=postgres              with DB_NAME, DB_USER, DB_PASSWORD, DB_HOST, DB_PORT
   DB_THREADS=4             PostgreSQL: threads running websocket taps, each table's on one
   REDIS_URL=redis://...    channels_redis layer and a shared cache (throttles, connection caps)
+  REDIS_SHARDS=url,url     the channel layer on these Redis servers instead, groups sharded
+                           across them (needs REDIS_URL, which keeps the cache)
   REDIS_PREFIX=sgs         start of the Redis channel names and cache keys (see channel_prefix)
   TRUSTED_PROXIES=a,b      proxies (addresses or networks) whose X-Forwarded-For is believed
   HTTPS=1                  behind a TLS proxy: secure cookies, HSTS, SSL redirect
@@ -78,6 +80,7 @@ GAMES = [
     "companion.games.protection",
     "companion.games.last_three",
     "companion.games.house",
+    "companion.games.afterlife",
 ]
 
 INSTALLED_APPS = [
@@ -206,7 +209,24 @@ _stock = {p.strip() for p in os.environ.get("STOCK_PATH", "").split(",") if p.st
 STOCK_PARTS = STOCK_PARTS_ALL if _stock & {"1", "all"} else frozenset(_stock & STOCK_PARTS_ALL)
 STOCK_PATH = bool(STOCK_PARTS)
 
+
+def redis_shards(value: str, redis_url: str) -> list[str]:
+    """The channel layer's Redis servers: REDIS_SHARDS (comma-separated URLs), else REDIS_URL.
+
+    channels_redis puts each group and channel on one of them by a hash of its name and the
+    server's place in the list, so every process must see the same list in the same order: it is
+    sorted here, so processes given the same URLs in another order still agree.
+    """
+    shards = sorted({url.strip() for url in value.split(",") if url.strip()})
+    if not shards:
+        return [redis_url] if redis_url else []
+    if not redis_url:
+        raise ValueError("REDIS_SHARDS needs REDIS_URL too (the cache stays there)")
+    return shards
+
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_SHARDS = redis_shards(os.environ.get("REDIS_SHARDS", ""), REDIS_URL)
 if REDIS_URL:
     REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "sgs")
     CHANNEL_LAYERS = {
@@ -217,7 +237,7 @@ if REDIS_URL:
             if "layer" in STOCK_PARTS
             else "companion.live.layers.LeanRedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": REDIS_SHARDS,
                 "prefix": channel_prefix(
                     REDIS_PREFIX, DATABASES["default"]["NAME"], REDIS_URL, SECRET_KEY
                 ),

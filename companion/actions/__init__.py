@@ -5,7 +5,6 @@ action fits the table's state, change rows, append one Event, bump the table's v
 notified only after the commit (companion.live.broadcast).
 """
 
-from companion.actions.afterlife import rebirth_give, soul_haunt, soul_use
 from companion.actions.box_offers import box_add, box_import, box_remove, box_switch
 from companion.actions.core import (
     ActionError,
@@ -49,9 +48,6 @@ from companion.actions.turns import timer_set, turn_advance, turn_end, turn_set
 from companion.actions.undo import event_undo
 
 __all__ = [
-    "rebirth_give",
-    "soul_haunt",
-    "soul_use",
     "game_correct",
     "session_new",
     "ActionError",

@@ -279,11 +279,6 @@ UNDOABLE_KINDS = frozenset(
         "chain_continued",
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
-        # A gift and its rebirth, a haunting, a soul used (companion.actions.afterlife).
-        "rebirth_gift",
-        "rebirth_reborn",
-        "soul_haunted",
-        "soul_used",
     }
 )
 

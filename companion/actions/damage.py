@@ -13,7 +13,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions import afterlife
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -238,8 +237,8 @@ def _work_out(
             status=409,
             code=error.code,
         ) from None
-    # docs/rules.md §9.2: a 罗汉 prevents 1 point of its haunted seat's step before it lands.
-    steps = afterlife.luohan_steps(table, seats, steps)
+    # The games on at the table may prevent part of a seat's step before it lands.
+    steps = hooks.damage_steps(table, seats, steps)
     return request, steps, seats, target_seat, source_seat
 
 
@@ -348,7 +347,7 @@ def damage_resolve(
     steps, paused = _until_dying(steps)
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
-    luohan = afterlife.spend_luohan(table, seats, steps)
+    landed = hooks.steps_landed(table, seats, steps)
     # The games on at the table see it land (a game may keep some HP, or note the attack).
     games = _hp_hooks(table, touched, before, source_seat, target_seat)
     discarded = ""
@@ -372,7 +371,7 @@ def damage_resolve(
         "qilin": discarded,
         "axe": axe_used,
         **games.public,
-        **luohan,
+        **landed.public,
     }
     return _record_steps(
         actor,
@@ -389,6 +388,7 @@ def damage_resolve(
         action_id,
         distances=bool(horse),
         games=games,
+        whole_page=landed.whole_page,
     )
 
 
@@ -497,6 +497,7 @@ def _record_steps(
     *,
     distances: bool = False,
     games: hooks.HpChange | None = None,
+    whole_page: bool = False,
 ) -> Change:
     changed = {s.pk: s for s in touched}
     for seat in changed.values():
@@ -523,10 +524,9 @@ def _record_steps(
         },
         subject=subject,
         action_id=action_id,
-        # A 罗汉 used is gone from every screen's list of souls, and a game may ask for every
-        # screen: the whole page, not a delta.
+        # A game may ask for every screen (what it shows changed): the whole page, not a delta.
         change=Change(table.pk, table.version, private_seats=private)
-        if extra.get("luohan") or (games is not None and games.whole_page)
+        if whole_page or (games is not None and games.whole_page)
         else _delta(
             table,
             list(changed.values()),
@@ -601,7 +601,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     try:
         step = continue_damage(previous, states)
         while step is not None:
-            step = afterlife.luohan_steps(table, seats, (step,))[0]
+            step = hooks.damage_steps(table, seats, (step,))[0]
             found.append(step)
             if step.dying:
                 break
@@ -633,7 +633,8 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
     games = _hp_hooks(table, touched, before, None, None)
-    kept = {**games.public, **afterlife.spend_luohan(table, seats, found)}
+    landed = hooks.steps_landed(table, seats, tuple(found))
+    kept = {**games.public, **landed.public}
     return _record_steps(
         actor,
         table,
@@ -648,6 +649,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
         {"type": pause["type"], "card": pause["card"], **kept},
         action_id,
         games=games,
+        whole_page=landed.whole_page,
     )
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions import afterlife, scoring
+from companion.actions import scoring
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
@@ -25,8 +25,8 @@ from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
 from companion.models import Game, Seat, Table
 from companion.rules import box, modes
+from companion.rules import scoring as score_rules
 from companion.rules.identities import Identity
-from companion.rules.variants import rebirth
 
 
 def _game_of(table: Table) -> Game:
@@ -64,7 +64,8 @@ def _added_hero(hero_box: box.Box, hero_id: str) -> dict[str, Any]:
 
 
 def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Change | None:
-    side = mode_of(table).victory(afterlife.statuses(table, seats))
+    counted = hooks.statuses(table, seats)
+    side = mode_of(table).victory(counted)
     if side is None:
         return None
     table.status = Table.Status.FINISHED
@@ -73,8 +74,8 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.winner = side.value
     game.ended_at = timezone.now()
     game.results = game_results(table, seats)
-    # Rebirth (docs/rules.md §9.1): a reborn player alive at the end is dead for the scores.
-    for line, reborn in zip(game.results, afterlife.statuses(table, seats), strict=True):
+    # A reborn player (docs/rules.md §9.1) alive at the end is dead for the scores.
+    for line, reborn in zip(game.results, counted, strict=True):
         if reborn.reborn:
             line.update(alive=False, reborn=True)
     game.save()
@@ -115,11 +116,10 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             return fell
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
-    # Rebirth and dark souls (docs/rules.md §9.1, §9.2, actions/afterlife.py): read before the
+    # The seats as the games on count them (a reborn player, docs/rules.md §9.1), before the
     # death.
-    counted = afterlife.statuses(table, seats)
+    counted = hooks.statuses(table, seats)
     victim_was = counted[seats.index(seat)]
-    afterlife_before = afterlife.stored_before(table)
     before = {
         "hp": seat.hp,
         "dying": True,
@@ -135,7 +135,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     seat.died_version = table.version + 1
     seat.final_duel = mode_of(table).lost_final_duel(Identity(seat.identity), alive_before)
     if any(s.reborn for s in counted):
-        seat.final_duel = rebirth.lost_final_duel(victim_was, counted)
+        seat.final_duel = score_rules.lost_final_duel(victim_was, counted)
     seat.equipment = {}
     seat.judgement_zone = []
     seat.save()
@@ -145,9 +145,6 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
     if victim_was.reborn:
         before["reborn"] = True  # no discard for the killer of a reborn loyalist
-    afterlife.died(table, seats, seat)
-    if afterlife_before or afterlife.KEY in table.mode_state:
-        before[afterlife.KEY] = afterlife_before
     flow = _death_flow(table, seats, seat, killer, before, after)
     # The games on at the table see the death (their consequences join its event).
     death = hooks.Death(

@@ -7,7 +7,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions import afterlife
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
@@ -132,11 +131,10 @@ def seat_change_hp(
             raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
     was_dying = seat.dying
     before_source = seat.damage_source_id
-    # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
-    landed, luohan = afterlife.prevent_damage(table, seat, -amount)
-    amount = -landed
-    # The games on at the table see it land (a game may keep some HP, or note the attack).
+    # The games on at the table see it land (a game may prevent part of it before it lands,
+    # keep some HP, or note the attack).
     ctx = hp_hooks(table, seat, source_seat, "damage", amount, seat.hp + amount)
+    amount = ctx.change
     seat.hp = ctx.hp
     if seat.hp <= 0:
         seat.dying = True
@@ -156,7 +154,6 @@ def seat_change_hp(
             dying=seat.dying and not was_dying,
             **_damage_skills(seat, source_seat is not None),
             **ctx.public,
-            **luohan,
         ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
         after={
@@ -164,14 +161,10 @@ def seat_change_hp(
             "dying": seat.dying,
             "damage_source": seat.damage_source_id,
             **ctx.after,
-            **luohan,
         },
         subject=seat,
         action_id=action_id,
-        # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
-        change=Change(table.pk, table.version, private_seats={seat.pk})
-        if luohan
-        else widened(_hp_change(table, seat, was_dying), ctx),
+        change=widened(_hp_change(table, seat, was_dying), ctx),
     )
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -218,11 +217,12 @@ def _resolve(
         if trick == LIGHTNING and verdict.outcome != "struck":
             effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
-            # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
-            landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
-            effect.update(luohan)
-            # The games on at the table see it land (a game may keep some HP).
-            ctx = hp_hooks(table, seat, None, "lightning", -landed, seat.hp - landed)
+            # The games on at the table see it land (a game may prevent part of it before it
+            # lands, or keep some HP).
+            ctx = hp_hooks(
+                table, seat, None, "lightning", -LIGHTNING_DAMAGE, seat.hp - LIGHTNING_DAMAGE
+            )
+            landed = -ctx.change
             seat.hp = ctx.hp
             effect.update(ctx.public)
             private |= ctx.private_seats

@@ -9,7 +9,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions import afterlife
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -123,8 +122,6 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             table.mode_state = {**table.mode_state, "flow": target.before["flow"]}
         if "fallen" in target.before:  # 1 vs 1: the last hero's fall is counted again
             table.mode_state = {**table.mode_state, "fallen": target.before["fallen"]}
-        if "afterlife" in target.before:  # rebirth, dark souls (actions/afterlife.py)
-            table.mode_state = {**table.mode_state, "afterlife": target.before["afterlife"]}
         return
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
@@ -226,11 +223,6 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
-    elif target.kind in afterlife.UNDO_KINDS:
-        # Rebirth and dark souls: the state back, and the seat it changed.
-        changed = afterlife.undo(table, target)
-        private = {changed.pk} if changed is not None else set()
-        seat = changed or seat
     elif target.kind in (RESOLVED, CONTINUED):
         # A whole resolved damage: every seat it changed comes back at once.
         restored = undo_resolved(table, target)
@@ -239,10 +231,12 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     elif target.kind not in hooks.event_kinds():  # a game's own tap: its undo alone
         _undo_on_seat(table, target, seat)
         seat.save()
-    afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
     # What the change did to the games on at the table goes back (each reverts its own state).
     for game in hooks.on(table):
         private |= game.undo(table, target)
+    if target.kind in hooks.event_kinds():
+        # A game's own tap: its undo may have changed the seat (a reborn player dead again).
+        seat.refresh_from_db()
     change = _record(
         actor,
         table,

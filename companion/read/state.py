@@ -16,7 +16,6 @@ from companion import hooks
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
-from companion.read.afterlife import AfterlifeView, afterlife_view
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
@@ -186,8 +185,6 @@ class PublicState:
     chain_pause: ChainPause | None = None
     # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
     mode_view: ModeView | None = None
-    # Rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
-    afterlife: AfterlifeView | None = None
     # The games on and their public values, for their templates in the page's slots.
     games: hooks.Parts = hooks.NO_PARTS
 
@@ -448,10 +445,10 @@ def public_state(
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing and distances else ({}, [])
     public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
-    afterlife = afterlife_view(table, seats)
-    if afterlife is not None and afterlife.reborn:
-        # A reborn player's identity, public since his death, stays shown.
-        shown = {s.pk: s.identity for s in seats if s.pk in afterlife.reborn_ids}
+    shown_ids = hooks.identity_shown(table, seats) if seats else set()
+    if shown_ids:
+        # A game shows a living seat's identity (a reborn player's, public since his death).
+        shown = {s.pk: s.identity for s in seats if s.pk in shown_ids}
         public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
     options = {
         **table.opts.stored(),
@@ -496,7 +493,6 @@ def public_state(
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=view,
-        afterlife=afterlife,
         games=turn.games if turn is not None else hooks.public_parts(table, seats),
     )
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
 from companion.rules.identities import Identity, check_player_count
-from companion.rules.victory import SeatStatus, Side, winners
+from companion.rules.victory import SeatStatus, Side, counts_alive, winners
 
 # Score line codes. A line is worth points × count.
 BASE = "base"  # the fixed part of the outcome (0 for a plain loss)
@@ -78,6 +78,15 @@ def is_final_duel_death(*, victim: Identity, alive_before_death: Sequence[Identi
     return victim == Identity.RENEGADE and sorted(alive_before_death) == sorted(
         (Identity.LORD, Identity.RENEGADE)
     )
+
+
+def lost_final_duel(victim: SeatStatus, alive_before: Sequence[SeatStatus]) -> bool:
+    """Whether this death lost the final duel (docs/rules.md §8), with reborn players counted dead:
+    a reborn renegade's death loses nothing, and reborn players do not spoil a duel."""
+    if victim.reborn:
+        return False
+    counted = [s.identity for s in alive_before if counts_alive(s)]
+    return is_final_duel_death(victim=victim.identity, alive_before_death=counted)
 
 
 def _outcome_lines(

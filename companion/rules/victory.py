@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from companion.rules.identities import Identity
@@ -22,8 +22,9 @@ class Side(StrEnum):
 
 @dataclass(frozen=True)
 class SeatStatus:
-    """One seat's identity and whether its player is alive; `reborn`: alive again after a
-    rebirth (转世, docs/rules.md §9.1), who still counts as dead for the end of the game."""
+    """One seat's identity and whether its player is alive; `reborn`: alive again (a game on at
+    the table says so, e.g. a reborn player 转世, docs/rules.md §9.1), who still counts as dead
+    for the end of the game, for scoring and for a killer's reward."""
 
     identity: Identity
     alive: bool
@@ -73,3 +74,23 @@ def death_consequence(*, victim: Identity, killer: Identity | None) -> str | Non
     if victim == Identity.LOYALIST and killer == Identity.LORD:
         return LORD_DISCARDS_ALL
     return None
+
+
+def for_victory(seats: Sequence[SeatStatus]) -> list[SeatStatus]:
+    """The seats as the end of the game sees them: a reborn player counts as dead
+    (docs/rules.md §9.1: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins).
+    Unchanged when nobody is reborn."""
+    return [replace(s, alive=False) if s.reborn else s for s in seats]
+
+
+def counts_alive(seat: SeatStatus) -> bool:
+    """Whether a seat counts as alive for the end of the game and for scoring (L and R)."""
+    return seat.alive and not seat.reborn
+
+
+def seat_death_consequence(victim: SeatStatus, killer: SeatStatus | None) -> str | None:
+    """The killer's reward or penalty (docs/rules.md §6); none for a reborn victim
+    (docs/rules.md §9.1)."""
+    if victim.reborn:
+        return None
+    return death_consequence(victim=victim.identity, killer=killer.identity if killer else None)

@@ -353,21 +353,6 @@ class AnswerForm(TapForm):
     answer = Text(_("That is not one of the answers."))
 
 
-# Rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py) ------------------
-
-
-class GiveForm(SeatTap):
-    action = "rebirth_give"
-
-
-class HauntForm(SeatTap):
-    action = "soul_haunt"
-
-
-class SoulUseForm(SeatTap):
-    action = "soul_use"
-
-
 # The core's taps, by name.
 CORE_FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
@@ -412,9 +397,6 @@ CORE_FORMS: dict[str, type[TapForm]] = {
     "draftplace": DraftPlaceForm,
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
-    "give": GiveForm,
-    "haunt": HauntForm,
-    "souluse": SoulUseForm,
 }
 
 

@@ -1,6 +1,6 @@
 """The app's words in the active language: the history's event lines (`history`, its registry;
-the lines themselves in `table_lines`, `play_lines`, `maneuver_lines`, `team_lines` and
-`variant_lines`), the labels of identities, sides, phases and outcomes (`labels`), the names of
+the lines themselves in `table_lines`, `play_lines`, `maneuver_lines` and `team_lines`), the
+labels of identities, sides, phases and outcomes (`labels`), the names of
 heroes, kingdoms, cards, skills and judgements (`names`), the variants' words (`variants`) and
 the session's charts (`charts`).
 
@@ -14,5 +14,4 @@ from companion.words import table_lines  # noqa: F401 - imported for the lines i
 from companion.words import play_lines  # noqa: F401
 from companion.words import maneuver_lines  # noqa: F401
 from companion.words import team_lines  # noqa: F401
-from companion.words import variant_lines  # noqa: F401
 # isort: on

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import pgettext
 
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -145,31 +144,3 @@ def seats_needed(key: str) -> str:
     if mode.min_players == mode.max_players:
         return _("The deal needs exactly %(n)s players.") % {"n": mode.min_players}
     return _("Identities need 4 to 10 players.")
-
-
-# The dark souls 暗魂 (docs/rules.md §9.2, companion/rules/variants/souls.py).
-SOUL_LABELS: dict[str, Promise] = {
-    "luohan": gettext_lazy("Luohan 罗汉"),
-    "xuanwu": gettext_lazy("Xuanwu 玄武"),
-    "zhuyou": gettext_lazy("Zhuyou 祝由"),
-}
-
-SOUL_EFFECTS: dict[str, Promise] = {
-    "luohan": gettext_lazy(
-        "Prevents 1 point of the haunted player's next damage before it lands, by itself; "
-        "the haunted player discards a hand card."
-    ),
-    "xuanwu": gettext_lazy(
-        "Draws a card from the deck now; at any time it may swap it for a hand card of the "
-        "haunted player's that the soul names."
-    ),
-    "zhuyou": gettext_lazy(
-        "In the haunted player's play phase, it may make him discard his whole hand and draw "
-        "as many cards."
-    ),
-}
-
-
-def soul_label(soul: str) -> str:
-    """A soul's name: Chinese, with its reading in the English UI."""
-    return str(SOUL_LABELS.get(soul, soul))

@@ -51,11 +51,9 @@ HELPERS = {
     "live/fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words
-    "words/variant_lines.py",  # its clause of 罗汉, asked of every damage
     "words/names.py",  # hero and card names
     "words/labels.py",  # identities, phases
     "hooks.py",  # the games on at the table (none here: a game that is off is never entered)
-    "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }
 REQUIRED = {
     "infra/dbthread.py",

@@ -37,7 +37,7 @@ OTHER_NAMES = {
     "军争": "Maneuvering",
     "失去体力": "Lose HP",
     "酒": "Wine",
-    # The dark souls (companion.words.labels.SOUL_LABELS).
+    # The dark souls (companion.games.afterlife.words.SOUL_LABELS).
     "罗汉": "Luohan",
     "玄武": "Xuanwu",
     "祝由": "Zhuyou",

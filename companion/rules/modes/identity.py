@@ -22,7 +22,6 @@ from companion.rules.identities import (
 )
 from companion.rules.modes.base import K, Mode, O, OptionRefusal, OptionsRefused, TableOptions
 from companion.rules.scoring import GameRecord, PlayerResult
-from companion.rules.variants import rebirth
 from companion.rules.victory import SeatStatus, Side
 
 
@@ -260,15 +259,15 @@ class IdentityMode(Mode):
 
     def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
         """docs/rules.md §7; a reborn player (转世) still counts as dead (docs/rules.md §9.1)."""
-        return victory.winning_side(rebirth.for_victory(seats))
+        return victory.winning_side(victory.for_victory(seats))
 
     def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
-        return victory.winners(rebirth.for_victory(seats), side)
+        return victory.winners(victory.for_victory(seats), side)
 
     def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
         """A rebel's killer draws three; a lord who kills a loyalist discards everything;
         neither for a reborn victim (docs/rules.md §9.1)."""
-        return rebirth.death_consequence(victim, killer)
+        return victory.seat_death_consequence(victim, killer)
 
     def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
         """A lord who kills a loyalist discards their equipment (docs/rules.md §6)."""

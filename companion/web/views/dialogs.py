@@ -17,7 +17,6 @@ from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Event, Table
-from companion.read.afterlife import luohan_owner
 from companion.read.deck import deck_odds
 from companion.read.history import HistoryLine
 from companion.read.state import public_state
@@ -77,7 +76,8 @@ def _seat_dialog(
         "maneuvering": table.opts.maneuvering,
         "hp_history": history,
         "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
-        "luohan": luohan_owner(state.afterlife, seat.id),  # dark souls
+        # The games on: their notes in the damage controls (slot "damage_note").
+        "games": state.games,
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
 

@@ -14,10 +14,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from companion import hooks
 from companion.actions import ActionError, Actor
 from companion.actions.damage import HORSE_SLOTS, QILIN, damage_preview, shown_key, step_public
 from companion.models import Table
-from companion.read.afterlife import afterlife_view, luohan_owner
 from companion.rules.cards import Suit
 from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard
 from companion.rules.maneuvering import FireAttackError, FireAttackStage, fire_attack
@@ -75,8 +75,8 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
         "suits": SUITS,
         "fields": {},
         "options": {},
-        # Dark souls: 罗汉 haunting the target blocks 1 point, confirmed by its owner.
-        "luohan": luohan_owner(afterlife_view(table, seats), seat.pk),
+        # The games on: their notes on this damage (slot "damage_note").
+        "games": hooks.public_parts(table, seats),
     }
     if not source_chosen:
         return _private(render(request, "companion/live.html#damage_dialog", context))

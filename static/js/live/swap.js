@@ -13,7 +13,7 @@
       var own = state.querySelector('.rescue-other[data-dying="' + mySeat + '"]');
       if (own) own.hidden = true;
     }
-    // Rebirth and dark souls: a button or note for the phones its data-for-seats names.
+    // A game's button or note, only for the phones its data-for-seats names.
     var only = document.querySelectorAll('[data-for-seats]');
     for (var o = 0; o < only.length; o++) {
       var listed = (' ' + only[o].getAttribute('data-for-seats') + ' ').indexOf(' ' + mySeat + ' ') >= 0;

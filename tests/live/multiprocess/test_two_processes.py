@@ -1,9 +1,12 @@
-"""Two server processes, one table: PostgreSQL holds the truth, Redis carries the fragments.
+"""Two server processes, one table: PostgreSQL holds the truth, two Redis shards carry the
+fragments.
 
 Phones join through either process and listen on "their" process; the host changes the table
 through A and B in turn. Every change must reach every screen on both processes exactly once, in
 order, with the version and action id of the tap that caused it. Then A is killed: B's phones
 keep receiving, and A's phones reconnect to B, get the current state at once and what follows.
+The channel layer is sharded over two Redis servers: each group is subscribed on the shard its
+name hashes to, by both processes, and both shards carry frames.
 The phones' side (HTTP, websockets, the checks of every screen) is in phones.py.
 """
 
@@ -260,6 +263,16 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
         assert {f.version for f in renewed.snapshot} == {table.version}
         conns.append(renewed)
         check_screens(conns, table.log, cluster)
+        # The layer's shards: each channel on the one its name hashes to, both in use, and the
+        # table's group there with a subscriber in each process.
+        placed = await asyncio.to_thread(cluster.check_shards)
+        table_group = next(
+            (i, n) for i, names in enumerate(placed) for n in names if f"table.{table.code}." in n
+        )
+        with cluster.shards[table_group[0]].client() as client:
+            listeners = client.pubsub_numsub(table_group[1])
+        assert listeners[0][1] == 2, (table_group, listeners)
+        stats["shard_channels"] = [len(names) for names in placed]
         stats["phase1_changes"] = len(table.log)
         stats["phase1_frames"] = sum(len(c.messages) for c in conns)
 
@@ -311,6 +324,9 @@ async def scenario(cluster: Cluster) -> dict[str, Any]:
         final = check_same_final(live, table.version)
         assert [int(s) for s in SEAT_ORDER_RE.findall(final)] == order
         assert 'data-status="playing"' in final
+        publishes = await asyncio.to_thread(cluster.shard_publishes)
+        assert all(publishes), f"a shard carried no frame: PUBLISH calls {publishes}"
+        stats["shard_publishes"] = publishes
         stats["changes"] = len(table.log)
         stats["frames"] = sum(len(c.messages) for c in conns)
         stats["servers"] = {name: s.port for name, s in servers.items()}

@@ -8,7 +8,9 @@ in turn order from his next turn; his old hero goes back among the unused. If no
 keeps his cards and takes no more gifts. He may be reborn again (000: 玩家可以反复转世; 004's
 "at most 3 rebirths" is not followed, see docs/variants.md). He still counts as dead for the
 end of the game and for scoring; killing a reborn rebel gives no reward, and a lord who kills a
-reborn loyalist has no penalty.
+reborn loyalist has no penalty (the core's `SeatStatus.reborn`: `victory.for_victory`,
+`victory.seat_death_consequence`, `scoring.lost_final_duel`, fed by the package's `statuses`
+hook).
 
 The state is plain data keyed by seat index (the seats round the table, as in `flow`), stored
 as JSON by whoever keeps the game (`stored`, `from_stored`).
@@ -21,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from companion.rules import scoring, victory
 from companion.rules.identities import MAX_PLAYERS, Identity
 from companion.rules.victory import SeatStatus
 
@@ -218,34 +219,3 @@ def no_hero_left(state: RebirthState, seat: int) -> RebirthState:
 def with_reborn(seats: Sequence[SeatStatus], state: RebirthState) -> list[SeatStatus]:
     """The seats with their `reborn` flag from the state (a living reborn player)."""
     return [replace(s, reborn=s.alive and i in state.reborn) for i, s in enumerate(seats)]
-
-
-def for_victory(seats: Sequence[SeatStatus]) -> list[SeatStatus]:
-    """The seats as the end of the game sees them: a reborn player counts as dead
-    (docs/rules.md §9.1: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins).
-    Unchanged when nobody is reborn."""
-    return [replace(s, alive=False) if s.reborn else s for s in seats]
-
-
-def counts_alive(seat: SeatStatus) -> bool:
-    """Whether a seat counts as alive for the end of the game and for scoring (L and R)."""
-    return seat.alive and not seat.reborn
-
-
-def death_consequence(victim: SeatStatus, killer: SeatStatus | None) -> str | None:
-    """The killer's reward or penalty (docs/rules.md §6); none for a reborn victim
-    (docs/rules.md §9.1)."""
-    if victim.reborn:
-        return None
-    return victory.death_consequence(
-        victim=victim.identity, killer=killer.identity if killer else None
-    )
-
-
-def lost_final_duel(victim: SeatStatus, alive_before: Sequence[SeatStatus]) -> bool:
-    """Whether this death lost the final duel (docs/rules.md §8), with reborn players counted dead:
-    a reborn renegade's death loses nothing, and reborn players do not spoil a duel."""
-    if victim.reborn:
-        return False
-    counted = [s.identity for s in alive_before if counts_alive(s)]
-    return scoring.is_final_duel_death(victim=victim.identity, alive_before_death=counted)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.afterlife.rules import souls
+from companion.games.afterlife.rules.souls import DarkSoul, Soul, SoulRefusal, SoulRefused
 from companion.rules.identities import Identity
 from companion.rules.turns import PHASE_ORDER, Phase
-from companion.rules.variants import souls
-from companion.rules.variants.souls import DarkSoul, Soul, SoulRefusal, SoulRefused
 from companion.rules.victory import SeatStatus
 
 SEATS = [

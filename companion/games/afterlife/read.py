@@ -2,7 +2,7 @@
 dead waiting for gifts with their cards counted to the threshold, the reborn, the dark souls and
 whom they haunt, and who is still choosing. All of it is public (a dead player's identity is public,
 and so is a soul); which phone shows which button is the page's choice (`data-for-seats`), the
-actions judge every tap (companion/actions/afterlife.py)."""
+actions judge every tap (`actions`)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
 
-from companion.actions.afterlife import load
+from companion.games.afterlife.actions import load
+from companion.games.afterlife.rules import rebirth
+from companion.games.afterlife.rules.souls import soul_for
+from companion.games.afterlife.words import SOUL_EFFECTS, SOUL_LABELS
 from companion.models import Seat, Table
 from companion.rules.identities import Identity
-from companion.rules.variants import rebirth
-from companion.rules.variants.souls import soul_for
-from companion.words.labels import SOUL_EFFECTS, SOUL_LABELS
 
 
 @dataclass(frozen=True)

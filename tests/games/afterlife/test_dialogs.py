@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from companion import actions
+from companion.games.afterlife import actions as afterlife
 from tests.support.game import by_identity, kill, picked_all
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ def test_the_damage_dialogs_name_the_luohan_that_will_block(lang: str) -> None:
     loyalist = by_identity(table, "loyalist")[0]
     rebel = by_identity(table, "rebel")[0]
     kill(table, loyalist, rebel)
-    actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=lord.pk)
     client = Client()
     client.cookies["sgs_lang"] = lang
     word = "罗汉" if lang == "zh-hans" else "Luohan 罗汉"

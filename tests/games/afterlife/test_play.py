@@ -1,5 +1,5 @@
 """Rebirth 转世 and dark souls 暗魂 over the actions (docs/rules.md §9.1, §9.2,
-companion/actions/afterlife.py): every gift, rebirth, haunt and soul use, each refusal (409 or 403
+companion/games/afterlife/actions.py): every gift, rebirth, haunt and soul use, each refusal (409 or 403
 with its reason, nothing changed), and the end of the game with reborn players."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.actions import ActionError, afterlife
+from companion.actions import ActionError
+from companion.games.afterlife import actions as afterlife
 from companion.models import Event, Game, Seat, Table
 from companion.read.state import public_state
 from companion.rules import box
@@ -46,10 +47,10 @@ def test_gifts_to_the_threshold_rebirth_with_a_hero_of_his_kingdom_at_hp_1() -> 
     kill(table, rebel, lord)
     assert afterlife.load(fresh_table(table)).rebirth.cards == {seat_index(rebel): 0}
     for n, giver in enumerate([loyalist, other_rebel], start=1):
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
         assert afterlife.load(fresh_table(table)).rebirth.cards[seat_index(rebel)] == n
         assert not fresh(rebel).alive
-    actions.rebirth_give(token=renegade.token, seat_id=rebel.pk)  # 3: the threshold at 5
+    afterlife.rebirth_give(token=renegade.token, seat_id=rebel.pk)  # 3: the threshold at 5
     reborn = fresh(rebel)
     assert reborn.alive and reborn.hp == 1 and not reborn.dying
     assert reborn.hero != old_hero
@@ -66,7 +67,7 @@ def test_gifts_to_the_threshold_rebirth_with_a_hero_of_his_kingdom_at_hp_1() -> 
     assert seat_index(rebel) in state.rebirth.reborn and state.rebirth.cards == {}
     # A reborn player cannot give; he can be reborn again (he waits once more when he dies).
     kill(table, other_rebel, lord)
-    refused(actions.rebirth_give, "giver_reborn", token=reborn.token, seat_id=other_rebel.pk)
+    refused(afterlife.rebirth_give, "giver_reborn", token=reborn.token, seat_id=other_rebel.pk)
     kill(table, reborn, lord)
     state = afterlife.load(fresh_table(table))
     assert seat_index(rebel) not in state.rebirth.reborn
@@ -89,13 +90,13 @@ def test_gift_refusals_each_with_its_reason_and_nothing_changed() -> None:
     loyalist = by_identity(table, "loyalist")[0]
     # To a living player.
     before = snapshot(table)
-    refused(actions.rebirth_give, "receiver_alive", token=loyalist.token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "receiver_alive", token=loyalist.token, seat_id=rebel.pk)
     assert snapshot(table) == before
     kill(table, rebel, lord)
-    actions.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
+    afterlife.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
     # A second gift in the same turn, even to someone else.
     before = snapshot(table)
-    error = refused(actions.rebirth_give, "already_gave", token=loyalist.token, seat_id=rebel.pk)
+    error = refused(afterlife.rebirth_give, "already_gave", token=loyalist.token, seat_id=rebel.pk)
     with translation.override("zh-hans"):
         assert str(error.message) == "每名玩家每回合只能献祭一张牌：你本回合已经给过了。"
     with translation.override("en"):
@@ -103,11 +104,11 @@ def test_gift_refusals_each_with_its_reason_and_nothing_changed() -> None:
     assert snapshot(table) == before
     # A dead player does not give; the host console has no hand.
     kill(table, other_rebel, lord)
-    refused(actions.rebirth_give, "giver_dead", token=other_rebel.token, seat_id=rebel.pk)
-    refused(actions.rebirth_give, "not_a_seat", 403, token=table.host_token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "giver_dead", token=other_rebel.token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "not_a_seat", 403, token=table.host_token, seat_id=rebel.pk)
     # The next turn he may give again.
     actions.turn_end(token=fresh(lord).token)
-    actions.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
+    afterlife.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
     assert afterlife.load(fresh_table(table)).rebirth.cards[seat_index(rebel)] == 2
 
 
@@ -117,7 +118,7 @@ def test_without_rebirth_no_gift_and_the_dead_are_not_counted() -> None:
     rebel = by_identity(table, "rebel")[0]
     loyalist = by_identity(table, "loyalist")[0]
     kill(table, rebel, lord)
-    refused(actions.rebirth_give, "no_rebirth", token=loyalist.token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "no_rebirth", token=loyalist.token, seat_id=rebel.pk)
     assert "afterlife" not in fresh_table(table).mode_state
 
 
@@ -131,7 +132,7 @@ def test_the_lord_kills_the_last_rebel_and_wins_beside_a_reborn_rebel() -> None:
     renegade = by_identity(table, "renegade")[0]
     kill(table, rebel, lord)
     for giver in (lord, loyalist, renegade):
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
     assert fresh(rebel).alive
     kill(table, loyalist, other_rebel)
     kill(table, renegade, lord)
@@ -153,7 +154,7 @@ def test_killing_a_reborn_rebel_gives_no_reward_and_a_reborn_loyalist_no_penalty
     renegade = by_identity(table, "renegade")[0]
     kill(table, rebel, lord)
     for giver in (lord, loyalist, renegade):
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
     kill(table, rebel, other_rebel)
     died = Event.objects.filter(table=table, kind="died").order_by("-version").first()
     assert died.public["consequence"] == "", "no reward for a reborn rebel"
@@ -161,7 +162,7 @@ def test_killing_a_reborn_rebel_gives_no_reward_and_a_reborn_loyalist_no_penalty
     actions.turn_end(token=fresh(lord).token)
     kill(table, loyalist, renegade)
     for giver in (lord, other_rebel, renegade):
-        actions.rebirth_give(token=giver.token, seat_id=loyalist.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=loyalist.pk)
     assert fresh(loyalist).alive
     actions.equipment_set(token=lord.token, seat_id=lord.pk, name="诸葛连弩")
     kill(table, loyalist, lord)
@@ -191,35 +192,37 @@ def test_each_soul_haunts_and_is_used_once() -> None:
     rebel = by_identity(table, "rebel")[0]
     renegade = by_identity(table, "renegade")[0]
     # 罗汉: a dead loyalist haunts the lord.
-    refused(actions.soul_haunt, "owner_alive", token=loyalist.token, seat_id=lord.pk)
+    refused(afterlife.soul_haunt, "owner_alive", token=loyalist.token, seat_id=lord.pk)
     kill(table, loyalist, rebel)
     assert afterlife.load(fresh_table(table)).choosing == (seat_index(loyalist),)
-    refused(actions.soul_haunt, "host_dead", token=loyalist.token, seat_id=loyalist.pk)
-    actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
-    refused(actions.soul_haunt, "already_a_soul", token=loyalist.token, seat_id=rebel.pk)
+    refused(afterlife.soul_haunt, "host_dead", token=loyalist.token, seat_id=loyalist.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=lord.pk)
+    refused(afterlife.soul_haunt, "already_a_soul", token=loyalist.token, seat_id=rebel.pk)
     [soul] = afterlife.load(fresh_table(table)).souls
     assert (soul.soul.value, soul.host) == ("luohan", seat_index(lord))
     # 罗汉 is never used by a tap: it prevents 1 point of the lord's next damage by itself.
-    refused(actions.soul_use, "luohan_is_automatic", token=loyalist.token, seat_id=loyalist.pk)
+    refused(afterlife.soul_use, "luohan_is_automatic", token=loyalist.token, seat_id=loyalist.pk)
     hp = fresh(lord).hp
     actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
     assert fresh(lord).hp == hp - 1
     assert afterlife.load(fresh_table(table)).souls == ()
-    refused(actions.soul_use, "no_soul", token=loyalist.token, seat_id=loyalist.pk)
+    refused(afterlife.soul_use, "no_soul", token=loyalist.token, seat_id=loyalist.pk)
     # 玄武: a dead rebel haunts the renegade, who uses it at any time.
     kill(table, rebel, lord)
-    actions.soul_haunt(token=rebel.token, seat_id=renegade.pk)
-    refused(actions.soul_use, "not_haunted", 403, token=lord.token, seat_id=rebel.pk)
-    actions.soul_use(token=renegade.token, seat_id=rebel.pk)
+    afterlife.soul_haunt(token=rebel.token, seat_id=renegade.pk)
+    refused(afterlife.soul_use, "not_haunted", 403, token=lord.token, seat_id=rebel.pk)
+    afterlife.soul_use(token=renegade.token, seat_id=rebel.pk)
     assert afterlife.load(fresh_table(table)).souls == ()
     # 祝由: a dead renegade haunts the lord; only in the lord's play phase.
     other_rebel = by_identity(table, "rebel")[1]
     kill(table, renegade, other_rebel)
-    actions.soul_haunt(token=renegade.token, seat_id=lord.pk)
+    afterlife.soul_haunt(token=renegade.token, seat_id=lord.pk)
     actions.turn_set(token=table.host_token, seat_id=other_rebel.pk, phase="play")
-    refused(actions.soul_use, "not_hosts_play_phase", token=fresh(lord).token, seat_id=renegade.pk)
+    refused(
+        afterlife.soul_use, "not_hosts_play_phase", token=fresh(lord).token, seat_id=renegade.pk
+    )
     actions.turn_set(token=table.host_token, seat_id=lord.pk, phase="play")
-    actions.soul_use(token=fresh(lord).token, seat_id=renegade.pk)
+    afterlife.soul_use(token=fresh(lord).token, seat_id=renegade.pk)
     assert afterlife.load(fresh_table(table)).souls == ()
     assert kinds(table).count("soul_used") == 2 and kinds(table).count("soul_haunted") == 3
 
@@ -230,13 +233,13 @@ def test_a_soul_whose_host_dies_is_gone_and_the_lord_has_none() -> None:
     loyalist = by_identity(table, "loyalist")[0]
     rebel, other_rebel = by_identity(table, "rebel")[:2]
     kill(table, loyalist, rebel)
-    actions.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
     # 罗汉 prevents the first damage (1 of 1); the next kills him, and the soul is gone with him.
     actions.seat_change_hp(token=table.host_token, seat_id=other_rebel.pk, delta=-1, source="")
     kill(table, other_rebel, lord)
     state = afterlife.load(fresh_table(table))
     assert state.souls == () and state.choosing == (seat_index(other_rebel),)
-    refused(actions.soul_haunt, "lord_has_no_soul", token=lord.token, seat_id=rebel.pk)
+    refused(afterlife.soul_haunt, "lord_has_no_soul", token=lord.token, seat_id=rebel.pk)
 
 
 def test_without_dark_souls_no_haunting() -> None:
@@ -244,7 +247,7 @@ def test_without_dark_souls_no_haunting() -> None:
     lord = by_identity(table, "lord")[0]
     rebel = by_identity(table, "rebel")[0]
     kill(table, rebel, lord)
-    refused(actions.soul_haunt, "no_dark_souls", token=rebel.token, seat_id=lord.pk)
+    refused(afterlife.soul_haunt, "no_dark_souls", token=rebel.token, seat_id=lord.pk)
 
 
 # Undo ----------------------------------------------------------------------------------------
@@ -258,12 +261,12 @@ def test_a_gift_and_a_rebirth_are_undone_by_the_usual_undo() -> None:
     old_hero = rebel.hero
     kill(table, rebel, lord)
     # The giver's own "undo my last change": the card is his again, and he may give again.
-    actions.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
+    afterlife.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
     actions.event_undo(token=loyalist.token)
     state = afterlife.load(fresh_table(table))
     assert state.rebirth.cards[seat_index(rebel)] == 0 and not state.rebirth.gave
     for giver in (loyalist, other_rebel, lord):
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
     assert fresh(rebel).alive
     # The host undoes the rebirth: dead again, his old hero, two cards given.
     version = Event.objects.get(table=table, kind="rebirth_reborn").version
@@ -281,12 +284,12 @@ def test_a_haunting_and_a_prevented_damage_are_undone_and_the_soul_haunts_again(
     loyalist = by_identity(table, "loyalist")[0]
     rebel = by_identity(table, "rebel")[0]
     kill(table, loyalist, rebel)
-    actions.soul_haunt(token=loyalist.token, seat_id=rebel.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=rebel.pk)
     haunted = Event.objects.get(table=table, kind="soul_haunted").version
     actions.event_undo(token=table.host_token, version=haunted)
     state = afterlife.load(fresh_table(table))
     assert state.souls == () and state.choosing == (seat_index(loyalist),)
-    actions.soul_haunt(token=loyalist.token, seat_id=lord.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=lord.pk)
     hp = fresh(lord).hp
     actions.seat_change_hp(token=lord.token, seat_id=lord.pk, delta=-2, source=rebel.pk)
     assert fresh(lord).hp == hp - 1 and afterlife.load(fresh_table(table)).souls == ()
@@ -310,7 +313,7 @@ def test_luohan_prevents_before_the_damage_lands_a_haunted_player_at_1_hp_is_not
     loyalist = by_identity(table, "loyalist")[0]
     rebel, other_rebel = by_identity(table, "rebel")[:2]
     kill(table, loyalist, rebel)
-    actions.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
+    afterlife.soul_haunt(token=loyalist.token, seat_id=other_rebel.pk)
     down = fresh(other_rebel).hp - 1
     actions.seat_change_hp(token=other_rebel.token, seat_id=other_rebel.pk, delta=-down, loss=True)
     assert fresh(other_rebel).hp == 1  # HP loss is not damage: the soul is still there
@@ -334,7 +337,7 @@ def test_luohan_is_part_of_a_resolved_damage_and_of_lightning() -> None:
     loyalists = by_identity(table, "loyalist")
     rebel = by_identity(table, "rebel")[0]
     kill(table, loyalists[0], rebel)
-    actions.soul_haunt(token=loyalists[0].token, seat_id=rebel.pk)
+    afterlife.soul_haunt(token=loyalists[0].token, seat_id=rebel.pk)
     hp = fresh(rebel).hp
     actions.turn_set(token=table.host_token, seat_id=lord.pk, phase="play")
     actions.seat_drink_wine(token=lord.token, seat_id=lord.pk)
@@ -360,7 +363,7 @@ def test_the_reborn_player_is_back_in_turn_order() -> None:
     givers = [s for s in by_identity(table, "loyalist") + by_identity(table, "renegade")]
     kill(table, rebel, lord)
     for giver in [*givers, by_identity(table, "rebel")[1]]:
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
     assert fresh(rebel).alive
     seen = []
     for _ in range(5):
@@ -388,13 +391,13 @@ def test_no_hero_of_his_kingdom_left_he_keeps_his_cards_and_takes_no_more(
     kill(table, rebel, lord)
     givers = [s for s in table.seats.all() if s.alive and s.pk != rebel.pk][:3]
     for giver in givers:
-        actions.rebirth_give(token=giver.token, seat_id=rebel.pk)
+        afterlife.rebirth_give(token=giver.token, seat_id=rebel.pk)
     assert not fresh(rebel).alive
     state = afterlife.load(fresh_table(table))
     assert seat_index(rebel) in state.rebirth.no_hero
     assert state.rebirth.cards[seat_index(rebel)] == 3, "he keeps his cards"
     actions.turn_end(token=Seat.objects.get(pk=fresh_table(table).turn_seat_id).token)
-    refused(actions.rebirth_give, "receiver_no_hero", token=givers[0].token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "receiver_no_hero", token=givers[0].token, seat_id=rebel.pk)
 
 
 def test_no_gift_once_the_game_is_over() -> None:
@@ -405,4 +408,4 @@ def test_no_gift_once_the_game_is_over() -> None:
     kill(table, rebel, lord)
     kill(table, renegade, lord)
     assert fresh_table(table).status == Table.Status.FINISHED
-    refused(actions.rebirth_give, "not_playing", token=lord.token, seat_id=rebel.pk)
+    refused(afterlife.rebirth_give, "not_playing", token=lord.token, seat_id=rebel.pk)

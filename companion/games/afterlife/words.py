@@ -1,15 +1,44 @@
-"""The history's words of the variants still in the core (docs/variants.md): rebirth 转世 and
-dark souls 暗魂 (companion/actions/afterlife.py), with 罗汉's clause after the damage it
-prevented (companion.words.history has the registry; the game packages register their own)."""
+"""The afterlife's words (docs/variants.md): the dark souls' names and effects, and the history
+lines of rebirth 转世 and dark souls 暗魂, with 罗汉's clause after the damage it prevented
+(registered in companion.words.history when its app is ready)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from companion.words.history import clause, hero_name, line
-from companion.words.labels import soul_label
+
+# The dark souls 暗魂 (docs/rules.md §9.2, rules/souls.py).
+SOUL_LABELS: dict[str, Promise] = {
+    "luohan": gettext_lazy("Luohan 罗汉"),
+    "xuanwu": gettext_lazy("Xuanwu 玄武"),
+    "zhuyou": gettext_lazy("Zhuyou 祝由"),
+}
+
+SOUL_EFFECTS: dict[str, Promise] = {
+    "luohan": gettext_lazy(
+        "Prevents 1 point of the haunted player's next damage before it lands, by itself; "
+        "the haunted player discards a hand card."
+    ),
+    "xuanwu": gettext_lazy(
+        "Draws a card from the deck now; at any time it may swap it for a hand card of the "
+        "haunted player's that the soul names."
+    ),
+    "zhuyou": gettext_lazy(
+        "In the haunted player's play phase, it may make him discard his whole hand and draw "
+        "as many cards."
+    ),
+}
+
+
+def soul_label(soul: str) -> str:
+    """A soul's name: Chinese, with its reading in the English UI."""
+    return str(SOUL_LABELS.get(soul, soul))
+
 
 # Dark souls 暗魂: 罗汉 ------------------------------------------------------------------------
 

@@ -2,9 +2,11 @@
 docs/variants.md): a gift of a card to a dead player, his rebirth at the threshold, a dark soul's
 choice of whom to haunt and its one use.
 
-The state is public plain data (`rules.variants.rebirth.RebirthState`, `rules.variants.souls`),
-kept in `Table.mode_state["afterlife"]` with the game's number (a new game starts empty), by
-seat index in play order. The death action (`actions.death`) calls `died` and reads `statuses`.
+The state is public plain data (`rules.rebirth.RebirthState`, `rules.souls`), kept in
+`Table.mode_state["afterlife"]` with the game's number (a new game starts empty), by seat index
+in play order. The core reaches it through the package's hooks (`hooks.py`): a death calls
+`died`, the end of the game and a killer's reward read `statuses`, every damage asks 罗汉
+(`prevent`, `luohan_steps`, `spend_luohan`), an undo `undo` and `unspend_luohan`.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.inputs import _ordered
+from companion.games.afterlife.rules import rebirth, souls
+from companion.games.afterlife.rules.souls import DarkSoul, Soul
+from companion.hooks import HpChange
 from companion.models import Event, Seat, Table
 from companion.rules import box, chance
 from companion.rules.damage import DamageStep, Modifier
 from companion.rules.identities import Identity
 from companion.rules.turns import Phase
-from companion.rules.variants import rebirth, souls
-from companion.rules.variants.souls import DarkSoul, Soul
 from companion.rules.victory import SeatStatus
 
 KEY = "afterlife"
@@ -113,13 +116,23 @@ def restore(table: Table, before: dict[str, Any]) -> None:
     table.mode_state = {**(table.mode_state or {}), KEY: before}
 
 
-def statuses(table: Table, seats: Sequence[Seat]) -> list[SeatStatus]:
-    """The seats for the mode's victory, rewards and duel: identity, alive, and reborn (a
-    living player after a rebirth, still dead for the end of the game)."""
-    base = [SeatStatus(Identity(s.identity), s.alive) for s in seats]
+def enabled(table: Table) -> bool:
+    """Whether the table plays with rebirth or dark souls (the identity game's options)."""
+    opts = table.opts
+    return bool(getattr(opts, "rebirth", False) or getattr(opts, "dark_souls", False))
+
+
+def with_reborn(table: Table, found: list[SeatStatus]) -> list[SeatStatus]:
+    """The seats for the mode's victory, rewards and duel with their `reborn` flag (a living
+    player after a rebirth, still dead for the end of the game)."""
     if not getattr(table.opts, "rebirth", False):
-        return base
-    return rebirth.with_reborn(base, load(table).rebirth)
+        return found
+    return rebirth.with_reborn(found, load(table).rebirth)
+
+
+def statuses(table: Table, seats: Sequence[Seat]) -> list[SeatStatus]:
+    """The seats for the mode's victory, rewards and duel: identity, alive, and reborn."""
+    return with_reborn(table, [SeatStatus(Identity(s.identity), s.alive) for s in seats])
 
 
 def reborn_seat_ids(table: Table, seats: Sequence[Seat]) -> set[int]:
@@ -241,6 +254,7 @@ def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) ->
         after=after,
         subject=receiver,
         action_id=action_id,
+        undoable=True,
         change=Change(table.pk, table.version, private_seats=private),
     )
 
@@ -318,6 +332,7 @@ def soul_haunt(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> C
         after={KEY: state.stored()},
         subject=owner,
         action_id=action_id,
+        undoable=True,
     )
 
 
@@ -370,6 +385,7 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         after=after,
         subject=owner,
         action_id=action_id,
+        undoable=True,
     )
 
 
@@ -405,6 +421,24 @@ def spend_luohan(
     index_of = {s.pk: i for i, s in enumerate(seats)}
     _steps, used = souls.luohan_steps(state.souls, prevented, index_of)
     return _spend(table, state, seats, used)
+
+
+def hp_change(ctx: HpChange) -> None:
+    """A damage (told by its number, or 闪电 struck) about to land: the first 罗汉 haunting its
+    target prevents 1 point before it lands and is gone (docs/rules.md §9.2; an HP loss is no
+    damage, and the resolver's steps go through `luohan_steps`). The event keeps the soul
+    (`luohan`) for the history and the undo; every screen's list of souls is redrawn."""
+    if ctx.kind not in ("damage", "lightning"):
+        return
+    landed, luohan = prevent_damage(ctx.table, ctx.seat, -ctx.change)
+    if not luohan:
+        return
+    ctx.hp += -ctx.change - landed
+    ctx.change = -landed
+    ctx.public.update(luohan)
+    ctx.after.update(luohan)
+    ctx.whole_page = True
+    ctx.private_seats.add(ctx.seat.pk)
 
 
 def prevent_damage(table: Table, seat: Seat, amount: int) -> tuple[int, dict[str, Any]]:
@@ -455,6 +489,12 @@ def unspend_luohan(table: Table, target: Event) -> None:
 # Undo (actions/undo.py): a gift (with its rebirth), a haunting, a soul's use ----------------
 
 UNDO_KINDS = frozenset({"rebirth_gift", "rebirth_reborn", "soul_haunted", "soul_used"})
+
+
+def undo_death(table: Table, target: Event) -> None:
+    """The undo of a death: the state back as it was before it."""
+    if KEY in target.before:
+        restore(table, target.before[KEY])
 
 
 def undo(table: Table, target: Event) -> Seat | None:

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.test import Client
 
-from companion import actions
+from companion.games.afterlife import actions as afterlife
 from companion.models import Seat, Table
 from tests.read.test_secrecy_screens import leaks
 from tests.support.game import by_identity, fresh, kill, picked_all
@@ -66,7 +66,7 @@ def test_rebirth_gifts_and_a_rebirth_leak_nothing() -> None:
     rebel = by_identity(table, "rebel")[0]
     loyalist = by_identity(table, "loyalist")[0]
     kill(table, rebel, lord)
-    actions.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
+    afterlife.rebirth_give(token=loyalist.token, seat_id=rebel.pk)
     table.refresh_from_db()
     check_every_screen(table)
 
@@ -76,7 +76,7 @@ def test_dark_souls_haunting_leaks_nothing() -> None:
     lord = by_identity(table, "lord")[0]
     rebel, other = by_identity(table, "rebel")[:2]
     kill(table, rebel, lord)
-    actions.soul_haunt(token=fresh(rebel).token, seat_id=other.pk)
+    afterlife.soul_haunt(token=fresh(rebel).token, seat_id=other.pk)
     loyalist = by_identity(table, "loyalist")[0]
     kill(table, loyalist, other)  # still choosing: shown on every screen
     table.refresh_from_db()

@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.afterlife.rules import rebirth
+from companion.games.afterlife.rules.rebirth import GiftRefusal, GiftRefused, RebirthState
 from companion.rules import box as hero_box
 from companion.rules import modes, scoring, victory
 from companion.rules.identities import Identity
 from companion.rules.modes.identity import IdentityMode
 from companion.rules.scoring import PlayerResult
-from companion.rules.variants import rebirth
-from companion.rules.variants.rebirth import GiftRefusal, GiftRefused, RebirthState
 from companion.rules.victory import DRAW_THREE, LORD_DISCARDS_ALL, SeatStatus, Side
 
 LETTERS = {"L": Identity.LORD, "O": Identity.LOYALIST, "R": Identity.REBEL, "N": Identity.RENEGADE}
@@ -245,14 +245,14 @@ def test_a_lord_killing_a_reborn_loyalist_has_no_penalty() -> None:
     loyalist = SeatStatus(Identity.LOYALIST, False)
     assert MODE.on_death(loyalist, lord) == LORD_DISCARDS_ALL
     assert MODE.on_death(replace(loyalist, reborn=True), lord) is None
-    assert rebirth.death_consequence(replace(loyalist, reborn=True), lord) is None
+    assert victory.seat_death_consequence(replace(loyalist, reborn=True), lord) is None
 
 
 def test_scoring_counts_a_reborn_player_as_dead() -> None:
     """ "Scoring counts him as dead": L and R count the players alive who count."""
     seats = table("L+ O* O+ R- R- N-")
     players = {
-        i: PlayerResult(identity=s.identity, alive_at_end=rebirth.counts_alive(s))
+        i: PlayerResult(identity=s.identity, alive_at_end=victory.counts_alive(s))
         for i, s in enumerate(seats)
     }
     records = MODE.score(players, Side.LORD)
@@ -262,15 +262,15 @@ def test_scoring_counts_a_reborn_player_as_dead() -> None:
     assert lord_base.count == 1  # one loyalist alive; the reborn one counts as dead
     assert records[0].breakdown.total == 4 + 2 * 1
     assert records[1].won and records[1].breakdown.total == 5 + 1
-    assert not rebirth.counts_alive(seats[1]) and rebirth.counts_alive(seats[2])
+    assert not victory.counts_alive(seats[1]) and victory.counts_alive(seats[2])
 
 
 def test_a_reborn_renegade_loses_no_final_duel_and_the_reborn_spoil_none() -> None:
     renegade = SeatStatus(Identity.RENEGADE, True)
     lord = SeatStatus(Identity.LORD, True)
     reborn_rebel = SeatStatus(Identity.REBEL, True, reborn=True)
-    assert rebirth.lost_final_duel(renegade, [lord, renegade, reborn_rebel])
-    assert not rebirth.lost_final_duel(
+    assert scoring.lost_final_duel(renegade, [lord, renegade, reborn_rebel])
+    assert not scoring.lost_final_duel(
         replace(renegade, reborn=True), [lord, replace(renegade, reborn=True)]
     )
 
