@@ -79,6 +79,7 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
 GAMES = [
     "companion.games.protection",
     "companion.games.last_three",
+    "companion.games.house",
     "companion.games.afterlife",
 ]
 

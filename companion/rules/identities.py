@@ -23,11 +23,10 @@ class Identity(StrEnum):
 
 @dataclass(frozen=True)
 class IdentityOptions:
-    """Table options that change the identity distribution or visibility."""
+    """Table options that change the identity distribution."""
 
     six_two_renegades: bool = False
     eight_two_renegades: bool = False
-    rebels_know_each_other: bool = False
 
 
 # docs/rules.md §1: (loyalists, rebels, renegades) by player count; there is always exactly one
@@ -113,16 +112,9 @@ def can_see_identity(
     target_identity: Identity,
     target_alive: bool,
     game_over: bool,
-    rebels_know_each_other: bool = False,
 ) -> bool:
     """Return whether the viewer (None: a public display) may see the target's identity."""
     if viewer_is_target or game_over or not target_alive:
         return True
-    if target_identity == Identity.LORD:
-        return True
-    # Seed 003 only; official texts say nothing, so it is an opt-in table option.
-    return (
-        rebels_know_each_other
-        and viewer_identity == Identity.REBEL
-        and target_identity == Identity.REBEL
-    )
+    # The rules show the lord only; a game package may show more to some viewers.
+    return target_identity == Identity.LORD

@@ -10,12 +10,10 @@ nothing), so the whole fragment's length cannot depend on the identity.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from companion.words.labels import identity_label
@@ -60,22 +58,3 @@ def secret_label(identity: str | None) -> SafeString:
 def secret_reminder(identity: str | None) -> SafeString:
     """The identity's one-character reminder, padded."""
     return padded(identity, reminder_word)
-
-
-def fellows_text(names: tuple[str, ...] | list[str]) -> str:
-    """The other rebels in words, escaped (empty for nobody)."""
-    if not names:
-        return ""
-    separator = pgettext("list separator", ", ")
-    words = _("Your fellow rebels: %(names)s") % {"names": separator.join(names)}
-    return str(conditional_escape(words))
-
-
-@register.simple_tag
-def secret_fellows(me: Any) -> SafeString:
-    """Rebels know each other: the other rebels on a rebel's covered card, padded to
-    what the table's longest names would take (`PrivateState.fellows_pad`), the same for every
-    seat, so that the fragment's length cannot tell a rebel from anyone else."""
-    text = fellows_text(getattr(me, "fellows", ()))
-    width = len(fellows_text(getattr(me, "fellows_pad", ())).encode())
-    return mark_safe(text + " " * max(0, width - len(text.encode())))  # noqa: S308 - escaped

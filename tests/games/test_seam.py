@@ -153,7 +153,10 @@ def test_a_probe_game_joins_every_hook_and_every_screen_shows_it(probe: Probe) -
     table, seats = picked_all(5)
     victim = by_identity(table, "rebel")[0]
     attacker = by_identity(table, "loyalist")[0]
-    assert hooks.on(table) == (probe,)
+    # The house rules' game is on at every identity table (its covered-card slot pads alike
+    # whether its option is on or off); no other game is, with no option set.
+    assert [g.key for g in hooks.on(table) if g is not probe] == ["house"]
+    assert probe in hooks.on(table)
 
     # An HP tap: the probe's history line, its public note and turn-bar part, its seat marks,
     # and each phone's own part.

@@ -50,7 +50,8 @@ def leaks(text: str, forbidden: set[str]) -> list[str]:
     # History lines about a death name the dead player's identity, public by then.
     text = re.sub(r'<li class="[^"]*\breveal\b[^"]*">.*?</li>', "", text, flags=re.S)
     # The public list of the variants on names an option ("Rebels know each other"),
-    # on every screen alike: no one's identity (test_secrecy_rebels_know.py compares screens).
+    # on every screen alike: no one's identity (tests/games/house/test_rebels_know.py
+    # compares screens).
     text = re.sub(r'<span class="variants-on".*?</span></span>', "", text, flags=re.S)
     text = re.sub(r'<details class="rules-panel.*?</details>', "", text, flags=re.S)
     text = re.sub(r'<p class="game-variants.*?</p>', "", text, flags=re.S)
@@ -159,7 +160,7 @@ def lord_of(table: Table) -> Seat:
 @pytest.mark.parametrize(
     ("players", "options", "part"),
     # With rebels knowing each other, a rebel's phone shows the other rebels and no
-    # other screen learns anything more (also test_secrecy_rebels_know.py).
+    # other screen learns anything more (also tests/games/house/test_rebels_know.py).
     # The 10-seat table's pages (every dialog of every seat, from every phone: most of this
     # file's time) are fetched in two halves by two tests that play the same moves: test
     # processes share them out, instead of one waiting on a single long test (`viewers_of`).

@@ -41,8 +41,8 @@ SIX_TWO_RENEGADES = (1, 1, 2, 2)
 EIGHT_TWO_RENEGADES = (1, 2, 3, 2)
 
 ALL_OPTIONS = [
-    IdentityOptions(six_two_renegades=six, eight_two_renegades=eight, rebels_know_each_other=know)
-    for six, eight, know in itertools.product((False, True), repeat=3)
+    IdentityOptions(six_two_renegades=six, eight_two_renegades=eight)
+    for six, eight in itertools.product((False, True), repeat=2)
 ]
 
 # Chi-square critical values at p = 0.001 by degrees of freedom.
@@ -335,19 +335,19 @@ def test_fixed_lord_deals_the_rest_uniformly(player_count: int, lord_index: int)
 # ---------------------------------------------------------------- visibility
 
 
-def visibility_cases() -> list[tuple[bool, Identity | None, Identity, bool, bool, bool]]:
+def visibility_cases() -> list[tuple[bool, Identity | None, Identity, bool, bool]]:
     cases = []
-    for viewer_is_target, viewer, target, alive, over, know in itertools.product(
-        (False, True), (None, *Identity), Identity, (False, True), (False, True), (False, True)
+    for viewer_is_target, viewer, target, alive, over in itertools.product(
+        (False, True), (None, *Identity), Identity, (False, True), (False, True)
     ):
         if viewer_is_target and viewer != target:
             continue  # a phone looking at its own seat has that seat's identity
-        cases.append((viewer_is_target, viewer, target, alive, over, know))
+        cases.append((viewer_is_target, viewer, target, alive, over))
     return cases
 
 
 @pytest.mark.parametrize(
-    ("viewer_is_target", "viewer", "target", "alive", "over", "know"), visibility_cases()
+    ("viewer_is_target", "viewer", "target", "alive", "over"), visibility_cases()
 )
 def test_visibility_every_combination(
     viewer_is_target: bool,
@@ -355,14 +355,12 @@ def test_visibility_every_combination(
     target: Identity,
     alive: bool,
     over: bool,
-    know: bool,
 ) -> None:
     reasons = {
         "own seat": viewer_is_target,
         "the lord is public": target == LORD,
         "dead players are revealed": not alive,
         "everything is revealed at the end": over,
-        "fellow rebels, option on": know and viewer == REBEL and target == REBEL,
     }
     expected = any(reasons.values())
     assert (
@@ -372,7 +370,6 @@ def test_visibility_every_combination(
             target_identity=target,
             target_alive=alive,
             game_over=over,
-            rebels_know_each_other=know,
         )
         is expected
     ), reasons
@@ -406,41 +403,6 @@ def test_public_display_sees_the_lord_and_the_dead_only() -> None:
     assert public(REBEL, False)
     assert not public(REBEL, True)
     assert not public(RENEGADE, True)
-
-
-def test_rebels_see_each_other_only_with_the_option() -> None:
-    def rebel_sees_rebel(know: bool) -> bool:
-        return can_see_identity(
-            viewer_is_target=False,
-            viewer_identity=REBEL,
-            target_identity=REBEL,
-            target_alive=True,
-            game_over=False,
-            rebels_know_each_other=know,
-        )
-
-    assert not rebel_sees_rebel(False)
-    assert rebel_sees_rebel(True)
-    # The option is about rebels only: a loyalist or renegade still cannot see a rebel.
-    for viewer in (LOYALIST, RENEGADE, LORD, None):
-        assert not can_see_identity(
-            viewer_is_target=False,
-            viewer_identity=viewer,
-            target_identity=REBEL,
-            target_alive=True,
-            game_over=False,
-            rebels_know_each_other=True,
-        )
-    # Nor can a rebel see a loyalist or renegade through it.
-    for target in (LOYALIST, RENEGADE):
-        assert not can_see_identity(
-            viewer_is_target=False,
-            viewer_identity=REBEL,
-            target_identity=target,
-            target_alive=True,
-            game_over=False,
-            rebels_know_each_other=True,
-        )
 
 
 def test_can_see_identity_is_keyword_only() -> None:

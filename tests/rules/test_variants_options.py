@@ -122,11 +122,6 @@ def test_rebels_who_know_each_other_need_two_rebels(count: int, two_renegades: b
         assert refused[0].code == "rebels_know_one_rebel"
 
 
-def test_the_option_reaches_the_deal_options() -> None:
-    assert identity({"rebels_know_each_other": True}).identities().rebels_know_each_other
-    assert not identity({}).identities().rebels_know_each_other
-
-
 def test_the_variants_are_fixed_once_dealt() -> None:
     assert identity({}).LIVE == frozenset({"referee_mode"})
 

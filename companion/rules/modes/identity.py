@@ -22,7 +22,6 @@ from companion.rules.identities import (
 )
 from companion.rules.modes.base import K, Mode, O, OptionRefusal, OptionsRefused, TableOptions
 from companion.rules.scoring import GameRecord, PlayerResult
-from companion.rules.variants import house
 from companion.rules.victory import SeatStatus, Side
 
 
@@ -113,7 +112,6 @@ class IdentityGameOptions(TableOptions):
         return IdentityOptions(
             six_two_renegades=self.six_two_renegades,
             eight_two_renegades=self.eight_two_renegades,
-            rebels_know_each_other=self.rebels_know_each_other,
         )
 
 
@@ -206,12 +204,6 @@ class IdentityMode(Mode):
         if isinstance(options, IdentityGameOptions) and options.lord_pack:
             return box.lord_pack_offer(hero_box, rng)
         return box.lord_offer(hero_box, rng)
-
-    def starting_cards(self, identity: Identity, options: TableOptions) -> int:
-        """The cards a player draws at the start (the app reminds): 4, and 5 for the lord
-        with 003's house rule on (docs/rules.md §9.6)."""
-        five = isinstance(options, IdentityGameOptions) and options.lord_five_cards
-        return house.starting_cards(identity, lord_five_cards=five)
 
     def offers(
         self,

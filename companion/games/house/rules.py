@@ -15,6 +15,13 @@ START_CARDS = 4
 LORD_START_CARDS = 5
 
 
+def sees_fellow(viewer: Identity | None, target: Identity, *, rebels_know_each_other: bool) -> bool:
+    """Whether the house rule shows `target`'s identity to `viewer` where the rules would not:
+    a rebel sees the other rebels, with the option on. Seed 003 only; official texts say
+    nothing, so it is an opt-in table option."""
+    return rebels_know_each_other and viewer == Identity.REBEL and target == Identity.REBEL
+
+
 def known_identities(
     identities: Sequence[Identity],
     *,
@@ -38,7 +45,9 @@ def known_identities(
                 target_identity=identity,
                 target_alive=living[target],
                 game_over=game_over,
-                rebels_know_each_other=rebels_know_each_other,
+            )
+            or sees_fellow(
+                identities[viewer], identity, rebels_know_each_other=rebels_know_each_other
             )
         }
         for viewer in range(len(identities))

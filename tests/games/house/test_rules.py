@@ -11,9 +11,9 @@ import random
 
 import pytest
 
+from companion.games.house import rules as house
 from companion.rules import modes
 from companion.rules.identities import Identity
-from companion.rules.variants import house
 
 LORD, LOYALIST, REBEL, RENEGADE = (
     Identity.LORD,
@@ -48,7 +48,7 @@ def test_by_default_they_dont() -> None:
     dealt = [LORD, REBEL, REBEL, LOYALIST, RENEGADE]
     known = house.known_identities(dealt, rebels_know_each_other=False)
     assert known[1] == {0: LORD, 1: REBEL}
-    assert not modes.get("identity").options({}).identities().rebels_know_each_other
+    assert not modes.get("identity").options({}).rebels_know_each_other  # type: ignore[attr-defined]
 
 
 def test_the_dead_and_the_end_of_the_game_show_as_always() -> None:
@@ -66,9 +66,19 @@ def test_the_dead_and_the_end_of_the_game_show_as_always() -> None:
 
 def test_the_lord_starts_with_one_card_more() -> None:
     """ "the lord starts with one card more (5)"; off by default (docs/rules.md §2)."""
-    mode = modes.get("identity")
-    on, off = mode.options({"lord_five_cards": True}), mode.options({})
     for identity in Identity:
         expected = 5 if identity == LORD else 4
-        assert mode.starting_cards(identity, on) == expected  # type: ignore[attr-defined]
-        assert mode.starting_cards(identity, off) == 4  # type: ignore[attr-defined]
+        assert house.starting_cards(identity, lord_five_cards=True) == expected
+        assert house.starting_cards(identity, lord_five_cards=False) == 4
+    assert not modes.get("identity").options({}).lord_five_cards  # type: ignore[attr-defined]
+
+
+def test_rebels_see_each_other_only_with_the_option() -> None:
+    """The option is about rebels only: a rebel sees the other rebels through it, nobody else
+    sees a rebel and a rebel sees no loyalist or renegade."""
+    assert house.sees_fellow(REBEL, REBEL, rebels_know_each_other=True)
+    assert not house.sees_fellow(REBEL, REBEL, rebels_know_each_other=False)
+    for viewer in (LOYALIST, RENEGADE, LORD, None):
+        assert not house.sees_fellow(viewer, REBEL, rebels_know_each_other=True)
+    for target in (LOYALIST, RENEGADE):
+        assert not house.sees_fellow(REBEL, target, rebels_know_each_other=True)

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class HouseConfig(AppConfig):
+    name = "companion.games.house"
+    label = "games_house"
+    verbose_name = "Seed 003's house rules"
+
+    def ready(self) -> None:
+        # Its hooks register once the models are loaded.
+        from companion import hooks  # noqa: PLC0415
+        from companion.games.house.hooks import HouseGame  # noqa: PLC0415
+
+        hooks.register(HouseGame())
