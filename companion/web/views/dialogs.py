@@ -16,11 +16,10 @@ from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
 from companion.actions.tricks import DELAYED_TRICKS
-from companion.models import Event, Table
-from companion.read.afterlife import luohan_owner
+from companion.models import Table
 from companion.read.deck import deck_odds
-from companion.read.history import HistoryLine
-from companion.read.state import public_state
+from companion.read.seat_view import hp_history, seat_dialog_view
+from companion.read.state import DistanceRow
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
 from companion.rules.tricks import target_problem
@@ -31,53 +30,37 @@ from companion.words.names import table_hero_card
 
 __all__ = ["damage_dialog"]  # 军争's damage dialog, routed with the other dialogs
 
-HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
-# 军争: a resolved damage and the rest of a chain, on the seat they name.
-HP_KINDS += ("damage_resolved", "chain_continued")
-
 
 def _seat_dialog(
     request: HttpRequest, table: Table, actor: Actor | None, seat_id: int
 ) -> HttpResponse:
     """One seat: its hero card, HP and HP history; controls where the asker may act."""
-    state = public_state(table)
-    seat = next((s for s in state.seats if s.id == seat_id), None)
-    if seat is None:
+    me = actor.seat if actor is not None else None
+    view = seat_dialog_view(table, seat_id, asker_id=me.pk if me is not None else None)
+    if view is None:
         return _not_found(request)
+    seat = view.seat
     own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
     if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
         seat = replace(seat, hero=table_hero_card(actor.seat.hero_pick, table))
     playing = table.status == Table.Status.PLAYING and seat.alive
     allowed = actor is not None and may_act_on(actor, seat_id)
-    events = list(
-        Event.objects.filter(
-            table=table,
-            subject_seat_id=seat_id,
-            private_to__isnull=True,
-            kind__in=HP_KINDS,
-            game_number=table.game_number,
-        ).order_by("-version")
-    )
-    history = [
-        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
-        for e in events
-    ]
-    tricks, can_play = _trick_choices(table, state, actor, seat.id, playing)
+    tricks, can_play = _trick_choices(table, view.asker_rows, actor, seat.id, playing)
     context = {
         "seat": seat,
         "playing": playing,
         "can_play": can_play,
         "tricks": tricks,
-        "alive": state.alive_seats,
+        "alive": view.alive,
         "can_adjust": playing and allowed,
         "can_rescue": playing and allowed and (actor.is_host or table.opts.referee_mode),
         "can_die": playing and allowed,
         "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
         "maneuvering": table.opts.maneuvering,
-        "hp_history": history,
+        "hp_history": hp_history(table, seat_id),
         "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
-        "luohan": luohan_owner(state.afterlife, seat.id),  # dark souls
+        "luohan": view.luohan,  # dark souls
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
 
@@ -99,7 +82,7 @@ def _maneuver_controls(
 
 
 def _trick_choices(
-    table: Table, state: Any, actor: Actor | None, seat_id: int, playing: bool
+    table: Table, rows: list[DistanceRow], actor: Actor | None, seat_id: int, playing: bool
 ) -> tuple[list[str], bool]:
     """The delayed tricks the asker may put on this seat, and whether they may place or remove
     any: the current player in the play phase, on targets the card allows, or the host (as
@@ -113,7 +96,6 @@ def _trick_choices(
     if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
         return tricks, False
     own = me.pk == seat_id
-    rows = next((s.distances for s in state.seats if s.id == me.pk), [])
     reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
     return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
 
