@@ -15,14 +15,18 @@ from django.views.decorators.http import require_GET
 from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
-from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Table
 from companion.read.deck import deck_odds
 from companion.read.seat_view import hp_history, seat_dialog_view
-from companion.read.state import DistanceRow
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
-from companion.rules.tricks import target_problem
+from companion.rules.offers import (
+    Asker,
+    TableTurn,
+    maneuver_controls,
+    seat_controls,
+    trick_choices,
+)
 from companion.rules.turns import judgement_order
 from companion.web.views.common import _not_found, _private, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
@@ -40,64 +44,57 @@ def _seat_dialog(
     if view is None:
         return _not_found(request)
     seat = view.seat
-    own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
-    if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
+    if me is not None and me.pk == seat_id and seat.hero is None and me.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
-        seat = replace(seat, hero=table_hero_card(actor.seat.hero_pick, table))
-    playing = table.status == Table.Status.PLAYING and seat.alive
-    allowed = actor is not None and may_act_on(actor, seat_id)
-    tricks, can_play = _trick_choices(table, view.asker_rows, actor, seat.id, playing)
+        seat = replace(seat, hero=table_hero_card(me.hero_pick, table))
+    asker = (
+        None
+        if actor is None
+        else Asker(
+            host=actor.is_host,
+            seat_id=me.pk if me else None,
+            alive=bool(me and me.alive),
+            may_act=may_act_on(actor, seat_id),
+        )
+    )
+    turn = TableTurn(
+        playing=table.status == Table.Status.PLAYING, seat_id=table.turn_seat_id, phase=table.phase
+    )
+    maneuvering = table.opts.maneuvering
+    controls = seat_controls(
+        asker, turn, seat_alive=seat.alive, referee_mode=table.opts.referee_mode
+    )
+    tricks, can_play = trick_choices(
+        asker,
+        turn,
+        seat_id=seat.id,
+        seat_alive=seat.alive,
+        maneuvering=maneuvering,
+        in_reach=view.asker_reaches,
+    )
     context = {
         "seat": seat,
-        "playing": playing,
+        "playing": turn.playing and seat.alive,
         "can_play": can_play,
         "tricks": tricks,
         "alive": view.alive,
-        "can_adjust": playing and allowed,
-        "can_rescue": playing and allowed and (actor.is_host or table.opts.referee_mode),
-        "can_die": playing and allowed,
-        "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
-        "maneuvering": table.opts.maneuvering,
+        "can_adjust": controls.adjust,
+        "can_rescue": controls.rescue,
+        "can_die": controls.die,
+        "can_undo": controls.undo,
+        "maneuvering": maneuvering,
         "hp_history": hp_history(table, seat_id),
-        "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
+        "maneuver": maneuver_controls(
+            asker,
+            turn,
+            seat_id=seat.id,
+            seat_alive=seat.alive,
+            seat_dying=seat.dying,
+            maneuvering=maneuvering,
+        ),
         "luohan": view.luohan,  # dark souls
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
-
-
-def _maneuver_controls(
-    table: Table, actor: Actor | None, seat: Any, playing: bool, allowed: bool
-) -> dict[str, bool]:
-    """军争: the damage dialog, the chain and the 酒 a screen may offer on a seat."""
-    if not (playing and table.opts.maneuvering and actor is not None):
-        return {}
-    me = actor.seat
-    seated = me is not None and me.alive
-    user = seated and me is not None and me.pk == table.turn_seat_id
-    return {
-        "damage": allowed or seated,
-        "chain": allowed or user,
-        "wine": allowed and me is not None and me.pk == seat.id and not seat.dying,
-    }
-
-
-def _trick_choices(
-    table: Table, rows: list[DistanceRow], actor: Actor | None, seat_id: int, playing: bool
-) -> tuple[list[str], bool]:
-    """The delayed tricks the asker may put on this seat, and whether they may place or remove
-    any: the current player in the play phase, on targets the card allows, or the host (as
-    actions.trick_place checks)."""
-    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.opts.maneuvering]
-    if not playing or actor is None:
-        return tricks, False
-    if actor.is_host:
-        return tricks, True
-    me = actor.seat
-    if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
-        return tricks, False
-    own = me.pk == seat_id
-    reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
-    return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
 
 
 @require_GET
