@@ -76,8 +76,8 @@ class Table(models.Model):
     # the draft, the placement, the go and the fallen heroes, plain data the rules read back.
     # It holds secrets (a placement before the reveal, a face-down hero): the screens read it
     # only through companion.read.modeview, never whole.
-    # The identity game's variants keep two public keys here, read through their actions modules:
-    # "protection" (actions.protection) and "last_three" (actions.last_three).
+    # A game package (companion/games/<key>/) keeps its state under its key, read through its
+    # own actions module.
     mode_state = models.JSONField(default=dict, blank=True)
     # Sessions and tournaments (scoring): the session games at this table now belong to.
     session = models.ForeignKey(

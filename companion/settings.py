@@ -72,11 +72,19 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
     *local_addresses(),
 ]
 
+# The game packages (companion/games/<key>/, each a Django app reached only through
+# companion.hooks): registering a game is one line here.
+GAMES = [
+    "companion.games.protection",
+    "companion.games.last_three",
+]
+
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "template_partials",
     "channels",
     "companion",
+    *GAMES,
 ]
 
 MIDDLEWARE = [

@@ -31,7 +31,6 @@ from companion.actions.handover import handover_cancel, handover_claim, handover
 from companion.actions.heroes import hero_pick, heroes_redeal
 from companion.actions.hp import seat_change_hp, seat_rescue, seat_set_max_hp
 from companion.actions.judgement import judgement_confirm, judgement_flip, judgement_replace
-from companion.actions.protection import protection_dodged, protection_strike
 from companion.actions.sessions import game_correct, session_new
 from companion.actions.table import (
     game_start,
@@ -63,8 +62,6 @@ __all__ = [
     "clean_code",
     "clean_name",
     "event_undo",
-    "protection_dodged",
-    "protection_strike",
     "damage_resolve",
     "damage_continue",
     "deck_reshuffle",

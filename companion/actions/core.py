@@ -216,8 +216,11 @@ def _record(
     subject: Seat | None = None,
     action_id: str | None = None,
     change: Change | None = None,
+    undoable: bool = False,
 ) -> Change:
-    """Bump the version, append the event and schedule the broadcast for after the commit."""
+    """Bump the version, append the event and schedule the broadcast for after the commit.
+    `undoable`: "undo my last change" may pick it (as every kind of UNDOABLE_KINDS; a game's own
+    taps say so of theirs)."""
     table.version += 1
     fastsql.update(table, ["version", "updated_at", *_dirty_table_fields(table)])
     event = Event(
@@ -232,7 +235,7 @@ def _record(
         after=after or {},
         public=public,
         action_id=action_id or "",
-        undoable=kind in UNDOABLE_KINDS,
+        undoable=undoable or kind in UNDOABLE_KINDS,
     )
     mark = _tap_mark.get()
     if mark is not None:
@@ -274,9 +277,6 @@ UNDOABLE_KINDS = frozenset(
         "wine",
         "damage_resolved",
         "chain_continued",
-        # The protected player's "I attack my attacker" (companion.actions.protection).
-        "protection_ended",
-        "protection_attacked",  # and his "a Slash I dodged came from X"
         # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
         "hero_fell",
         # A gift and its rebirth, a haunting, a soul used (companion.actions.afterlife).

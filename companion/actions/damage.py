@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife, protection
+from companion import hooks
+from companion.actions import afterlife
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -344,9 +345,8 @@ def damage_resolve(
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(steps, by_pk)
     luohan = afterlife.spend_luohan(table, seats, steps)
-    # The protected first out keeps his last HP; his attacker is noted (docs/rules.md §9.3).
-    kept = protection.keep_last_hp(table, touched, before)
-    kept.update(protection.note_attack(table, attacker=source_seat, target=target_seat))
+    # The games on at the table see it land (a game may keep some HP, or note the attack).
+    games = _hp_hooks(table, touched, before, source_seat, target_seat)
     discarded = ""
     if horse:
         victim = by_pk[target_seat.pk]
@@ -367,7 +367,7 @@ def damage_resolve(
         "discards": first.discards,
         "qilin": discarded,
         "axe": axe_used,
-        **kept,
+        **games.public,
         **luohan,
     }
     return _record_steps(
@@ -384,7 +384,57 @@ def damage_resolve(
         extra,
         action_id,
         distances=bool(horse),
+        games=games,
     )
+
+
+def _hp_hooks(
+    table: Table,
+    touched: list[Seat],
+    before: dict[str, dict[str, Any]],
+    source: Seat | None,
+    target: Seat | None,
+) -> hooks.HpChange:
+    """A resolved damage, applied to `touched` (`before`: each seat's row before it), handed to
+    the games on at the table seat by seat, the target last (its source is its attacker; a
+    chain's other seats have none): a seat whose HP a game raised is back as it was before,
+    above 0. What the games add for the event and the screens, gathered in one context."""
+    gathered = hooks.HpChange(
+        table=table, seat=touched[0], source=source, kind="resolver", change=0, hp=0, hp_before=0
+    )
+    playing = hooks.on(table)
+    if not playing:
+        return gathered
+    seen: set[int] = set()
+    ordered = [s for s in touched if target is None or s.pk != target.pk]
+    ordered += [s for s in touched if target is not None and s.pk == target.pk]
+    for seat in ordered:
+        if seat.pk in seen:
+            continue
+        seen.add(seat.pk)
+        row = before.get(str(seat.pk), {})
+        was = int(row.get("hp", seat.hp))
+        ctx = hooks.HpChange(
+            table=table,
+            seat=seat,
+            source=source if target is not None and seat.pk == target.pk else None,
+            kind="resolver",
+            change=seat.hp - was,
+            hp=seat.hp,
+            hp_before=was,
+        )
+        for game in playing:
+            game.hp_change(ctx)
+        if ctx.hp != seat.hp:
+            seat.hp = ctx.hp
+            if seat.hp > 0:
+                seat.dying = bool(row.get("dying"))
+                seat.damage_source_id = row.get("damage_source")
+        gathered.public.update(ctx.public)
+        gathered.public.update(ctx.after)
+        gathered.private_seats |= ctx.private_seats
+        gathered.whole_page = gathered.whole_page or ctx.whole_page
+    return gathered
 
 
 def _until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...], DamageStep | None]:
@@ -442,6 +492,7 @@ def _record_steps(
     action_id: str | None,
     *,
     distances: bool = False,
+    games: hooks.HpChange | None = None,
 ) -> Change:
     changed = {s.pk: s for s in touched}
     for seat in changed.values():
@@ -449,6 +500,7 @@ def _record_steps(
     names = {s.pk: s.name for s in seats}
     newly_dying = {pk for pk, s in changed.items() if s.dying and not before[str(pk)]["dying"]}
     pause = _pause(paused, names) if paused is not None else None
+    private = {*newly_dying, *(games.private_seats if games is not None else ())}
     return _record(
         actor,
         table,
@@ -467,14 +519,15 @@ def _record_steps(
         },
         subject=subject,
         action_id=action_id,
-        # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
-        change=Change(table.pk, table.version, private_seats=set(newly_dying))
-        if extra.get("luohan")
+        # A 罗汉 used is gone from every screen's list of souls, and a game may ask for every
+        # screen: the whole page, not a delta.
+        change=Change(table.pk, table.version, private_seats=private)
+        if extra.get("luohan") or (games is not None and games.whole_page)
         else _delta(
             table,
             list(changed.values()),
             *(("hp", "strip", "distances") if distances else ("hp", "strip")),
-            private_seats=set(newly_dying),
+            private_seats=private,
         ),
     )
 
@@ -575,8 +628,8 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     )
     before = {str(pk): _row(s) for pk, s in by_pk.items()}
     touched = _apply_steps(tuple(found), by_pk)
-    kept = protection.keep_last_hp(table, touched, before)  # docs/rules.md §9.3
-    kept.update(afterlife.spend_luohan(table, seats, found))
+    games = _hp_hooks(table, touched, before, None, None)
+    kept = {**games.public, **afterlife.spend_luohan(table, seats, found)}
     return _record_steps(
         actor,
         table,
@@ -590,6 +643,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
         by_pk[found[0].seat],
         {"type": pause["type"], "card": pause["card"], **kept},
         action_id,
+        games=games,
     )
 
 

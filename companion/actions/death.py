@@ -7,7 +7,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife, last_three, protection, scoring
+from companion import hooks
+from companion.actions import afterlife, scoring
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
@@ -148,14 +149,12 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     if afterlife_before or afterlife.KEY in table.mode_state:
         before[afterlife.KEY] = afterlife_before
     flow = _death_flow(table, seats, seat, killer, before, after)
-    # docs/rules.md §9.3, §9.4: someone else out ends the protection; three alive start the last
-    # three.
-    variants = {
-        **protection.after_death(table, seat),
-        **last_three.after_death(table, seats, before, after),
-    }
-    after.update({k: v for k, v in variants.items() if k == "protection_ended"})
-    losers = variants.pop("seats", set())
+    # The games on at the table see the death (their consequences join its event).
+    death = hooks.Death(
+        table=table, seats=seats, seat=seat, killer=killer, before=before, after=after
+    )
+    for game in hooks.on(table):
+        game.after_death(death)
     change = _record(
         actor,
         table,
@@ -169,13 +168,13 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             "consequence": consequence or "",
             **_place(table, seats, seat),
             **flow,
-            **variants,
+            **death.public,
         },
         before=before,
         after=after,
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk, *losers}),
+        change=Change(table.pk, table.version, private_seats={seat.pk, *death.private_seats}),
     )
     return _finish_if_over(actor, table, seats) or change
 

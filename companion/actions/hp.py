@@ -6,7 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife, protection
+from companion import hooks
+from companion.actions import afterlife
 from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
@@ -134,8 +135,9 @@ def seat_change_hp(
     # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
     landed, luohan = afterlife.prevent_damage(table, seat, -amount)
     amount = -landed
-    seat.hp, kept = protection.kept_hp(table, seat, amount)  # docs/rules.md §9.3: his last HP kept
-    noted = protection.note_attack(table, attacker=source_seat, target=seat)
+    # The games on at the table see it land (a game may keep some HP, or note the attack).
+    ctx = hp_hooks(table, seat, source_seat, "damage", amount, seat.hp + amount)
+    seat.hp = ctx.hp
     if seat.hp <= 0:
         seat.dying = True
         seat.damage_source = source_seat
@@ -153,8 +155,7 @@ def seat_change_hp(
             type=damage_type,
             dying=seat.dying and not was_dying,
             **_damage_skills(seat, source_seat is not None),
-            **({"protected": True} if kept else {}),
-            **noted,
+            **ctx.public,
             **luohan,
         ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
@@ -162,7 +163,7 @@ def seat_change_hp(
             "hp": seat.hp,
             "dying": seat.dying,
             "damage_source": seat.damage_source_id,
-            **noted,
+            **ctx.after,
             **luohan,
         },
         subject=seat,
@@ -170,8 +171,32 @@ def seat_change_hp(
         # A 罗汉 used is gone from every screen's list of souls: the whole page, not a delta.
         change=Change(table.pk, table.version, private_seats={seat.pk})
         if luohan
-        else protection.widen(_hp_change(table, seat, was_dying), table, noted),
+        else widened(_hp_change(table, seat, was_dying), ctx),
     )
+
+
+def hp_hooks(
+    table: Table, seat: Seat, source: Seat | None, kind: str, change: int, hp: int
+) -> hooks.HpChange:
+    """Hand a damage or HP loss about to land on `seat` (its row still at the HP before) to the
+    games on at the table, in order; what they made of it (`hp`: the HP it leaves)."""
+    ctx = hooks.HpChange(
+        table=table, seat=seat, source=source, kind=kind, change=change, hp=hp, hp_before=seat.hp
+    )
+    for game in hooks.on(table):
+        game.hp_change(ctx)
+    return ctx
+
+
+def widened(change: Change, ctx: hooks.HpChange) -> Change:
+    """An HP change's frame, with what the games asked: every screen redrawn, or more phones."""
+    if ctx.whole_page:
+        return Change(
+            table_id=change.table_id, version=change.version, private_seats=ctx.private_seats
+        )
+    if ctx.private_seats:
+        change.private_seats = {*change.private_seats, *ctx.private_seats}
+    return change
 
 
 def _damage_skills(seat: Seat, has_source: bool) -> dict[str, Any]:
@@ -191,9 +216,9 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     was_dying = seat.dying
     before_source = seat.damage_source_id
     result = lose_hp(seat.hp, -amount, dying=seat.dying, source=seat.damage_source_id)
-    kept_hp, kept = protection.kept_hp(table, seat, amount)  # docs/rules.md §9.3: his last HP kept
-    if kept:
-        result = HpResult(hp=kept_hp, dying=seat.dying, source=seat.damage_source_id)
+    ctx = hp_hooks(table, seat, None, "lose_hp", amount, result.hp)
+    if ctx.hp != result.hp:  # a game kept some HP
+        result = HpResult(hp=ctx.hp, dying=seat.dying, source=seat.damage_source_id)
     seat.hp = result.hp
     seat.dying = result.dying
     seat.damage_source_id = result.source
@@ -207,13 +232,18 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
             before,
             amount=-amount,
             dying=seat.dying and not was_dying,
-            **({"protected": True} if kept else {}),
+            **ctx.public,
         ),
         before={"hp": before, "dying": was_dying, "damage_source": before_source},
-        after={"hp": seat.hp, "dying": seat.dying, "damage_source": seat.damage_source_id},
+        after={
+            "hp": seat.hp,
+            "dying": seat.dying,
+            "damage_source": seat.damage_source_id,
+            **ctx.after,
+        },
         subject=seat,
         action_id=action_id,
-        change=_hp_change(table, seat, was_dying),
+        change=widened(_hp_change(table, seat, was_dying), ctx),
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife, protection
+from companion.actions import afterlife
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -16,6 +16,7 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
+from companion.actions.hp import hp_hooks
 from companion.actions.inputs import _ordered
 from companion.actions.play import _in_play, _living
 from companion.models import Seat, Table
@@ -220,9 +221,11 @@ def _resolve(
             # docs/rules.md §9.2: a 罗汉 haunting him prevents 1 point before it lands (dark souls).
             landed, luohan = afterlife.prevent_damage(table, seat, LIGHTNING_DAMAGE)
             effect.update(luohan)
-            seat.hp, kept = protection.kept_hp(table, seat, -landed)  # docs/rules.md §9.3
-            if kept:
-                effect["protected"] = True
+            # The games on at the table see it land (a game may keep some HP).
+            ctx = hp_hooks(table, seat, None, "lightning", -landed, seat.hp - landed)
+            seat.hp = ctx.hp
+            effect.update(ctx.public)
+            private |= ctx.private_seats
             if seat.hp <= 0 and not seat.dying:
                 seat.dying = True
                 seat.damage_source = None

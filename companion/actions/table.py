@@ -7,7 +7,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import handover, last_three, protection, session_deal
+from companion import hooks
+from companion.actions import handover, session_deal
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -333,9 +334,9 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
         Game.objects.create(table=table, number=table.game_number, session=table.session)
     # The game keeps the options it was dealt with (the variants on, per game).
     Game.objects.filter(table=table, number=table.game_number).update(options=table.opts.stored())
-    # The previous game's first out protected; the last three start over (docs/rules.md §9.3, §9.4).
-    protection.at_deal(table, seats)
-    last_three.at_deal(table)
+    # The games on at the table start their state over for the new deal.
+    for game in hooks.on(table):
+        game.at_deal(table, seats)
     table.winner = ""
     table.hero_stage = Table.HeroStage.NONE
     table.status = Table.Status.DEALT

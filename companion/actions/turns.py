@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import last_three
+from companion import hooks
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -112,8 +112,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         kind = "phase"
     table.phase_started_at = now
     holder = table.turn_seat
-    # docs/rules.md §9.4: the round's loss
-    loss = last_three.round_end(table, seats, before["round"])
+    games = _turn_hooks(table, seats, before)
     return _record(
         actor,
         table,
@@ -123,21 +122,40 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
             "phase": table.phase,
             "round": table.round,
             "skipped": skipped,
-            **loss.get("public", {}),
+            **games.public,
         },
-        before={**before, **loss.get("before", {})},
-        after={**_turn_now(table), **loss.get("after", {})},
+        before=games.before,
+        after=games.after,
         subject=holder or current,
         action_id=action_id,
-        change=_loss_change(table, loss) or _turn_change(table, current, holder),
+        change=_games_change(table, games, current, holder),
     )
 
 
-def _loss_change(table: Table, loss: dict[str, Any]) -> Change | None:
-    """A turn that took the last three's loss: every screen redrawn, the losers' phones too."""
-    if not loss:
-        return None
-    return Change(table.pk, table.version, host_panel=True, private_seats=loss.get("seats", set()))
+def _turn_hooks(table: Table, seats: list[Seat], before: dict[str, Any]) -> hooks.TurnEnd:
+    """The turn moved: the games on at the table see it (a round's end), and add
+    to its event's `before`, `after` and public part."""
+    games = hooks.TurnEnd(
+        table=table,
+        seats=seats,
+        round_before=before["round"],
+        before=dict(before),
+        after=_turn_now(table),
+    )
+    for game in hooks.on(table):
+        game.turn_passed(games)
+    return games
+
+
+def _games_change(table: Table, games: hooks.TurnEnd, current: Seat, holder: Seat | None) -> Change:
+    """The turn's frame (`_turn_change`), unless a game asked for every screen: every screen
+    redrawn; the phones the games named too."""
+    if games.whole_page:
+        return Change(table.pk, table.version, host_panel=True, private_seats=games.private_seats)
+    change = _turn_change(table, current, holder)
+    if games.private_seats:
+        change.private_seats = {*change.private_seats, *games.private_seats}
+    return change
 
 
 def _refuse_while_dying(table: Table) -> None:
@@ -226,8 +244,7 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
     seats = _ordered(table)
     holder = _pass_turn(table, seats, current, now)
     table.phase_started_at = now
-    # docs/rules.md §9.4: the round's loss
-    loss = last_three.round_end(table, seats, before["round"])
+    games = _turn_hooks(table, seats, before)
     return _record(
         actor,
         table,
@@ -240,13 +257,13 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
             "skipped": [p.value for p in PHASE_ORDER if p.value in before["skips"]],
             "phase": table.phase,
             "round": table.round,
-            **loss.get("public", {}),
+            **games.public,
         },
-        before={**before, **loss.get("before", {})},
-        after={**_turn_now(table), **loss.get("after", {})},
+        before=games.before,
+        after=games.after,
         subject=holder or current,
         action_id=action_id,
-        change=_loss_change(table, loss) or _turn_change(table, current, holder),
+        change=_games_change(table, games, current, holder),
     )
 
 

@@ -8,7 +8,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions import afterlife, last_three, protection
+from companion import hooks
+from companion.actions import afterlife
 from companion.actions.core import (
     UNDOABLE_KINDS,
     ActionError,
@@ -235,14 +236,13 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         restored = undo_resolved(table, target)
         private = {s.pk for s in restored}
         seat = next((s for s in restored if s.pk == seat.pk), seat)
-    elif target.kind not in ("protection_ended", "protection_attacked"):
+    elif target.kind not in hooks.event_kinds():  # a game's own tap: its undo alone
         _undo_on_seat(table, target, seat)
         seat.save()
-    # docs/rules.md §9.3, §9.4: what the change did to the protection or the last three goes back.
-    private |= protection.undo(table, target)
     afterlife.unspend_luohan(table, target)  # a 罗汉 the damage used haunts again
-    private |= last_three.undo_round_loss(table, target)  # a turn's (or death's) round loss
-    last_three.undo_started(table, target)
+    # What the change did to the games on at the table goes back (each reverts its own state).
+    for game in hooks.on(table):
+        private |= game.undo(table, target)
     change = _record(
         actor,
         table,

@@ -91,8 +91,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " dying"
     if seat.chained:
         classes += " chained"
-    if seat.protected:
-        classes += " protected"
+    for mark in seat.marks:  # a game's (companion.hooks.SeatMark)
+        classes += f" {escape(mark.css)}"
     if seat.id == turn_seat_id:
         classes += " has-turn"
     if seat.sideways:
@@ -136,9 +136,8 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         parts.append(f'<span class="zone">{chips}</span>')
     if seat.chained or seat.wine:
         parts.append(maneuver_marks(seat))
-    if seat.protected:  # the previous game's first out (docs/rules.md §9.3)
-        protected = escape(gettext("Protected"))
-        parts.append(f'<span class="protect-mark">{protected}</span>')
+    for mark in seat.marks:
+        parts.append(f'<span class="{escape(mark.mark)}">{escape(str(mark.label))}</span>')
     if seat.sideways:
         # 3 vs 3: the identity card turned sideways once the seat has acted.
         acted = escape(gettext("acted"))

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.html import conditional_escape
 
-from companion.actions import protection
+from companion import hooks
 from companion.models import Seat, Table
 from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, private_mode_view
@@ -65,12 +65,9 @@ class PrivateState:
     # The lord starts with five cards: the cards this phone says to draw at the
     # start (0: nothing said; only the lord's with the house rule on, the lord being public).
     start_cards: int = 0
-    # The protection of the first out (public, docs/rules.md §9.3): this seat is protected, and
-    # the living players who attacked it since (id, name) for its "I attack X" taps.
-    protected: bool = False
-    attackers: tuple[tuple[int, str], ...] = ()
-    # The other living players not yet among them: a 杀 from one that he dodged makes him one.
-    dodged_from: tuple[tuple[int, str], ...] = ()
+    # The games on at the table and their values for this phone (their taps), for their
+    # templates in the page's slots.
+    games: hooks.Parts = hooks.NO_PARTS
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -114,9 +111,7 @@ def private_state(seat: Seat) -> PrivateState:
         mode_view=private_mode_view(seat),
         role=(modes.get(table.mode).role(Identity(seat.identity)) or "") if seat.identity else "",
         **_house_rules(seat, table),
-        protected=seat.alive and protection.protected_seat(table) == seat.pk,
-        attackers=tuple(protection.attackers(table, seat)),
-        dodged_from=tuple(protection.not_yet_attackers(table, seat)),
+        games=hooks.private_parts(table, seat),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from django.utils import timezone
 
-from companion.actions import last_three, protection
+from companion import hooks
 from companion.actions.damage import paused_chain
 from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
@@ -82,8 +82,8 @@ class PublicSeat:
     # 军争: chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
     chained: bool = False
     wine: str = ""
-    # The previous game's first out, whose last HP is kept (docs/rules.md §9.3).
-    protected: bool = False
+    # The marks the games on at the table put on the seat (companion.hooks.SeatMark).
+    marks: tuple[hooks.SeatMark, ...] = ()
     # 3 vs 3: the seat's colour and place ("cold_vanguard_a"), named in place of
     # the identity; whether its card is turned sideways (it has acted in this go round).
     place: str = ""
@@ -128,9 +128,9 @@ class Turn:
     pending_replacer: str = ""
     # Someone dying holds the turn up (docs/rules.md §6): the turn bar waits, naming them.
     dying_name: str = ""
-    # The last three (docs/rules.md §9.4): the rounds left before the losses (0: this round ends
-    # with one; None: off or not started).
-    last_three: int | None = None
+    # The public values of the games on at the table, for their templates in
+    # the turn bar's slot (a delta renders the turn bar alone).
+    games: hooks.Parts = hooks.NO_PARTS
     # A mode's change to the first draw (1 vs 1: −1 for the side that moves first).
     draw_change: int = 0
 
@@ -195,6 +195,8 @@ class PublicState:
     mode_view: ModeView | None = None
     # Rebirth 转世 and dark souls 暗魂 (public; None when neither is on).
     afterlife: AfterlifeView | None = None
+    # The games on and their public values, for their templates in the page's slots.
+    games: hooks.Parts = hooks.NO_PARTS
 
     @property
     def seat_count(self) -> int:
@@ -397,7 +399,7 @@ def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | N
         dying_name=(
             dying if dying is not None else next((s.name for s in seats if s.alive and s.dying), "")
         ),
-        last_three=last_three.rounds_left(table),
+        games=hooks.public_parts(table, seats),
     )
 
 
@@ -455,7 +457,7 @@ def _public_seat(
         distances=distances,
         chained=s.chained and s.alive,
         wine=s.wine if s.alive else "",
-        protected=s.alive and protection.protected_seat(table) == s.pk,
+        marks=hooks.seat_marks(table, s),
     )
 
 
@@ -503,6 +505,7 @@ def public_state(
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
     lines = _events(table, private_to__isnull=True) if history else []
+    turn = _turn(table, seats) if playing else None
     return PublicState(
         mode=table.mode,
         code=table.code,
@@ -525,13 +528,14 @@ def public_state(
         ]
         if finished
         else [],
-        turn=_turn(table, seats) if playing else None,
+        turn=turn,
         pending=_pending(table, seats) if playing else None,
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
         chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=view,
         afterlife=afterlife,
+        games=turn.games if turn is not None else hooks.public_parts(table, seats),
     )
 
 

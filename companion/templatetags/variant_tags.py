@@ -13,7 +13,7 @@ from django.utils.functional import Promise
 from companion.actions.variants import refusal_message
 from companion.rules import modes
 from companion.rules.modes import OptionsError, OptionsRefused
-from companion.words.variants import OPTIONS, VARIANTS, VariantOn, last_three_words, variants_on
+from companion.words.variants import OPTIONS, VARIANTS, VariantOn, variants_on
 
 register = template.Library()
 
@@ -97,9 +97,3 @@ def variant_refusals(state: Any) -> list[Promise | str]:
 def variants_shown(state: Any) -> list[VariantOn]:
     """The variants on at this table (the display's header, the phones' rules panel)."""
     return variants_on(getattr(state, "mode", modes.DEFAULT), getattr(state, "options", {}))
-
-
-@register.filter
-def last_three_label(left: int | None) -> str:
-    """The last three's countdown in words ("" before it starts)."""
-    return last_three_words(left)

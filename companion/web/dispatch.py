@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from typing import Any
 
 from django.conf import settings
@@ -61,11 +61,6 @@ def _handler(name: str) -> Callable[[Any, str, str | None], Any]:
 
 # Taps that answer with a page of their own (a QR code) go through HTTP only.
 HTTP_ONLY = frozenset({"handover"})
-
-# Every other tap, by name (its form says what it takes and which action it calls).
-ACTIONS: dict[str, Callable[..., Any]] = {
-    name: _handler(name) for name in forms.FORMS if name not in HTTP_ONLY
-}
 
 
 class TooLate(DatabaseError):
@@ -243,7 +238,37 @@ def _lock_timed_out(exc: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(exc)
 
 
-ACTIONS = {name: _judged(name, handler) for name, handler in ACTIONS.items()}
+class Taps(MutableMapping[str, Callable[..., Any]]):
+    """Every tap but the HTTP-only ones, by name, judged once (`_judged`): the core's and the
+    games' (companion.web.forms.FORMS), each made when first asked for, since a game's forms
+    register when its app is ready. A test may put its own in place (`monkeypatch.setitem`)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, Callable[..., Any]] = {}
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        found = self._made.get(name)
+        if found is None:
+            if name in HTTP_ONLY or name not in forms.FORMS:
+                raise KeyError(name)
+            found = self._made[name] = _judged(name, _handler(name))
+        return found
+
+    def __setitem__(self, name: str, value: Callable[..., Any]) -> None:
+        self._made[name] = value
+
+    def __delitem__(self, name: str) -> None:
+        del self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in forms.FORMS if name not in HTTP_ONLY)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+# Every other tap, by name (its form says what it takes and which action it calls).
+ACTIONS = Taps()
 
 
 def status_of(token: str, action_id: str) -> dict[str, Any]:

@@ -11,13 +11,13 @@ seat is at this table).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from companion import actions
+from companion import actions, hooks
 from companion.actions import ActionError
 from companion.actions.damage import HORSE_SLOTS
 from companion.actions.equipment import SLOT_NAMES
@@ -49,9 +49,15 @@ class TapForm(forms.Form):
         """The action's keyword arguments, from the cleaned fields."""
         return {self.keywords.get(name, name): value for name, value in self.cleaned_data.items()}
 
+    @classmethod
+    def function(cls) -> Callable[..., Any]:
+        """The action the tap calls: `action` names a function of companion.actions (a game's
+        form names one of its own, and says where it is)."""
+        return getattr(actions, cls.action)  # type: ignore[no-any-return]
+
     def run(self, token: str, action_id: str | None) -> Any:
         """Call the action, as the screen of `token` (a valid form only)."""
-        return getattr(actions, self.action)(token=token, action_id=action_id, **self.arguments())
+        return self.function()(token=token, action_id=action_id, **self.arguments())
 
     def refusal(self) -> ActionError:
         """The answer to an invalid form: the message of its first bad field, status 400."""
@@ -342,19 +348,6 @@ class DraftUndoForm(NoFields):
     action = "draft_undo"
 
 
-class StrikeForm(SeatTap):
-    """The protected player attacks one of his attackers (docs/rules.md §9.3)."""
-
-    action = "protection_strike"
-
-
-class DodgedForm(SeatTap):
-    """The protected player dodged a 杀 from a player: an attack all the same
-    (docs/rules.md §9.3)."""
-
-    action = "protection_dodged"
-
-
 class AnswerForm(TapForm):
     action = "flow_answer"
     answer = Text(_("That is not one of the answers."))
@@ -375,7 +368,8 @@ class SoulUseForm(SeatTap):
     action = "soul_use"
 
 
-FORMS: dict[str, type[TapForm]] = {
+# The core's taps, by name.
+CORE_FORMS: dict[str, type[TapForm]] = {
     "move": MoveForm,
     "remove": RemoveForm,
     "lock": LockForm,
@@ -418,12 +412,35 @@ FORMS: dict[str, type[TapForm]] = {
     "draftplace": DraftPlaceForm,
     "draftundo": DraftUndoForm,
     "answer": AnswerForm,
-    "strike": StrikeForm,
-    "dodged": DodgedForm,
     "give": GiveForm,
     "haunt": HauntForm,
     "souluse": SoulUseForm,
 }
+
+
+class TapForms(Mapping[str, type[TapForm]]):
+    """Every tap by name: the core's, then the registered games' (companion.hooks: a game's
+    forms register when its app is ready, after this module may have been imported, so they
+    are looked up when asked)."""
+
+    def _games(self) -> dict[str, type[TapForm]]:
+        return {n: f for n, f in hooks.tap_forms().items() if n not in CORE_FORMS}
+
+    def __getitem__(self, name: str) -> type[TapForm]:
+        found = CORE_FORMS.get(name) or self._games().get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        yield from CORE_FORMS
+        yield from self._games()
+
+    def __len__(self) -> int:
+        return len(CORE_FORMS) + len(self._games())
+
+
+FORMS = TapForms()
 
 
 def bound(name: str, data: Any) -> TapForm:

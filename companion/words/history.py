@@ -7,10 +7,10 @@ Each event kind has one function that makes its line, kept in a registry that th
 owns and names no kind of its own. The modules beside it register theirs, grouped by subject
 (`table_lines`: the table, seats, deal, heroes, box and sessions; `play_lines`: HP, deaths,
 equipment, delayed tricks, judgements, turns and undo; `maneuver_lines`: 军争's damage;
-`team_lines`: 3 vs 3 and 1 vs 1; `variant_lines`: protection, the last three, rebirth and dark
-souls), and `companion.words` imports them all, in that order, the first time any of its
-modules is imported. A game's package adds its own kinds the same way, from a module its app
-imports at start, without any module here naming it:
+`team_lines`: 3 vs 3 and 1 vs 1; `variant_lines`: rebirth and dark souls), and
+`companion.words` imports them all, in that order, the first time any of its modules is
+imported. A game's package (companion/games/) adds its own kinds the same way, from
+the `words` module its app imports when ready, without any module here naming it:
 
     from companion.words.history import clause, line
 

@@ -1,7 +1,6 @@
-"""The history's words of the variants (docs/variants.md): the protection of the first out and
-the last three (docs/rules.md §9.3, §9.4), added as clauses to the lines of the changes they
-follow, and the lines of rebirth 转世 and dark souls 暗魂 (companion/actions/afterlife.py)
-(companion.words.history has the registry)."""
+"""The history's words of the variants still in the core (docs/variants.md): rebirth 转世 and
+dark souls 暗魂 (companion/actions/afterlife.py), with 罗汉's clause after the damage it
+prevented (companion.words.history has the registry; the game packages register their own)."""
 
 from __future__ import annotations
 
@@ -9,46 +8,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from companion.rules.flow import shown_hp
 from companion.words.history import clause, hero_name, line
 from companion.words.labels import soul_label
 
-# The protection of the first out and the last three -----------------------------------------
-
-
-@clause("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement")
-def _protection_clauses(public: dict[str, Any]) -> list[str]:
-    found = []
-    if public.get("protected"):
-        found.append(_("protected: the last game's first out keeps their last HP"))
-    if public.get("protection_ended"):
-        found.append(_("the protection of the last game's first out ends"))
-    return found
-
-
-def _last_three_started(public: dict[str, Any]) -> list[str]:
-    if public.get("last_three_started") is None:
-        return []
-    return [_("three alive: the last three's countdown begins (3 rounds after this one)")]
-
-
-@clause("turn", "turn_ended", "phase")
-def _round_loss(public: dict[str, Any]) -> list[str]:
-    loss = public.get("last_three")
-    if not isinstance(loss, dict):
-        return []
-    if loss.get("carried"):
-        return [
-            _("Last three: the loss would take everyone out together; it carries to the next round")
-        ]
-    losers = ", ".join(
-        _("%(name)s HP %(hp)s") % {"name": s.get("name", ""), "hp": shown_hp(s.get("hp", 0))}
-        for s in loss.get("losers", [])
-    )
-    return [
-        _("Last three: end of round %(round)s, everyone loses 1 HP (%(losers)s)")
-        % {"round": loss.get("round_end"), "losers": losers}
-    ]
+# Dark souls 暗魂: 罗汉 ------------------------------------------------------------------------
 
 
 @clause("damage", "damage_resolved", "chain_continued", "judgement")
@@ -62,31 +25,6 @@ def _luohan_clauses(public: dict[str, Any]) -> list[str]:
         % {"owner": row.get("owner_name", ""), "host": row.get("host_name", "")}
         for row in public.get("luohan") or []
     ]
-
-
-@clause("died")
-def _died_clauses(public: dict[str, Any]) -> list[str]:
-    return [
-        *_protection_clauses(public),
-        *_last_three_started(public),
-        *_round_loss(public),
-    ]
-
-
-@line("protection_attacked")
-def _protection_attacked(public: dict[str, Any], name: str) -> str:
-    return _("%(name)s dodged a Slash from %(attacker)s: an attack all the same") % {
-        "name": name,
-        "attacker": public.get("attacker_name", ""),
-    }
-
-
-@line("protection_ended")
-def _protection_ended(public: dict[str, Any], name: str) -> str:
-    return _("%(name)s attacks %(target)s, who attacked them: the protection ends") % {
-        "name": name,
-        "target": public.get("target_name", ""),
-    }
 
 
 # Rebirth 转世 and dark souls 暗魂 ------------------------------------------------------------

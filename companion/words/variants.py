@@ -10,11 +10,9 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from companion.rules import modes
 from companion.rules.modes import OptionsError
-from companion.rules.variants.last_three import COUNTDOWN_ROUNDS
 
 # The options that are not variants, in the host's form: name: label (the form lists those the
 # table's mode declares, `TableOptions.names`, in that order).
@@ -91,22 +89,3 @@ def variants_on(mode: str, options: Mapping[str, Any] | None) -> list[VariantOn]
     if on is None:
         return []
     return [VariantOn(name, *VARIANTS[name]) for name in on() if name in VARIANTS]
-
-
-def last_three_words(left: int | None) -> str:
-    """The last three's countdown in words (docs/rules.md §9.4), from the rounds left this
-    round included (`actions.last_three.rounds_left`): "" before it starts."""
-    if left is None:
-        return ""
-    if left == 0:
-        return str(_("Last three: everyone loses 1 HP at the end of this round"))
-    if left > COUNTDOWN_ROUNDS:
-        return str(
-            _("Last three: %(n)s rounds after this one, then everyone loses 1 HP a round")
-            % {"n": COUNTDOWN_ROUNDS}
-        )
-    return ngettext(
-        "Last three: %(n)s round left, then everyone loses 1 HP at each round's end",
-        "Last three: %(n)s rounds left, then everyone loses 1 HP at each round's end",
-        left,
-    ) % {"n": left}

@@ -27,7 +27,6 @@ from django.db import connections, transaction
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from companion import actions
 from companion.infra import dbthread
 from companion.models import Event, Seat, Table, TapOutcome
 from companion.web import dispatch
@@ -268,10 +267,12 @@ async def test_a_socket_copy_refused_first_decides_for_its_retry() -> None:
 def test_every_dispatched_action_is_atomic_so_a_refusal_leaves_only_its_record() -> None:
     """The dispatcher runs an action inside its own transaction and records a refusal there;
     the action's own atomic block (a savepoint) is what rolls its attempt back."""
-    names = {dispatch.forms.FORMS[tap].action for tap in dispatch.ACTIONS}
-    assert len(names) >= 25
-    for name in sorted(names):
-        func = getattr(actions, name)
+    funcs = {
+        dispatch.forms.FORMS[tap].action: dispatch.forms.FORMS[tap].function()
+        for tap in dispatch.ACTIONS
+    }
+    assert len(funcs) >= 25
+    for name, func in sorted(funcs.items()):
         # @action (actions.core) runs it in transaction.atomic; the others say so themselves.
         wrapper = inspect.getclosurevars(func).nonlocals.get("self")
         atomic = getattr(func, "is_action", False) or isinstance(wrapper, transaction.Atomic)

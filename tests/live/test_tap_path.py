@@ -5,6 +5,7 @@ so the document and the code cannot drift apart."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from pathlib import Path
@@ -50,10 +51,10 @@ HELPERS = {
     "live/fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words
-    "words/variant_lines.py",  # its clauses of the protection and 罗汉, asked of every damage
+    "words/variant_lines.py",  # its clause of 罗汉, asked of every damage
     "words/names.py",  # hero and card names
     "words/labels.py",  # identities, phases
-    "actions/protection.py",  # the first out's protection, asked of every HP change
+    "hooks.py",  # the games on at the table (none here: a game that is off is never entered)
     "actions/afterlife.py",  # a 罗汉 haunting the target prevents 1 point, asked of every damage
 }
 REQUIRED = {
@@ -70,9 +71,12 @@ REQUIRED = {
 MAYBE = {
     "actions/inputs.py",
     "templatetags/sgs.py",
-    # The turn bar's last-three countdown, when the change re-renders the turn.
-    "actions/last_three.py",
+    # The page's slots for the games on (none here: one check, when a piece with a slot renders).
+    "templatetags/game_tags.py",
 }
+# A game package's history words (companion/games/<key>/words.py): the registry asks every
+# clause of the HP line's kind, whichever table registered games play at (one check each).
+GAME_WORDS = re.compile(r"games/\w+/words\.py")
 # On the in-memory layer only: its delivery (Redis delivers on several processes).
 IN_MEMORY = {"live/layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
@@ -118,7 +122,11 @@ async def test_an_hp_tap_goes_through_the_five_stops_the_architecture_names() ->
     for stop in STOPS:  # the stops in this order (with anything between them)
         assert stop in order[at:], (stop, order)
         at = order.index(stop, at) + 1
-    outside_rules = {name for name in order if not name.startswith("rules/")}
+    outside_rules = {
+        name for name in order if not name.startswith("rules/") and not GAME_WORDS.fullmatch(name)
+    }
+    # No other file of a game's package: none is on at this table.
+    assert not [name for name in outside_rules if name.startswith("games/")]
     assert outside_rules - set(STOPS) - HELPERS - MAYBE - ON_REDIS - IN_MEMORY == set()
     # The helpers that do the tap's work are on the way whatever ran before in this process
     # (others, such as the names, may be answered from a cache warmed by an earlier test).

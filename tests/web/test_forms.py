@@ -15,7 +15,6 @@ from django.http import QueryDict
 from django.test import Client
 from django.utils import translation
 
-from companion import actions
 from companion.actions import ActionError
 from companion.models import Event, Table, TapOutcome
 from companion.web import dispatch, forms
@@ -203,7 +202,7 @@ def test_a_refusal_is_one_translated_message_with_status_400() -> None:
 def test_every_tap_has_a_form_whose_action_exists_and_takes_its_fields() -> None:
     assert set(dispatch.ACTIONS) | dispatch.HTTP_ONLY == set(forms.FORMS)
     for name, form_class in forms.FORMS.items():
-        action = getattr(actions, form_class.action, None)
+        action = form_class.function()
         assert callable(action), f"{name}: no action {form_class.action}"
         assert getattr(action, "is_action", False), f"{name}: {form_class.action} is no action"
         accepted = set(inspect.signature(inspect.unwrap(action)).parameters) - {"actor"}

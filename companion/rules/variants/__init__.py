@@ -4,9 +4,10 @@ identities, with no storage and no screens (`docs/variants.md` says what remains
 
 - `rebirth` 转世: the gifts to a dead player, the threshold, the rebirth, the dead-for-victory rule.
 - `souls` 暗魂: the dark soul a dead player becomes, whom it haunts, its one-off effect.
-- `protection`: the first player out is protected in the session's next game.
-- `last_three`: the countdown once three are alive, then HP loss at the end of each round.
 - `house`: 003's house rules: rebels who know each other, the lord's five cards.
+
+Two more variants are game packages of their own, with their rules beside their screens
+(`companion/games/`, reached through `companion.hooks`).
 
 The hero box (the standard 25, heroes a table adds, the lord pack's offer, the rebirth draw) is
 `companion.rules.box`.

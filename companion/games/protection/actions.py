@@ -1,12 +1,12 @@
 """The protection of the first player out (docs/rules.md §9.3, `first_out_protection`;
-docs/variants.md): stored with the session's next game, the clamp in the HP actions, its end.
+docs/variants.md): stored with the session's next game, the clamp on the HP changes, its end.
 
-The state lives in `Table.mode_state["protection"]` (`rules.variants.protection.Protection`,
-public: who is protected, who has attacked him, whether it has ended), set at each deal. Every
-change to it is recorded on the event that made it, so the undo of that event reverts it
-(`undo_variants`): a damage notes its source as an attacker (`after["protection_attacker"]`); a
-death of someone else, a damage by the protected player on one of his attackers, or his tap
-"I attack my attacker" ends it (`after["protection_ended"]`).
+The state lives in `Table.mode_state["protection"]` (`rules.Protection`, public: who is
+protected, who has attacked him, whether it has ended), set at each deal. Every change to it is
+recorded on the event that made it, so the undo of that event reverts it (`undo`): a damage
+notes its source as an attacker (`after["protection_attacker"]`); a death of someone else, a
+damage by the protected player on one of his attackers, or his tap "I attack my attacker" ends
+it (`after["protection_ended"]`). The core reaches it through its hooks (`hooks.py`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.play import _in_play
+from companion.games.protection import rules
+from companion.hooks import HpChange
 from companion.models import Event, Game, Seat, Table
-from companion.rules.variants import protection as rules
 
 KEY = "protection"
 
@@ -108,29 +109,27 @@ def _deaths(game: Game) -> list[str]:
     return [str(r["seat"]) for r in sorted(dead, key=lambda r: r["died_version"])]
 
 
-def kept_hp(table: Table, seat: Seat, change: int) -> tuple[int, bool]:
-    """A seat's HP after a damage or loss of `change` (negative), and whether the protection
-    kept his last HP (a protected player at 1 HP or more keeps 1)."""
-    found = current(table)
-    after = rules.hp_after(found, str(seat.pk), hp=seat.hp, change=change)
-    return after, after != seat.hp + change
-
-
-def keep_last_hp(table: Table, touched: Sequence[Seat], before: dict[str, Any]) -> dict[str, Any]:
-    """A damage worked out by the rules (军争's resolver) that took the protected player's last
-    HP: he is back at 1 and not dying. `before`: each seat's row before it (hp, dying, source).
-    Returns what the event shows (empty: nothing kept)."""
-    found = current(table)
-    if found is None or found.ended:
-        return {}
-    for seat in touched:
-        row = before.get(str(seat.pk), {})
-        if str(seat.pk) == found.player and row.get("hp", 0) >= 1 and seat.hp < 1:
-            seat.hp = 1
-            seat.dying = bool(row.get("dying"))
-            seat.damage_source_id = row.get("damage_source")
-            return {"protected": True}
-    return {}
+def hp_change(ctx: HpChange) -> None:
+    """A damage or an HP loss about to land: a protected player at 1 HP or more keeps his last
+    HP (the event says "protected"); a damage with its source notes the protected player's
+    attacker, or his attack on one of his attackers ends the protection (kept on the event for
+    the undo). An attacker noted reaches the protected player's phone (his strike buttons); an
+    end reaches every screen (the mark)."""
+    found = current(ctx.table)
+    if found is None:
+        return
+    after = rules.hp_after(found, str(ctx.seat.pk), hp=ctx.hp_before, change=ctx.change)
+    if after != ctx.hp_before + ctx.change:
+        ctx.hp = max(ctx.hp, after)
+        ctx.public["protected"] = True
+    noted = note_attack(ctx.table, attacker=ctx.source, target=ctx.seat)
+    ctx.public.update(noted)
+    ctx.after.update(noted)
+    if "protection_ended" in noted:
+        ctx.whole_page = True
+        ctx.private_seats.add(int(noted["protection_ended"]))
+    elif noted:
+        ctx.private_seats.add(int(found.player))
 
 
 def note_attack(table: Table, *, attacker: Seat | None, target: Seat) -> dict[str, Any]:
@@ -148,18 +147,6 @@ def note_attack(table: Table, *, attacker: Seat | None, target: Seat) -> dict[st
     if changed.ended:
         return {"protection_ended": found.player}
     return {"protection_attacker": str(attacker.pk)}
-
-
-def widen(change: Change, table: Table, noted: dict[str, Any]) -> Change:
-    """A damage's change, once the protection changed with it: an attacker noted reaches the
-    protected player's phone (his strike buttons); an end reaches every screen (the mark)."""
-    if "protection_ended" in noted:
-        return Change(table.pk, table.version, private_seats={int(noted["protection_ended"])})
-    if noted:
-        found = current(table)
-        assert found is not None
-        change.private_seats = {*change.private_seats, int(found.player)}
-    return change
 
 
 def after_death(table: Table, seat: Seat) -> dict[str, Any]:
@@ -232,6 +219,7 @@ def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = Non
         after={KEY: noted.stored() if noted else None, "protection_attacker": str(attacker.pk)},
         subject=me,
         action_id=action_id,
+        undoable=True,
         change=Change(table.pk, table.version, private_seats={me.pk}),
     )
 
@@ -263,5 +251,6 @@ def protection_strike(actor: Actor, *, seat_id: Any, action_id: str | None = Non
         after={KEY: ended.stored() if ended else None, "protection_ended": found.player},
         subject=me,
         action_id=action_id,
+        undoable=True,
         change=Change(table.pk, table.version, private_seats={me.pk}),
     )

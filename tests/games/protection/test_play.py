@@ -11,8 +11,8 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.actions import protection
 from companion.actions.core import ActionError
+from companion.games.protection import actions as protection
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
 from companion.read.state import public_state
@@ -54,6 +54,16 @@ def second_game(**options: bool) -> tuple[Table, Seat]:
     return table, fresh(first)
 
 
+def protected_ids(table: Table) -> list[int]:
+    """The seats the public state marks protected."""
+    return [s.id for s in public_state(table).seats if any(m.css == "protected" for m in s.marks)]
+
+
+def mine(seat: Seat) -> dict:
+    """What the protection shows on this seat's phone (empty: it is not protected)."""
+    return private_state(seat).games.get("protection") or {}
+
+
 def others(table: Table, seat: Seat) -> list[Seat]:
     return list(table.seats.exclude(pk=seat.pk).order_by("position"))
 
@@ -65,10 +75,10 @@ def last_event(table: Table) -> Event:
 def test_the_first_out_is_protected_in_the_next_game_and_every_screen_says_so() -> None:
     table, first = second_game(first_out_protection=True)
     assert protection.protected_seat(table) == first.pk
-    seats = public_state(table).seats
-    assert [s.id for s in seats if s.protected] == [first.pk]
-    assert private_state(first).protected
-    assert not private_state(others(table, first)[0]).protected
+    assert protected_ids(table) == [first.pk]
+    assert public_state(table).games["protected"] == first.pk
+    assert mine(first)
+    assert not mine(others(table, first)[0])
 
 
 def test_without_the_option_nobody_is_protected() -> None:
@@ -121,7 +131,7 @@ def test_someone_else_out_ends_it_and_the_undo_of_that_death_brings_it_back() ->
     died = last_event(table)
     assert died.kind == "died" and died.after["protection_ended"] == str(first.pk)
     assert "protection" in describe("died", died.public)["text"]
-    assert not [s for s in public_state(table).seats if s.protected]
+    assert not protected_ids(table)
     actions.event_undo(token=table.host_token, version=died.version)
     table.refresh_from_db()
     assert protection.protected_seat(table) == first.pk
@@ -137,22 +147,22 @@ def test_his_tap_i_attack_my_attacker_ends_it_checked_on_the_server() -> None:
     attacker, bystander = others(table, first)[:2]
     actions.seat_change_hp(token=table.host_token, seat_id=first.pk, delta=-1, source=attacker.pk)
     table.refresh_from_db()
-    assert private_state(fresh(first)).attackers == ((attacker.pk, attacker.name),)
+    assert mine(fresh(first))["attackers"] == ((attacker.pk, attacker.name),)
     # Not someone who never attacked him, and only from his own phone (or the host).
     with pytest.raises(ActionError) as refused:
-        actions.protection_strike(token=first.token, seat_id=bystander.pk)
+        protection.protection_strike(token=first.token, seat_id=bystander.pk)
     assert refused.value.code == "not_attacker"
     with pytest.raises(ActionError) as refused:
-        actions.protection_strike(token=bystander.token, seat_id=attacker.pk)
+        protection.protection_strike(token=bystander.token, seat_id=attacker.pk)
     assert refused.value.status == 403
-    actions.protection_strike(token=first.token, seat_id=attacker.pk)
+    protection.protection_strike(token=first.token, seat_id=attacker.pk)
     table.refresh_from_db()
     assert protection.protected_seat(table) is None
     event = last_event(table)
     assert event.kind == "protection_ended" and event.public["target"] == attacker.pk
     assert attacker.name in describe(event.kind, event.public)["text"]
     with pytest.raises(ActionError) as refused:
-        actions.protection_strike(token=first.token, seat_id=attacker.pk)
+        protection.protection_strike(token=first.token, seat_id=attacker.pk)
     assert refused.value.code == "not_protected"
     # His own undo takes it back.
     actions.event_undo(token=first.token)
@@ -185,28 +195,28 @@ def test_a_dodged_slash_counts_as_an_attack_and_his_answer_to_it_ends_the_protec
     table, first = second_game(first_out_protection=True)
     attacker, bystander = others(table, first)[:2]
     hp = fresh(first).hp
-    mine = private_state(fresh(first))
-    assert (attacker.pk, attacker.name) in mine.dodged_from and mine.attackers == ()
+    shown = mine(fresh(first))
+    assert (attacker.pk, attacker.name) in shown["dodged_from"] and shown["attackers"] == ()
     with pytest.raises(ActionError) as refused:
-        actions.protection_dodged(token=bystander.token, seat_id=attacker.pk)
+        protection.protection_dodged(token=bystander.token, seat_id=attacker.pk)
     assert refused.value.status == 403
-    actions.protection_dodged(token=first.token, seat_id=attacker.pk)
+    protection.protection_dodged(token=first.token, seat_id=attacker.pk)
     table.refresh_from_db()
     event = last_event(table)
     assert event.kind == "protection_attacked" and fresh(first).hp == hp
     assert attacker.name in describe(event.kind, event.public)["text"]
-    mine = private_state(fresh(first))
-    assert mine.attackers == ((attacker.pk, attacker.name),)
-    assert (attacker.pk, attacker.name) not in mine.dodged_from
+    shown = mine(fresh(first))
+    assert shown["attackers"] == ((attacker.pk, attacker.name),)
+    assert (attacker.pk, attacker.name) not in shown["dodged_from"]
     with pytest.raises(ActionError) as refused:
-        actions.protection_dodged(token=first.token, seat_id=attacker.pk)
+        protection.protection_dodged(token=first.token, seat_id=attacker.pk)
     assert refused.value.code == "already_attacker"
     # The undo forgets the attacker; noted again, his answer ends the protection.
     actions.event_undo(token=first.token)
     table.refresh_from_db()
     assert protection.current(table).attackers == frozenset() and fresh(first).hp == hp
-    actions.protection_dodged(token=table.host_token, seat_id=attacker.pk)
-    actions.protection_strike(token=first.token, seat_id=attacker.pk)
+    protection.protection_dodged(token=table.host_token, seat_id=attacker.pk)
+    protection.protection_strike(token=first.token, seat_id=attacker.pk)
     table.refresh_from_db()
     assert protection.protected_seat(table) is None
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.protection import rules as protection
+from companion.games.protection.rules import Protection
 from companion.rules import modes
 from companion.rules.modes import OptionsRefused
-from companion.rules.variants import protection
-from companion.rules.variants.protection import Protection
 
 
 def test_without_dark_souls_only() -> None:

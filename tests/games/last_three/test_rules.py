@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.variants import last_three
-from companion.rules.variants.last_three import LastThree, RoundLoss
+from companion.games.last_three import rules as last_three
+from companion.games.last_three.rules import LastThree, RoundLoss
 
 
 def test_it_starts_when_only_three_players_are_alive() -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 
 from companion import actions
-from companion.actions import last_three
+from companion.games.last_three import actions as last_three
 from companion.models import Event, Seat, Table
 from companion.read.state import public_state
 from companion.words.history import describe as describe_any
@@ -45,6 +45,13 @@ def end_round(table: Table) -> Event:
     return Event.objects.filter(table=table).order_by("-version").first()  # type: ignore[return-value]
 
 
+def countdown(table: Table) -> int | None:
+    """The countdown the turn bar shows (None: none)."""
+    turn = public_state(table).turn
+    assert turn is not None
+    return turn.games.get("last_three")
+
+
 def hps(seats: list[Seat]) -> list[int]:
     return [fresh(s).hp for s in seats]
 
@@ -56,13 +63,13 @@ def test_three_alive_start_the_countdown_then_each_round_end_takes_1_hp_from_all
     died = Event.objects.filter(table=table, kind="died").order_by("-version").first()
     assert died is not None and died.public["last_three_started"] == started
     assert "countdown" in describe("died", died.public)["text"]
-    assert public_state(table).turn.last_three == 4  # type: ignore[union-attr]
+    assert countdown(table) == 4
     full = hps(living)
     # The round it started in and the three of the countdown end with no loss: 3, 2, 1 left.
     for left in (3, 2, 1, 0):
         event = end_round(table)
         assert "last_three" not in event.public
-        assert public_state(table).turn.last_three == left  # type: ignore[union-attr]
+        assert countdown(table) == left
         assert hps(living) == full
     # The fourth round after ends with the loss: one event, every living player 1 HP.
     event = end_round(table)
@@ -74,7 +81,7 @@ def test_three_alive_start_the_countdown_then_each_round_end_takes_1_hp_from_all
     text = describe(event.kind, event.public)["text"]
     assert "1 HP" in text and all(s.name in text for s in living)
     assert Event.objects.filter(table=table, version__gt=event.version - 1).count() == 1
-    assert public_state(table).turn.last_three == 0  # type: ignore[union-attr]
+    assert countdown(table) == 0
     # And at the end of every round after.
     end_round(table)
     assert hps(living) == [hp - 2 for hp in full]
@@ -133,7 +140,7 @@ def test_without_the_option_three_alive_change_nothing() -> None:
         event = end_round(table)
         assert "last_three" not in event.public
     assert hps(living) == full
-    assert public_state(table).turn.last_three is None  # type: ignore[union-attr]
+    assert countdown(table) is None
 
 
 def test_a_death_that_passes_the_turn_into_a_new_round_ends_the_round_with_the_loss() -> None:
@@ -168,7 +175,7 @@ def test_at_four_players_the_first_death_starts_the_countdown_and_the_loss_follo
     kill(table, by_identity(table, "renegade")[0], None)
     table.refresh_from_db()
     assert last_three.current(table).started == table.round
-    assert public_state(table).turn.last_three == 4  # type: ignore[union-attr]
+    assert countdown(table) == 4
     living = list(table.seats.filter(alive=True).order_by("position"))
     full = hps(living)
     for _ in range(4):

@@ -1,13 +1,13 @@
 """The last-three rule (docs/rules.md §9.4, `last_three`; docs/variants.md): the countdown and the
 HP lost together at the end of each round.
 
-The state lives in `Table.mode_state["last_three"]` (`rules.variants.last_three.LastThree`,
-public), cleared at each deal. The death that leaves three alive starts it (kept on the death's
+The state lives in `Table.mode_state["last_three"]` (`rules.LastThree`, public), cleared at
+each deal. The death that leaves three alive starts it (kept on the death's
 event, `after["last_three_started"]`). The turn action that starts a new round takes the loss:
 every living player loses 1 HP (HP loss, no source) in that one event, whose `before` and
 `after` keep the HP and the state, so the undo of the turn gives the HP back with it
 (`undo_round_loss`). If the loss would take them all out together it carries into the next
-round (the state counts it).
+round (the state counts it). The core reaches it through its hooks (`hooks.py`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError
+from companion.games.last_three import rules
 from companion.models import Event, Seat, Table
-from companion.rules.variants import last_three as rules
 
 KEY = "last_three"
 

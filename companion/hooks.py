@@ -1,0 +1,257 @@
+"""The games' hooks: how the core reaches a way to play, a variant or an expansion that lives in
+its own package (`companion/games/<key>/`, a Django app), without naming it.
+
+A game subclasses `Game`, whose every hook does nothing, and registers one instance when its app
+is ready (`register`, from its `AppConfig.ready()`; the app is one line of `settings.GAMES`).
+The core asks only the games on at a table (`on(table)`): a game is on where its mode is the
+table's or its option is set, and `on` remembers the answer per mode and options, so a game that
+is off costs a table's taps one dictionary lookup.
+
+Write side, inside the tap's transaction: the actions build a context (`HpChange`, `Death`,
+`TurnEnd`), hand it to each game on, in `order`, and record what the games put in it (the event's
+public part and `after`, the phones to redraw). Read side: each game adds named values to the
+public state and to a phone's (`public_parts`, `private_parts`, gathered as `Parts`), shows them
+with its own templates in the core page's slots (`{% game_slot "turn_bar" t.games %}`), and may
+mark a seat in the ring (`seat_marks`). Its taps are its forms (`forms`, name -> form class),
+which the tap registry (companion.web.forms) takes with the core's.
+
+This module imports nothing above the models: every layer may ask it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.models import Event, Seat, Table
+
+# A table's key for `on`: its mode and the options set on it.
+_Key = tuple[str, frozenset[str]]
+
+
+@dataclass
+class HpChange:
+    """A damage or an HP loss about to land on `seat`.
+
+    `kind`: "damage" (a recorded damage, `source` its source or None), "lose_hp" (失去体力),
+    "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
+    already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
+    negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
+    (keep a last HP). What a game adds to `public` and `after` goes into the change's event;
+    `private_seats` are phones to redraw; `whole_page`: every screen is redrawn (not a delta of
+    the seat)."""
+
+    table: Table
+    seat: Seat
+    source: Seat | None
+    kind: str
+    change: int
+    hp: int
+    hp_before: int
+    public: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)
+    private_seats: set[int] = field(default_factory=set)
+    whole_page: bool = False
+
+
+@dataclass
+class Death:
+    """A seat has died (`seat`, already dead in `seats`, the table in seat order). `before` and
+    `after` are the death's event's (a game may add what its undo needs; `after["turn"]` is
+    there when the turn passed with the death); `public` is added to its public part;
+    `private_seats`: phones to redraw beside the dead seat's."""
+
+    table: Table
+    seats: list[Seat]
+    seat: Seat
+    killer: Seat | None
+    before: dict[str, Any]
+    after: dict[str, Any]
+    public: dict[str, Any] = field(default_factory=dict)
+    private_seats: set[int] = field(default_factory=set)
+
+
+@dataclass
+class TurnEnd:
+    """A turn or phase action has moved the turn (the table holds the new turn; `round_before`
+    is the round it was in). `before` and `after` are its event's, `public` is added to its
+    public part; `private_seats`: phones to redraw; `whole_page`: every screen is redrawn."""
+
+    table: Table
+    seats: list[Seat]
+    round_before: int
+    before: dict[str, Any]
+    after: dict[str, Any]
+    public: dict[str, Any] = field(default_factory=dict)
+    private_seats: set[int] = field(default_factory=set)
+    whole_page: bool = False
+
+
+@dataclass(frozen=True)
+class SeatMark:
+    """A mark a game puts on a seat in the ring: `css` joins the seat's classes, `mark` is the
+    class of the mark's span, `label` its words (translated when shown)."""
+
+    css: str
+    mark: str
+    label: Any
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The games on at a table (`on`, their keys in order) and the values they add to a state,
+    read by their own templates: `parts.my_key` (or `parts["my_key"]`)."""
+
+    on: tuple[str, ...] = ()
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.values
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+
+NO_PARTS = Parts()
+
+
+class Game:
+    """A game package's face to the core: every hook does nothing until a game says otherwise.
+
+    `key`: the package's key (its state is `table.mode_state[key]`); `order`: the order the
+    games are asked in (lower first); `templates`: slot name -> template; `forms`: tap name ->
+    form class (the form names its action); `event_kinds`: the kinds of the events its own taps
+    record (undoable; their undo is the game's `undo` alone)."""
+
+    key: ClassVar[str] = ""
+    order: ClassVar[int] = 100
+    templates: ClassVar[Mapping[str, str]] = {}
+    forms: ClassVar[Mapping[str, type]] = {}
+    event_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def is_on(self, table: Table) -> bool:
+        """Whether this game plays at `table` (from its mode and options only: `on` remembers
+        the answer for every table with the same)."""
+        return False
+
+    # Write side -------------------------------------------------------------------------------
+
+    def at_deal(self, table: Table, seats: list[Seat]) -> None:
+        """A new deal (identities dealt or dealt again)."""
+
+    def hp_change(self, ctx: HpChange) -> None:
+        """A damage or an HP loss about to land (chained in `order`)."""
+
+    def after_death(self, ctx: Death) -> None:
+        """A seat has died."""
+
+    def turn_passed(self, ctx: TurnEnd) -> None:
+        """A turn or phase action has moved the turn."""
+
+    def undo(self, table: Table, event: Event) -> set[int]:
+        """Revert this game's own state for the undone `event`; the seats whose phones must be
+        redrawn."""
+        return set()
+
+    # Read side --------------------------------------------------------------------------------
+
+    def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
+        """Named values added to the public state (every screen may see them)."""
+        return {}
+
+    def private_parts(self, table: Table, seat: Seat) -> dict[str, Any]:
+        """Named values added to one seat's phone."""
+        return {}
+
+    def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
+        """Marks on one seat of the ring (public)."""
+        return ()
+
+
+_GAMES: dict[str, Game] = {}
+_ON: dict[_Key, tuple[Game, ...]] = {}
+
+
+def register(game: Game) -> Game:
+    """Add `game` (its app's `ready()` calls this); a key registered again is replaced."""
+    if not game.key:
+        raise ValueError("a game needs its key")
+    _GAMES[game.key] = game
+    _ON.clear()
+    return game
+
+
+def unregister(key: str) -> None:
+    """Remove the game of `key` (a test's own game, once the test is over)."""
+    _GAMES.pop(key, None)
+    _ON.clear()
+
+
+def games() -> tuple[Game, ...]:
+    """Every registered game, in `order`."""
+    return tuple(sorted(_GAMES.values(), key=lambda g: (g.order, g.key)))
+
+
+def by_key(key: str) -> Game | None:
+    return _GAMES.get(key)
+
+
+def _key(table: Table) -> _Key:
+    options = table.options or {}
+    return table.mode, frozenset(name for name, value in options.items() if value is True)
+
+
+def on(table: Table) -> tuple[Game, ...]:
+    """The games on at `table`, in `order` (remembered per mode and options set)."""
+    key = _key(table)
+    found = _ON.get(key)
+    if found is None:
+        found = _ON[key] = tuple(g for g in games() if g.is_on(table))
+    return found
+
+
+def tap_forms() -> dict[str, type]:
+    """Every registered game's taps: name -> form class."""
+    found: dict[str, type] = {}
+    for game in games():
+        found.update(game.forms)
+    return found
+
+
+def event_kinds() -> frozenset[str]:
+    """The kinds of the events the games' own taps record."""
+    return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
+
+
+def public_parts(table: Table, seats: list[Seat]) -> Parts:
+    """The public values of the games on at `table`."""
+    playing = on(table)
+    if not playing:
+        return NO_PARTS
+    values: dict[str, Any] = {}
+    for game in playing:
+        values.update(game.public_parts(table, seats))
+    return Parts(on=tuple(g.key for g in playing), values=values)
+
+
+def private_parts(table: Table, seat: Seat) -> Parts:
+    """The values of the games on at `table` for `seat`'s phone."""
+    playing = on(table)
+    if not playing:
+        return NO_PARTS
+    values: dict[str, Any] = {}
+    for game in playing:
+        values.update(game.private_parts(table, seat))
+    return Parts(on=tuple(g.key for g in playing), values=values)
+
+
+def seat_marks(table: Table, seat: Seat) -> tuple[SeatMark, ...]:
+    """The marks the games on at `table` put on `seat`."""
+    return tuple(mark for game in on(table) for mark in game.seat_marks(table, seat))
