@@ -39,6 +39,7 @@ from companion.rules.damage import (
     continue_damage,
     resolve_damage,
 )
+from companion.rules.damage_offers import AXE, HORSE_SLOTS, QILIN
 from companion.rules.maneuvering import WineMarker, after_damage, drink
 from companion.rules.turns import Phase
 
@@ -182,11 +183,6 @@ def step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
 
 def _flag(value: Any) -> bool:
     return value in (True, 1, "1", "true", "on", "yes")
-
-
-# 麒麟弓: after its 杀 deals damage, the holder may discard one of the target's horses.
-QILIN = "麒麟弓"
-HORSE_SLOTS = ("plus_horse", "minus_horse")
 
 
 def _work_out(
@@ -336,7 +332,7 @@ def damage_resolve(
     axe_used = _flag(axe)
     if axe_used and (
         source_seat is None
-        or source_seat.equipment.get("weapon") != "贯石斧"
+        or source_seat.equipment.get("weapon") != AXE
         or not damage_card.is_slash
     ):
         raise ActionError(

@@ -12,10 +12,14 @@ from companion.actions.judgement import _in_zone, _judged_first, _pass_lightning
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
 from companion.rules.distance import in_trick_reach
-from companion.rules.tricks import Fate, TargetProblem, nullified_fate, target_problem
+from companion.rules.tricks import (
+    Fate,
+    TargetProblem,
+    deck_delayed_tricks,
+    nullified_fate,
+    target_problem,
+)
 from companion.rules.turns import Phase, can_place_delayed_trick
-
-DELAYED_TRICKS = ("乐不思蜀", "兵粮寸断", "闪电")
 
 
 @action
@@ -25,7 +29,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     if actor.seat is not None and not actor.seat.alive and not actor.is_host:
         raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
     seat = _living(table, seat_id)
-    if name not in DELAYED_TRICKS or (name == "兵粮寸断" and not table.opts.maneuvering):
+    if name not in deck_delayed_tricks(maneuvering=table.opts.maneuvering):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     if mode_of(table).card_refused(name):  # 3 vs 3 plays without 闪电
         raise ActionError(_("This game is played without that card."), 409, "card_refused")

@@ -8,6 +8,7 @@ it was never given. History lines are in companion.read.history, deltas in compa
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from django.utils import timezone
@@ -20,7 +21,13 @@ from companion.read.history import HistoryLine, _events
 from companion.read.modeview import ModeView, public_mode_view
 from companion.rules import modes
 from companion.rules.cards import corner_label, equipment_by_name, parse_suit
-from companion.rules.distance import attacks_at, distance_matrix, trick_reaches_at
+from companion.rules.distance import (
+    SeatView,
+    attacks_at,
+    distance_matrix,
+    seat_distance,
+    trick_reaches_at,
+)
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
 from companion.rules.judgement import Check, judge, replacer_may_act
@@ -298,26 +305,44 @@ def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[li
     # Each ordered pair's distance once: every screen's state is built on each change.
     distances = distance_matrix(views)
     for i in living:
-        line: list[int | None] = []
-        rows[seats[i].pk] = []
-        for j in living:
-            if i == j:
-                line.append(None)
-                continue
-            to = distances[(i, j)]
-            line.append(to)
-            rows[seats[i].pk].append(
-                DistanceRow(
-                    seat_id=seats[j].pk,
-                    name=seats[j].name,
-                    to=to,
-                    back=distances[(j, i)],
-                    attack=attacks_at(views[i], to),
-                    reach=trick_reaches_at(views[i], to),
-                )
-            )
-        matrix.append(line)
+        rows[seats[i].pk] = _distance_row(seats, views, living, i, distances)
+        matrix.append([None if i == j else distances[(i, j)] for j in living])
     return rows, matrix
+
+
+def distance_rows(seats: list[Seat], seat_ids: Collection[int]) -> dict[int, list[DistanceRow]]:
+    """The distance rows of these living seats only, as `public_state` gives them: one seat's
+    dialog works out the pairs it shows, not the whole matrix."""
+    views = [seat_view(s) for s in seats]
+    living = [i for i, s in enumerate(seats) if s.alive]
+    if len(living) < 2:
+        return {}
+    wanted = [i for i in living if seats[i].pk in seat_ids]
+    pairs = {p for i in wanted for j in living if i != j for p in ((i, j), (j, i))}
+    distances = {(i, j): seat_distance(views, i, j) for i, j in pairs}
+    return {seats[i].pk: _distance_row(seats, views, living, i, distances) for i in wanted}
+
+
+def _distance_row(
+    seats: list[Seat],
+    views: list[SeatView],
+    living: list[int],
+    i: int,
+    distances: Mapping[tuple[int, int], int],
+) -> list[DistanceRow]:
+    """From seat `i` to every other living seat: both distances and what reaches."""
+    return [
+        DistanceRow(
+            seat_id=seats[j].pk,
+            name=seats[j].name,
+            to=distances[(i, j)],
+            back=distances[(j, i)],
+            attack=attacks_at(views[i], distances[(i, j)]),
+            reach=trick_reaches_at(views[i], distances[(i, j)]),
+        )
+        for j in living
+        if j != i
+    ]
 
 
 def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | None:
@@ -433,6 +458,25 @@ def _public_seat(
     )
 
 
+def build_public_seats(
+    table: Table,
+    seats: list[Seat],
+    names: dict[int, str],
+    rows: Mapping[int, list[DistanceRow]],
+    view: ModeView | None,
+    shown_ids: Collection[int] = (),
+) -> list[PublicSeat]:
+    """These seats as every screen sees them (`names`: every seat's, for a killer; `rows`: the
+    distance rows by seat id; `view` of the whole table; `shown_ids`: the living seats whose
+    identity a game shows, `hooks.identity_shown` over the whole table)."""
+    public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
+    if shown_ids:
+        # A game shows a living seat's identity (a reborn player's, public since his death).
+        shown = {s.pk: s.identity for s in seats if s.pk in shown_ids}
+        public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
+    return _mode_seats(public_seats, view)
+
+
 def public_state(
     table: Table, seats: list[Seat] | None = None, *, history: bool = True, distances: bool = True
 ) -> PublicState:
@@ -444,12 +488,9 @@ def public_state(
     names = {s.pk: s.name for s in seats}
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing and distances else ({}, [])
-    public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
-    shown_ids = hooks.identity_shown(table, seats) if seats else set()
-    if shown_ids:
-        # A game shows a living seat's identity (a reborn player's, public since his death).
-        shown = {s.pk: s.identity for s in seats if s.pk in shown_ids}
-        public_seats = [replace(p, identity=shown.get(p.id, p.identity)) for p in public_seats]
+    view = public_mode_view(table, seats)
+    shown = hooks.identity_shown(table, seats) if seats else set()
+    public_seats = build_public_seats(table, seats, names, rows, view, shown)
     options = {
         **table.opts.stored(),
     }
@@ -462,8 +503,6 @@ def public_state(
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
     lines = _events(table, private_to__isnull=True) if history else []
-    view = public_mode_view(table, seats)
-    public_seats = _mode_seats(public_seats, view)
     turn = _turn(table, seats) if playing else None
     return PublicState(
         mode=table.mode,

@@ -7,6 +7,8 @@ from enum import StrEnum
 INDULGENCE = "乐不思蜀"
 SUPPLY_SHORTAGE = "兵粮寸断"
 LIGHTNING = "闪电"
+# The delayed tricks of the deck, in the order a seat's dialog offers them.
+DELAYED_TRICKS = (INDULGENCE, SUPPLY_SHORTAGE, LIGHTNING)
 
 
 class TargetProblem(StrEnum):
@@ -39,6 +41,11 @@ def target_problem(name: str, *, own_zone: bool, in_reach: bool) -> TargetProble
     if name == SUPPLY_SHORTAGE and not in_reach:
         return TargetProblem.OUT_OF_REACH
     return None
+
+
+def deck_delayed_tricks(*, maneuvering: bool) -> list[str]:
+    """The delayed tricks of the deck in play: 兵粮寸断 is 军争's."""
+    return [t for t in DELAYED_TRICKS if t != SUPPLY_SHORTAGE or maneuvering]
 
 
 def nullified_fate(name: str) -> Fate:

@@ -20,7 +20,6 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from companion import actions
-from companion.actions.tricks import DELAYED_TRICKS
 from companion.models import Seat, Table
 from companion.read import session_games, sessions
 from companion.read.state import public_state
@@ -28,6 +27,7 @@ from companion.rules.cards import equipment_catalogue, load_deck
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.scoring import FINAL_DUEL, LOYALISTS_ALIVE, REBELS_ALIVE
 from companion.rules.skills import skills_for
+from companion.rules.tricks import DELAYED_TRICKS
 from companion.words.names import CHECK_NAMES, KINGDOM_NAMES, card_label
 from tests.read.test_i18n import PO_PATH, parse_po
 from tests.support.factories import make_table

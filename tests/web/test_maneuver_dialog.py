@@ -224,6 +224,17 @@ def test_lightning_has_no_source_and_other_damage_asks_type_and_amount() -> None
     assert '<input type="hidden" name="amount" value="2">' in page
 
 
+def test_a_source_that_is_no_seat_asks_again() -> None:
+    """A digit that is no number ("²") or an unknown seat is no source: the sources are asked
+    again (the dialog once broke on "²")."""
+    table, seats = first_game(4, maneuvering=True)
+    a = holder_of(table)
+    b = after(seats, a)
+    for source in ("²", "99999999", "-1", "x"):
+        page = dialog(a.token, b.pk, card="杀", source=source)
+        assert f'name="source" value="{a.pk}"' in page and "act/resolve" not in page, source
+
+
 def apply_form(html: str) -> dict[str, str]:
     """The hidden fields of the dialog's apply form."""
     form = re.search(r'<form class="damage-apply".*?</form>', html, re.S)

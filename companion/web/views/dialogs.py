@@ -15,14 +15,18 @@ from django.views.decorators.http import require_GET
 from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
-from companion.actions.tricks import DELAYED_TRICKS
-from companion.models import Event, Table
+from companion.models import Table
 from companion.read.deck import deck_odds
-from companion.read.history import HistoryLine
-from companion.read.state import public_state
+from companion.read.seat_view import hp_history, seat_dialog_view
 from companion.rules.cards import equipment_catalogue, load_deck, rank_label
 from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
-from companion.rules.tricks import target_problem
+from companion.rules.offers import (
+    Asker,
+    TableTurn,
+    maneuver_controls,
+    seat_controls,
+    trick_choices,
+)
 from companion.rules.turns import judgement_order
 from companion.web.views.common import _not_found, _private, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
@@ -30,92 +34,68 @@ from companion.words.names import table_hero_card
 
 __all__ = ["damage_dialog"]  # 军争's damage dialog, routed with the other dialogs
 
-HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
-# 军争: a resolved damage and the rest of a chain, on the seat they name.
-HP_KINDS += ("damage_resolved", "chain_continued")
-
 
 def _seat_dialog(
     request: HttpRequest, table: Table, actor: Actor | None, seat_id: int
 ) -> HttpResponse:
     """One seat: its hero card, HP and HP history; controls where the asker may act."""
-    state = public_state(table)
-    seat = next((s for s in state.seats if s.id == seat_id), None)
-    if seat is None:
+    me = actor.seat if actor is not None else None
+    view = seat_dialog_view(table, seat_id, asker_id=me.pk if me is not None else None)
+    if view is None:
         return _not_found(request)
-    own = actor is not None and actor.seat is not None and actor.seat.pk == seat_id
-    if own and seat.hero is None and actor and actor.seat and actor.seat.hero_pick:
+    seat = view.seat
+    if me is not None and me.pk == seat_id and seat.hero is None and me.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
-        seat = replace(seat, hero=table_hero_card(actor.seat.hero_pick, table))
-    playing = table.status == Table.Status.PLAYING and seat.alive
-    allowed = actor is not None and may_act_on(actor, seat_id)
-    events = list(
-        Event.objects.filter(
-            table=table,
-            subject_seat_id=seat_id,
-            private_to__isnull=True,
-            kind__in=HP_KINDS,
-            game_number=table.game_number,
-        ).order_by("-version")
+        seat = replace(seat, hero=table_hero_card(me.hero_pick, table))
+    asker = (
+        None
+        if actor is None
+        else Asker(
+            host=actor.is_host,
+            seat_id=me.pk if me else None,
+            alive=bool(me and me.alive),
+            may_act=may_act_on(actor, seat_id),
+        )
     )
-    history = [
-        HistoryLine(e.kind, e.public, e.version, e.game_number, undone=e.undone_by is not None)
-        for e in events
-    ]
-    tricks, can_play = _trick_choices(table, state, actor, seat.id, playing)
+    turn = TableTurn(
+        playing=table.status == Table.Status.PLAYING, seat_id=table.turn_seat_id, phase=table.phase
+    )
+    maneuvering = table.opts.maneuvering
+    controls = seat_controls(
+        asker, turn, seat_alive=seat.alive, referee_mode=table.opts.referee_mode
+    )
+    tricks, can_play = trick_choices(
+        asker,
+        turn,
+        seat_id=seat.id,
+        seat_alive=seat.alive,
+        maneuvering=maneuvering,
+        in_reach=view.asker_reaches,
+    )
     context = {
         "seat": seat,
-        "playing": playing,
+        "playing": turn.playing and seat.alive,
         "can_play": can_play,
         "tricks": tricks,
-        "alive": state.alive_seats,
-        "can_adjust": playing and allowed,
-        "can_rescue": playing and allowed and (actor.is_host or table.opts.referee_mode),
-        "can_die": playing and allowed,
-        "can_undo": bool(actor and actor.is_host and table.status == Table.Status.PLAYING),
-        "maneuvering": table.opts.maneuvering,
-        "hp_history": history,
-        "maneuver": _maneuver_controls(table, actor, seat, playing, allowed),
+        "alive": view.alive,
+        "can_adjust": controls.adjust,
+        "can_rescue": controls.rescue,
+        "can_die": controls.die,
+        "can_undo": controls.undo,
+        "maneuvering": maneuvering,
+        "hp_history": hp_history(table, seat_id),
+        "maneuver": maneuver_controls(
+            asker,
+            turn,
+            seat_id=seat.id,
+            seat_alive=seat.alive,
+            seat_dying=seat.dying,
+            maneuvering=maneuvering,
+        ),
         # The games on: their notes in the damage controls (slot "damage_note").
-        "games": state.games,
+        "games": view.games,
     }
     return _private(render(request, "companion/live.html#seat_dialog", context))
-
-
-def _maneuver_controls(
-    table: Table, actor: Actor | None, seat: Any, playing: bool, allowed: bool
-) -> dict[str, bool]:
-    """军争: the damage dialog, the chain and the 酒 a screen may offer on a seat."""
-    if not (playing and table.opts.maneuvering and actor is not None):
-        return {}
-    me = actor.seat
-    seated = me is not None and me.alive
-    user = seated and me is not None and me.pk == table.turn_seat_id
-    return {
-        "damage": allowed or seated,
-        "chain": allowed or user,
-        "wine": allowed and me is not None and me.pk == seat.id and not seat.dying,
-    }
-
-
-def _trick_choices(
-    table: Table, state: Any, actor: Actor | None, seat_id: int, playing: bool
-) -> tuple[list[str], bool]:
-    """The delayed tricks the asker may put on this seat, and whether they may place or remove
-    any: the current player in the play phase, on targets the card allows, or the host (as
-    actions.trick_place checks)."""
-    tricks = [t for t in DELAYED_TRICKS if t != "兵粮寸断" or table.opts.maneuvering]
-    if not playing or actor is None:
-        return tricks, False
-    if actor.is_host:
-        return tricks, True
-    me = actor.seat
-    if me is None or not me.alive or me.pk != table.turn_seat_id or table.phase != "play":
-        return tricks, False
-    own = me.pk == seat_id
-    rows = next((s.distances for s in state.seats if s.id == me.pk), [])
-    reach = own or any(r.reach for r in rows if r.seat_id == seat_id)
-    return [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None], True
 
 
 @require_GET

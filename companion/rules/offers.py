@@ -1,0 +1,130 @@
+"""What a seat's dialog offers whoever opens it: the delayed tricks they may place or take out, and
+军争's damage, chain (铁索连环) and 酒 controls. Plain values in, plain values out; each tap is
+judged again by its action (companion.actions.tricks, .damage, .maneuvering), so an offer never
+grants what the action would refuse.
+
+The asker is the host's console, a seat's phone, or nobody (the public display: `None`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.tricks import deck_delayed_tricks, target_problem
+from companion.rules.turns import Phase
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who opens the dialog, as these rules need them.
+
+    `host`: the host's console (or the host's own phone); `seat_id`: the asker's seat (None: the
+    host's console away from any seat); `alive`: that seat lives; `may_act`: the app's rights rule
+    for a change to the seat asked about (its own phone, the host, or anyone seated in referee
+    mode: companion.actions.core.may_act_on).
+    """
+
+    host: bool
+    seat_id: int | None
+    alive: bool
+    may_act: bool
+
+    @property
+    def seated(self) -> bool:
+        """The asker plays at a living seat."""
+        return self.seat_id is not None and self.alive
+
+
+@dataclass(frozen=True)
+class TableTurn:
+    """Where the game stands: in play at all, whose turn (None: nobody's yet), which phase."""
+
+    playing: bool
+    seat_id: int | None
+    phase: str
+
+
+@dataclass(frozen=True)
+class SeatControls:
+    """What the asker may do to the seat besides cards: change its HP and max HP (`adjust`), save
+    it with a 桃 from anyone (`rescue`), record its death (`die`), undo its HP changes (`undo`)."""
+
+    adjust: bool
+    rescue: bool
+    die: bool
+    undo: bool
+
+
+def seat_controls(
+    asker: Asker | None, turn: TableTurn, *, seat_alive: bool, referee_mode: bool
+) -> SeatControls:
+    """A living seat in play is changed by whoever may act on it; a 桃 from any seat is the host's
+    to record, or anyone's in referee mode; an undo is the host's while the game is in play."""
+    change = turn.playing and seat_alive and asker is not None and asker.may_act
+    return SeatControls(
+        adjust=change,
+        rescue=change and asker is not None and (asker.host or referee_mode),
+        die=change,
+        undo=turn.playing and asker is not None and asker.host,
+    )
+
+
+def trick_choices(
+    asker: Asker | None,
+    turn: TableTurn,
+    *,
+    seat_id: int,
+    seat_alive: bool,
+    maneuvering: bool,
+    in_reach: bool,
+) -> tuple[list[str], bool]:
+    """The delayed tricks the asker may put on seat `seat_id`, and whether they may place or take
+    out any there (as actions.trick_place checks): the host anywhere (a correction); the current
+    player, alive, in the play phase, on the targets the card allows (`in_reach`: the seat is
+    within the asker's 兵粮寸断 reach). The deck's list is returned when nothing may be placed
+    (the dialog shows none then)."""
+    tricks = deck_delayed_tricks(maneuvering=maneuvering)
+    if not (turn.playing and seat_alive) or asker is None:
+        return tricks, False
+    if asker.host:
+        return tricks, True
+    if not asker.seated or asker.seat_id != turn.seat_id or turn.phase != Phase.PLAY.value:
+        return tricks, False
+    own = asker.seat_id == seat_id
+    reach = own or in_reach
+    allowed = [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None]
+    return allowed, True
+
+
+@dataclass(frozen=True)
+class ManeuverControls:
+    """军争's buttons on a seat's dialog: the damage dialog, chain or free (铁索连环), drink 酒."""
+
+    damage: bool
+    chain: bool
+    wine: bool
+
+
+def maneuver_controls(
+    asker: Asker | None,
+    turn: TableTurn,
+    *,
+    seat_id: int,
+    seat_alive: bool,
+    seat_dying: bool,
+    maneuvering: bool,
+) -> ManeuverControls | None:
+    """军争's controls for the asker on this seat (None: none at all, the part is not shown).
+
+    The damage dialog: whoever may change the seat, or any living player (they say who dealt it).
+    The chain: whoever may change the seat, or the current player (the card's user). 酒: on one's
+    own seat only, by whoever may change it, and not while dying (a dying player's 酒 is a rescue,
+    actions.seat_rescue)."""
+    if not (turn.playing and seat_alive and maneuvering) or asker is None:
+        return None
+    user = asker.seated and asker.seat_id == turn.seat_id
+    return ManeuverControls(
+        damage=asker.may_act or asker.seated,
+        chain=asker.may_act or user,
+        wine=asker.may_act and asker.seat_id == seat_id and not seat_dying,
+    )
