@@ -248,8 +248,9 @@ def test_a_game_in_english_and_chinese(
         expect(lord_page.locator("#table-state .turn-bar .judge-wait")).to_be_disabled()
         sima_seat = lord_page.locator("#table-state .banner-judge").get_attribute("data-guicai")
         sima_page = next(p for n, p in pages.items() if seats[n] == sima_seat)
-        # His phone asks him in the strip at the top (the banner's copy is hidden there).
-        confirm = sima_page.locator("#table-state .now-wait form[hx-post='act/confirm'] button")
+        # His phone asks him in the strip at the top, #now-strip, outside #table-state (the
+        # banner's copy is hidden there).
+        confirm = sima_page.locator("#now-strip .now-wait form[hx-post='act/confirm'] button")
         expect(confirm).to_be_visible()
         expect(sima_page.locator("#table-state .banner-judge .guicai-ask")).to_be_hidden()
         confirm.click()
