@@ -1,5 +1,5 @@
 """Rebirth 转世 and dark souls 暗魂 over the actions (docs/rules.md §9.1, §9.2,
-companion/games/afterlife/actions.py): every gift, rebirth, haunt and soul use, each refusal (409 or 403
+companion/games/afterlife/actions/): every gift, rebirth, haunt and soul use, each refusal (409 or 403
 with its reason, nothing changed), and the end of the game with reborn players."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from django.utils import translation
 from companion import actions
 from companion.actions import ActionError
 from companion.games.afterlife import actions as afterlife
+from companion.games.afterlife.actions import rebirth_actions
 from companion.models import Event, Game, Seat, Table
 from companion.read.state import public_state
 from companion.rules import box
@@ -387,7 +388,7 @@ def test_no_hero_of_his_kingdom_left_he_keeps_his_cards_and_takes_no_more(
     others = frozenset(
         h.id for h in box.Box().heroes() if h.kingdom == kingdom_of and h.id != rebel.hero
     )
-    monkeypatch.setattr(afterlife, "table_box", lambda _t: box.Box(standard_off=others))
+    monkeypatch.setattr(rebirth_actions, "table_box", lambda _t: box.Box(standard_off=others))
     kill(table, rebel, lord)
     givers = [s for s in table.seats.all() if s.alive and s.pk != rebel.pk][:3]
     for giver in givers:
