@@ -19,10 +19,10 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import actions, hooks
 from companion.actions import ActionError
-from companion.actions.damage import HORSE_SLOTS
 from companion.actions.equipment import SLOT_NAMES
 from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
+from companion.rules.damage_offers import HORSE_SLOTS
 from companion.rules.judgement import Check
 from companion.rules.turns import PHASE_ORDER
 from companion.web.fields import (
