@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser import tables
 from tests.browser.conftest import AppServer
@@ -107,3 +108,19 @@ def open_page(
     page.goto(path)
     expect(page.locator("#conn")).to_have_attribute("data-state", "open")
     return page
+
+
+def pause_clock(page: Page) -> None:
+    """Stop the page's clock at about now: its timers stand still until `page.clock.resume()`.
+
+    Playwright pauses at a given time, and refuses one already past; on a loaded machine more
+    than the second allowed here may pass between reading the page's time and pausing it, so
+    the page's time is read again and the pause tried again."""
+    for _attempt in range(5):
+        try:
+            page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+            return
+        except PlaywrightError as exc:
+            if "past" not in str(exc):
+                raise
+    raise AssertionError("the page's clock could not be paused")

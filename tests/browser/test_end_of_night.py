@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
 from tests.browser.conftest import AppServer, screenshot
-from tests.browser.night_tables import finish, open_page, tournament
+from tests.browser.night_tables import finish, open_page, pause_clock, tournament
 
 pytestmark = [pytest.mark.browser]
 
@@ -187,7 +187,7 @@ def test_the_end_of_a_tournament_on_every_screen(
     # The toast announcing the end shows for five seconds: each page's clock stands still while
     # every screen is measured, so a slow machine cannot make the toast go first.
     for page in pages.values():
-        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+        pause_clock(page)
     finish(table, last)
     seen: dict[str, dict[str, Any]] = {}
     for size, page in pages.items():

@@ -33,6 +33,9 @@ from tests.support.factories import make_table
 from tests.web.test_views import csrf_client, csrf_post, htmx_post
 
 ROOT = Path(__file__).resolve().parents[2]
+# How long a socket waits for its next frame or handshake: a wait ends as soon as it comes, and a
+# worker of a loaded machine (three test processes and browsers on two cores) may take seconds.
+WAIT = 20
 pytestmark = [
     pytest.mark.backend,
     pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server binary"),
@@ -181,22 +184,22 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
 
     with override_settings(CHANNEL_LAYERS=built["layers"], CACHES=built["caches"]):
         up = socket_to(f"/ws/{seats[0].token}/")
-        assert (await up.connect(timeout=5))[0]
-        assert 'id="table-state"' in await up.receive_from(timeout=5)
+        assert (await up.connect(timeout=WAIT))[0]
+        assert 'id="table-state"' in await up.receive_from(timeout=WAIT)
         assert admission.OPEN_PER_SEAT[seats[0].pk] == 1
 
         redis_server.stop()
         caplog.clear()
         caplog.set_level(logging.WARNING)
         # The phone goes away during the outage: leaving its groups fails, its slot is freed.
-        await up.disconnect(timeout=5)
+        await up.disconnect(timeout=WAIT)
         assert admission.OPEN_PER_SEAT[seats[0].pk] == 0
         for _ in range(settings.WS_MAX_CONNECTIONS_PER_SEAT + 2):
             down = socket_to(f"/ws/{seats[0].token}/")
             # Accepted, then closed with 1013, so that the phone sees the code and retries soon;
             # once the probe knows Redis is away, the handshake is refused before accepting.
-            if (await down.connect(timeout=5))[0]:
-                closed = await down.receive_output(timeout=5)
+            if (await down.connect(timeout=WAIT))[0]:
+                closed = await down.receive_output(timeout=WAIT)
                 assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
             await down.disconnect()
         assert admission.OPEN_PER_SEAT[seats[0].pk] == 0
@@ -209,10 +212,10 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
         # it is accepted: the phone tries again as after a 1013.
         for _attempt in range(20):
             back = socket_to(f"/ws/{seats[0].token}/")
-            if not (await back.connect(timeout=10))[0]:
+            if not (await back.connect(timeout=WAIT))[0]:
                 await asyncio.sleep(0.5)
                 continue
-            first = await back.receive_output(timeout=5)
+            first = await back.receive_output(timeout=WAIT)
             if first["type"] == "websocket.send":
                 break
             assert first["code"] == faults.CLOSE_TRY_LATER
@@ -301,9 +304,9 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
     async def phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
         """A socket and its first frame's text ("" when it is closed, or refused, at once)."""
         comm = socket_to(f"/ws/{seat.token}/")
-        if not (await comm.connect(timeout=5))[0]:
+        if not (await comm.connect(timeout=WAIT))[0]:
             return comm, ""
-        first = await comm.receive_output(timeout=5)
+        first = await comm.receive_output(timeout=WAIT)
         return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
 
     def http_tap(action_id: str) -> Any:
@@ -326,7 +329,7 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
         # At once, before the probe has noticed: the socket tap is refused, nothing written.
         tap = {"type": "act", "name": "hp", "fields": {"seat": me.pk, "delta": -1}}
         await mine.send_to(text_data=json.dumps(tap | {"action_id": "outage-ws1"}))
-        answer = json.loads(await mine.receive_from(timeout=5))
+        answer = json.loads(await mine.receive_from(timeout=WAIT))
         assert answer["type"] == "error" and answer["status"] == 503, answer
         assert answer["outcome"] == "not_applied" and "没有生效" in answer["message"]
         response = await database_sync_to_async(http_tap)("outage-http1")
@@ -338,12 +341,12 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
         )
         # Every socket of the process is closed with 1013; a phone trying again is too.
         for comm, _first in phones:
-            closed = await comm.receive_output(timeout=5)
+            closed = await comm.receive_output(timeout=WAIT)
             assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
             await comm.disconnect()
         # The process knows Redis is away: the handshake is refused before accepting.
         retry = socket_to(f"/ws/{me.token}/")
-        assert not (await retry.connect(timeout=5))[0]
+        assert not (await retry.connect(timeout=WAIT))[0]
         await retry.disconnect()
         # A change made meanwhile without the layer (another process's tap before its Redis
         # connection noticed, say): the phones must see it after the outage.
