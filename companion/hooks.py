@@ -205,8 +205,10 @@ class Game:
         """Named values added to the public state (every screen may see them)."""
         return {}
 
-    def private_parts(self, table: Table, seat: Seat) -> dict[str, Any]:
-        """Named values added to one seat's phone."""
+    def private_parts(self, table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, Any]:
+        """Named values added to one seat's phone. `seats`: the table's seats in seat order when
+        the caller has them (a change's frames read them once for all the phones they redraw),
+        else None: a game that needs them reads them itself."""
         return {}
 
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
@@ -285,14 +287,15 @@ def public_parts(table: Table, seats: list[Seat]) -> Parts:
     return Parts(on=tuple(g.key for g in playing), values=values)
 
 
-def private_parts(table: Table, seat: Seat) -> Parts:
-    """The values of the games on at `table` for `seat`'s phone."""
+def private_parts(table: Table, seat: Seat, seats: list[Seat] | None = None) -> Parts:
+    """The values of the games on at `table` for `seat`'s phone (`seats`: the table's seats in
+    seat order, if the caller has them: the games then read none)."""
     playing = on(table)
     if not playing:
         return NO_PARTS
     values: dict[str, Any] = {}
     for game in playing:
-        values.update(game.private_parts(table, seat))
+        values.update(game.private_parts(table, seat, seats))
     return Parts(on=tuple(g.key for g in playing), values=values)
 
 

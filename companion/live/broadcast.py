@@ -93,12 +93,15 @@ def render_host_none(version: int) -> str:
     return render_to_string("companion/live.html#host_none", {"version": version, "oob": True})
 
 
-def render_private(seat: Seat, lang: str, action_id: str | None = None) -> str:
-    """One seat's private fragment: its identity and its own events."""
+def render_private(
+    seat: Seat, lang: str, action_id: str | None = None, seats: list[Seat] | None = None
+) -> str:
+    """One seat's private fragment: its identity and its own events. `seats`: the table's seats
+    in seat order, read once for all the phones a change redraws (None: read for this one)."""
     with translation.override(lang):
         return render_to_string(
             template_for(seat.table.mode, "companion/live.html#private"),
-            {"me": private_state(seat), "action_id": action_id, "oob": True},
+            {"me": private_state(seat, seats), "action_id": action_id, "oob": True},
         )
 
 
@@ -322,7 +325,7 @@ def _send_private(change: Change, seats: list[Seat], langs: list[str], version: 
                 seat_group(seat_id, lang),
                 {
                     "type": "table.fragment",
-                    "html": render_private(seat, lang, change.action_id),
+                    "html": render_private(seat, lang, change.action_id, seats),
                     "version": version,
                 },
             )

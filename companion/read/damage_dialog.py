@@ -60,7 +60,7 @@ def damage_dialog_context(table: Table, seat_id: int, ask: DamageAsk) -> dict[st
     maneuvering = table.opts.maneuvering
     seats = list(table.seats.order_by("position", "slot"))
     names = {s.pk: s.name for s in seats}
-    card = accepted_card(ask.card, maneuvering=maneuvering)
+    card = accepted_card(ask.card, maneuvering=maneuvering, mode=table.mode)
     source_id = ask.source if ask.source in names else None
     chosen_source = source_known(card, source_id=source_id, no_source=ask.no_source)
     source_id = effective_source(card, source_id)
@@ -68,7 +68,7 @@ def damage_dialog_context(table: Table, seat_id: int, ask: DamageAsk) -> dict[st
     context: dict[str, Any] = {
         "seat": seat,
         "card": card,
-        "cards": offered_cards(maneuvering=maneuvering),
+        "cards": offered_cards(maneuvering=maneuvering, mode=table.mode),
         "maneuvering": maneuvering,
         "sources": [
             s for s in seats if s.alive and may_be_source(card, source_id=s.pk, target_id=seat.pk)

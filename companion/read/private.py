@@ -79,8 +79,9 @@ def private_hp(seat: Seat, table: Table) -> PrivateState:
     )
 
 
-def private_state(seat: Seat) -> PrivateState:
-    """What only this seat's phone may see."""
+def private_state(seat: Seat, seats: list[Seat] | None = None) -> PrivateState:
+    """What only this seat's phone may see (`seats`: the table's seats in seat order, when the
+    caller has them: a change's frames share one list between the phones they redraw)."""
     table = seat.table
     picking = table.status == Table.Status.HEROES
     own_hero = seat.hero or (seat.hero_pick if picking else "")
@@ -97,5 +98,5 @@ def private_state(seat: Seat) -> PrivateState:
         leader_waiting=picking and bool(seat.hero) and table.hero_stage == Table.HeroStage.OTHERS,
         mode_view=private_mode_view(seat),
         role=(modes.get(table.mode).role(Identity(seat.identity)) or "") if seat.identity else "",
-        games=hooks.private_parts(table, seat),
+        games=hooks.private_parts(table, seat, seats),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.rules import modes
 from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard, DamageType
 from companion.rules.maneuvering import FireAttack, FireAttackError, fire_attack
 
@@ -30,14 +31,18 @@ _ASKED = frozenset({DamageCard.SKILL.value, DamageCard.OTHER.value})
 _AMOUNTS = ("1", "2", "3")
 
 
-def offered_cards(*, maneuvering: bool) -> list[str]:
-    """The cards offered one tap each (a skill or other effect is asked apart)."""
-    return [c for c in COMMON_CARDS if maneuvering or c not in MANEUVERING_ONLY]
+def offered_cards(*, maneuvering: bool, mode: str) -> list[str]:
+    """The cards offered one tap each (a skill or other effect is asked apart): 军争's with the
+    expansion only, none the table's `mode` (its key) plays without (3 vs 3: 闪电)."""
+    refused = modes.get(mode).card_refused
+    return [
+        c for c in COMMON_CARDS if (maneuvering or c not in MANEUVERING_ONLY) and not refused(c)
+    ]
 
 
-def accepted_card(card: str, *, maneuvering: bool) -> str:
+def accepted_card(card: str, *, maneuvering: bool, mode: str) -> str:
     """The card if it may deal damage at this table, else "" (the dialog asks again)."""
-    if card not in {c.value for c in DamageCard}:
+    if card not in {c.value for c in DamageCard} or modes.get(mode).card_refused(card):
         return ""
     return "" if card in MANEUVERING_ONLY and not maneuvering else card
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules import modes
 from companion.rules.tricks import deck_delayed_tricks, target_problem
 from companion.rules.turns import Phase
 
@@ -77,13 +78,15 @@ def trick_choices(
     seat_alive: bool,
     maneuvering: bool,
     in_reach: bool,
+    mode: str,
 ) -> tuple[list[str], bool]:
     """The delayed tricks the asker may put on seat `seat_id`, and whether they may place or take
     out any there (as actions.trick_place checks): the host anywhere (a correction); the current
     player, alive, in the play phase, on the targets the card allows (`in_reach`: the seat is
-    within the asker's 兵粮寸断 reach). The deck's list is returned when nothing may be placed
-    (the dialog shows none then)."""
-    tricks = deck_delayed_tricks(maneuvering=maneuvering)
+    within the asker's 兵粮寸断 reach). Only the tricks of the deck the table's `mode` (its key)
+    plays with: 3 vs 3 plays without 闪电. The deck's list is returned when nothing may be
+    placed (the dialog shows none then)."""
+    tricks = deck_tricks(maneuvering=maneuvering, mode=mode)
     if not (turn.playing and seat_alive) or asker is None:
         return tricks, False
     if asker.host:
@@ -94,6 +97,13 @@ def trick_choices(
     reach = own or in_reach
     allowed = [t for t in tricks if target_problem(t, own_zone=own, in_reach=reach) is None]
     return allowed, True
+
+
+def deck_tricks(*, maneuvering: bool, mode: str) -> list[str]:
+    """The delayed tricks of the deck a table of `mode` (its key) plays with, in the dialog's
+    order: 兵粮寸断 with 军争 only, none the mode plays without (3 vs 3: 闪电)."""
+    refused = modes.get(mode).card_refused
+    return [t for t in deck_delayed_tricks(maneuvering=maneuvering) if not refused(t)]
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ class Probe(hooks.Game):
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
         return {KEY: _state(table)}
 
-    def private_parts(self, table: Table, seat: Seat) -> dict[str, Any]:
+    def private_parts(self, table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, Any]:
         return {"seamprobe_me": seat.name}
 
     def seat_marks(self, table: Table, seat: Seat) -> tuple[hooks.SeatMark, ...]:

@@ -37,19 +37,47 @@ HORSES = [
     {"plus_horse": "爪黄飞电", "minus_horse": "大宛"},
 ]
 FLAGS = (False, True)
+LIGHTNING = "闪电"
+THREES = "threes"
+# The modes whose deck holds 闪电 (3 vs 3's does not).
+WITH_LIGHTNING = ("identity", "duel")
 
 
 def test_the_cards_offered() -> None:
-    assert offered_cards(maneuvering=True) == list(COMMON_CARDS)
-    assert offered_cards(maneuvering=False) == ["杀", "决斗", "南蛮入侵", "万箭齐发", "闪电"]
+    for mode in WITH_LIGHTNING:
+        assert offered_cards(maneuvering=True, mode=mode) == list(COMMON_CARDS)
+        assert offered_cards(maneuvering=False, mode=mode) == [
+            "杀",
+            "决斗",
+            "南蛮入侵",
+            "万箭齐发",
+            "闪电",
+        ]
 
 
 @pytest.mark.parametrize("maneuvering", FLAGS)
 def test_a_card_is_accepted_when_it_deals_damage_at_this_table(maneuvering: bool) -> None:
-    for card in CARDS:
+    for card, mode in itertools.product(CARDS, WITH_LIGHTNING):
         known = card in {c.value for c in DamageCard}
         allowed = known and (maneuvering or card not in MANEUVERING_CARDS)
-        assert accepted_card(card, maneuvering=maneuvering) == (card if allowed else ""), card
+        got = accepted_card(card, maneuvering=maneuvering, mode=mode)
+        assert got == (card if allowed else ""), card
+
+
+@pytest.mark.parametrize("maneuvering", FLAGS)
+def test_three_vs_three_neither_offers_nor_accepts_lightning(maneuvering: bool) -> None:
+    # docs/rules.md §9.7: 3 vs 3 plays "no 闪电"; every other card is as at any table.
+    offered = offered_cards(maneuvering=maneuvering, mode=THREES)
+    assert LIGHTNING not in offered
+    assert offered == [
+        c for c in offered_cards(maneuvering=maneuvering, mode="identity") if c != LIGHTNING
+    ]
+    assert accepted_card(LIGHTNING, maneuvering=maneuvering, mode=THREES) == ""
+    for card in CARDS:
+        if card != LIGHTNING:
+            assert accepted_card(card, maneuvering=maneuvering, mode=THREES) == accepted_card(
+                card, maneuvering=maneuvering, mode="identity"
+            ), card
 
 
 def test_sources() -> None:

@@ -68,14 +68,57 @@ def test_trick_choices_for_every_asker_and_seat(turn: TableTurn) -> None:
             seat_alive=seat_alive,
             maneuvering=maneuvering,
             in_reach=in_reach,
+            mode="identity",
         )
         assert got == expected_tricks(asker, turn, seat_alive, maneuvering, in_reach), asker
+
+
+@pytest.mark.parametrize("turn", TURNS, ids=repr)
+def test_three_vs_three_offers_no_lightning(turn: TableTurn) -> None:
+    # docs/rules.md §9.7: 3 vs 3 plays "no 闪电": the dialog offers the other delayed tricks as
+    # at any table, and never 闪电, whoever asks (the host's console included).
+    for asker, seat_alive, maneuvering, in_reach in itertools.product(ASKERS, FLAGS, FLAGS, FLAGS):
+        for seat_id in (SEAT, HOLDER):
+            tricks, can_play = trick_choices(
+                asker,
+                turn,
+                seat_id=seat_id,
+                seat_alive=seat_alive,
+                maneuvering=maneuvering,
+                in_reach=in_reach,
+                mode="threes",
+            )
+            assert LIGHTNING not in tricks, (asker, seat_id)
+            full, could = trick_choices(
+                asker,
+                turn,
+                seat_id=seat_id,
+                seat_alive=seat_alive,
+                maneuvering=maneuvering,
+                in_reach=in_reach,
+                mode="identity",
+            )
+            assert (tricks, can_play) == ([t for t in full if t != LIGHTNING], could)
+    # The duel's deck holds it: the host may still place it there.
+    host = Asker(host=True, seat_id=None, alive=False, may_act=True)
+    assert (
+        LIGHTNING
+        in trick_choices(
+            host,
+            turn,
+            seat_id=SEAT,
+            seat_alive=True,
+            maneuvering=False,
+            in_reach=False,
+            mode="duel",
+        )[0]
+    )
 
 
 def test_trick_choices_examples() -> None:
     play = TableTurn(playing=True, seat_id=HOLDER, phase="play")
     holder = Asker(host=False, seat_id=HOLDER, alive=True, may_act=False)
-    on = {"seat_alive": True, "maneuvering": True}
+    on = {"seat_alive": True, "maneuvering": True, "mode": "identity"}
     assert trick_choices(holder, play, seat_id=SEAT, in_reach=False, **on) == ([INDULGENCE], True)
     assert trick_choices(holder, play, seat_id=SEAT, in_reach=True, **on) == (
         [INDULGENCE, SUPPLY],
@@ -93,7 +136,13 @@ def test_trick_choices_examples() -> None:
         True,
     )
     plain = trick_choices(
-        host, draw, seat_id=SEAT, in_reach=False, seat_alive=True, maneuvering=False
+        host,
+        draw,
+        seat_id=SEAT,
+        in_reach=False,
+        seat_alive=True,
+        maneuvering=False,
+        mode="identity",
     )
     assert plain == ([INDULGENCE, LIGHTNING], True)
 

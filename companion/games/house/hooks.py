@@ -50,25 +50,29 @@ class HouseGame(hooks.Game):
             return {"lord_five_cards": True}
         return {}
 
-    def private_parts(self, table: Table, seat: Seat) -> dict[str, Any]:
+    def private_parts(self, table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, Any]:
         if not seat.identity:
             return {}
-        found = _fellows(table, seat)
+        found = _fellows(table, seat, seats)
         if _option(table, LORD_FIVE) and _at_start(table) and seat.identity == Identity.LORD:
             # Only the lord's phone says it (the lord being public).
             found["start_cards"] = rules.starting_cards(Identity.LORD, lord_five_cards=True)
         return found
 
 
-def _fellows(table: Table, seat: Seat) -> dict[str, Any]:
+def _fellows(table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, Any]:
     """The other rebels this phone shows (names, in seat order; a rebel's with the option on,
     nobody else's), and the names the slot is padded to: the table's longest, one fewer than
-    its rebels, the same for every seat with the option on or off."""
+    its rebels, the same for every seat with the option on or off. From `seats` (the table's
+    seats in seat order) when given: a change redrawing every phone reads them once."""
     if REBELS not in type(table.opts).names():
         return {}
-    rows = list(
-        table.seats.order_by("position", "slot").values_list("pk", "name", "identity", "alive")
-    )
+    if seats is None:
+        rows = list(
+            table.seats.order_by("position", "slot").values_list("pk", "name", "identity", "alive")
+        )
+    else:
+        rows = [(s.pk, s.name, s.identity, s.alive) for s in seats]
     found: dict[str, Any] = {}
     try:
         rebels = modes.get(table.mode).identity_counts(len(rows), table.opts).get(Identity.REBEL, 0)

@@ -47,7 +47,7 @@ class ProtectionGame(hooks.Game):
         # The seat protected now (None: nobody, or it has ended): the public note names him.
         return {"protected": actions.protected_seat(table)}
 
-    def private_parts(self, table: Table, seat: Seat) -> dict[str, Any]:
+    def private_parts(self, table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, Any]:
         # This seat is protected, and the living players who attacked it since (id, name) for
         # its "I attack X" taps; the others, whose dodged 杀 would make them attackers.
         if not (seat.alive and actions.protected_seat(table) == seat.pk):

@@ -71,6 +71,7 @@ def _seat_dialog(
         seat_alive=seat.alive,
         maneuvering=maneuvering,
         in_reach=view.asker_reaches,
+        mode=table.mode,
     )
     context = {
         "seat": seat,
