@@ -323,6 +323,26 @@ async def test_a_slow_layer_is_busy_not_down_until_it_stays_silent(monkeypatch) 
     assert other.closed == [faults.CLOSE_TRY_LATER]
 
 
+@override_settings(WS_LAYER_PROBE_SECONDS=0.01)
+async def test_the_probe_outlives_a_fault_it_did_not_foresee_and_finds_the_layer_back(
+    monkeypatch,
+) -> None:
+    """While the layer is down, every handshake is refused and only the probe can find it back:
+    a probe that ended on an unforeseen error would leave the process refusing phones for good."""
+    layer = _Layer()
+    monkeypatch.setattr(layer_probe, "LIVE", set())
+    layer.sgs_down = True
+    layer.fault = RuntimeError("not a fault of Redis")
+    layer_probe._watch_layer(layer)
+    await asyncio.sleep(0.1)
+    assert not layer.sgs_watch.done(), "the probe ended"
+    assert layer_probe._layer_down(layer)
+    layer.fault = None
+    # Up again and no socket open: the probe finds it back, then ends.
+    await asyncio.wait_for(layer.sgs_watch, 5)
+    assert not layer_probe._layer_down(layer)
+
+
 async def test_an_answer_to_a_phone_that_just_left_logs_nothing(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

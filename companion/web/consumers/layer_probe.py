@@ -44,7 +44,17 @@ async def _probe_layer(layer: Any) -> None:
     is back) and taps are refused before anything is written, as over HTTP; one line in the log
     each way."""
     while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
-        await _probe_once(layer)
+        try:
+            await _probe_once(layer)
+        except Exception as exc:  # noqa: BLE001 - the probe must outlive a fault it did not foresee
+            # Ending here would leave the layer marked down with nothing to find it back up.
+            logs.expected(
+                log,
+                "probe-failed",
+                "channel layer probe failed (%s: %s): probing on",
+                type(exc).__name__,
+                exc,
+            )
         await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
 
 

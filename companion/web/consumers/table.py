@@ -42,7 +42,7 @@ from companion.web.consumers.faults import (
     _layer_failed,
     _relay_failed,
 )
-from companion.web.consumers.layer_probe import LIVE, _layer_down
+from companion.web.consumers.layer_probe import LIVE, _layer_down, _watch_layer
 from companion.web.consumers.socket_taps import TapMixin, _valid_id
 from companion.web.consumers.sync import SyncMixin
 
@@ -104,7 +104,9 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             if _layer_down(layer):
                 # The probe found Redis away: the handshake is refused (HTTP 403, no accept, no
                 # database read). The phone saw this process's 1013 when its socket was closed,
-                # and keeps retrying calmly until a socket of it is current again.
+                # and keeps retrying calmly until a socket of it is current again. The probe
+                # that will find Redis back is running (started again if it ended).
+                _watch_layer(layer)
                 await refuse_websocket(scope, receive, send)
                 return
             if isinstance(layer, LeanRedisPubSubChannelLayer) and "layer" not in (
