@@ -61,5 +61,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run the browser tests last. Playwright's sync API marks its own event loop as the main
     thread's running loop between calls (its session-wide browser stays open to the end), and
     pytest-asyncio cannot start a test's loop while one is marked running: an async test after
-    a browser test would fail with "Runner.run() cannot be called from a running event loop"."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    a browser test would fail with "Runner.run() cannot be called from a running event loop".
+
+    Among the browser tests, the longest go first (`LONGEST_BROWSER_MODULES`): the test
+    processes take tests in this order as they free up, so the last ones handed out are short
+    and no process is left running a long test while the others sit idle."""
+    items.sort(key=_run_order)
+
+
+# The browser test modules whose tests take longest (--durations, docs/performance.md), longest
+# first. The order only moves them ahead of the other browser tests; a module missing here, or
+# gone, changes nothing but the pass's tail.
+LONGEST_BROWSER_MODULES = (
+    "test_threes_game",
+    "test_end_of_night",
+    "test_phone_fit",
+    "test_big_tables",
+    "test_mode_cards",
+    "test_judge",
+    "test_variantplay_last_three",
+    "test_turns_flow",
+    "test_secrets",
+    "test_lang",
+    "test_game_flow_whole",
+    "test_table_flow_whole",
+    "test_help",
+    "test_session_flow",
+)
+
+
+def _run_order(item: pytest.Item) -> tuple[bool, int]:
+    if item.get_closest_marker("browser") is None:
+        return (False, 0)
+    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    if module in LONGEST_BROWSER_MODULES:
+        return (True, LONGEST_BROWSER_MODULES.index(module))
+    return (True, len(LONGEST_BROWSER_MODULES))

@@ -1,23 +1,34 @@
 """The channel layer on two Redis servers (REDIS_SHARDS), against two `redis-server`s this file
 starts on spare ports: every process puts a group on the same shard, whichever layer it runs (the
 app's `LeanRedisPubSubChannelLayer` or channels_redis's own) and in whatever order it was given
-the URLs, so a frame published by one process reaches the screens of another."""
+the URLs, so a frame published by one process reaches the screens of another; and one shard away
+is an outage for the process's layer probe, whichever shard it is."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash
+from django.test import override_settings
 
 from bench.servers import REDIS_SERVER, RedisServer
+from companion.asgi import application
 from companion.live.layers import LeanRedisPubSubChannelLayer
+from companion.models import Seat, Table
 from companion.settings import redis_shards
-from tests.live.test_harden_redis import settings_for
+from companion.web.consumers import faults, layer_probe
+from tests.live.test_harden_redis import WAIT, settings_for
 from tests.support.aio import run
 
 pytestmark = [
@@ -134,3 +145,165 @@ def test_a_group_lives_on_one_shard_for_every_process_and_layer(
         where = [i for i, names in enumerate(found["placed"]) if name in names]
         assert where == [by_url[urls[_consistent_hash(name, 2)]]], (group, where)
     assert all(found["placed"]), "both shards carry groups"
+
+
+# One shard away ----------------------------------------------------------------------------------
+
+
+def test_the_probe_has_one_channel_on_each_shard() -> None:
+    """Found by the layer's own hash, once per layer; on one Redis, the one name it always had."""
+
+    async def names(hosts: list[str]) -> tuple[tuple[str, ...], list[int]]:
+        layer = LeanRedisPubSubChannelLayer(hosts=hosts, prefix="sgsprobetest")
+        found = layer_probe._probe_channels(layer)
+        assert layer_probe._probe_channels(layer) is found, "computed once"
+        return found, [_consistent_hash(name, len(hosts)) for name in found]
+
+    hosts = [f"redis://127.0.0.1:{6390 + i}/0" for i in range(3)]
+    assert run(names(hosts[:1])) == (("sgsprobetestprobe",), [0])
+    for count in (2, 3):
+        found, placed = run(names(hosts[:count]))
+        assert sorted(placed) == list(range(count)), (found, placed)
+        assert "sgsprobetestprobe" in found, "the one name it always had stays"
+
+
+@pytest.fixture
+def cache_server(tmp_path: Path) -> Iterator[RedisServer]:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    server = RedisServer(folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _socket_to(path: str) -> WebsocketCommunicator:
+    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def _phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
+    """A socket and its first frame's text ("" when it is closed, or refused, at once)."""
+    comm = _socket_to(f"/ws/{seat.token}/")
+    if not (await comm.connect(timeout=WAIT))[0]:
+        return comm, ""
+    first = await comm.receive_output(timeout=WAIT)
+    return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
+
+
+async def _come_back(seat: Seat, version: int) -> None:
+    """Retries as live.js does after 1013 until a socket of the seat is current."""
+    deadline = time.monotonic() + 3 * WAIT
+    while time.monotonic() < deadline:
+        comm, first = await _phone(seat)
+        await comm.disconnect()
+        if first:
+            assert f'data-version="{version}"' in first
+            return
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"seat {seat.pk} did not connect again")
+
+
+async def _sharded_layers(
+    shards: list[RedisServer], cache: RedisServer, tmp_path: Path, name: str
+) -> tuple[dict[str, Any], RedisServer]:
+    """The deployment's settings on both shards, and the shard its probe's first channel (the
+    only one before every shard was probed) does NOT land on."""
+    urls = sorted(s.url() for s in shards)
+    built = await asyncio.to_thread(
+        settings_for,
+        tmp_path,
+        DB="postgres",
+        DB_NAME=name,
+        SECRET_KEY="s" * 50,
+        REDIS_URL=cache.url(),
+        REDIS_SHARDS=",".join(urls),
+    )
+    prefix = built["layers"]["default"]["CONFIG"]["prefix"]
+    probed = urls[_consistent_hash(f"{prefix}probe", len(urls))]
+    (other,) = [s for s in shards if s.url() != probed]
+    return built, other
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_shard_the_probe_did_not_use_going_away_refuses_taps_and_closes_sockets(
+    shards: list[RedisServer],
+    cache_server: RedisServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Groups live on either shard, so either one away is an outage: a tap over the socket is
+    refused before anything is written (503, not applied), every socket is closed with 1013 and
+    handshakes are refused; once the shard is back, every phone connects again."""
+    from tests.support.game import picked_all
+
+    built, other = await _sharded_layers(shards, cache_server, tmp_path, "sgs_shard_tap")
+    table, seats = await database_sync_to_async(picked_all)(4)
+    me = seats[1]
+    with override_settings(
+        CHANNEL_LAYERS=built["layers"], CACHES=built["caches"], WS_LAYER_PROBE_SECONDS=0.2
+    ):
+        phones = [await _phone(seat) for seat in seats]
+        assert all('id="table-state"' in first for _comm, first in phones)
+        mine = phones[1][0]
+        other.stop()
+        caplog.clear()
+        caplog.set_level(logging.WARNING)
+        tap = {"type": "act", "name": "hp", "fields": {"seat": me.pk, "delta": -1}}
+        await mine.send_to(text_data=json.dumps(tap | {"action_id": "shard-away-1"}))
+        raw = await mine.receive_from(timeout=WAIT)
+        assert raw.startswith("{"), "the tap was applied: its frame came back"
+        answer = json.loads(raw)
+        assert answer["type"] == "error" and answer["status"] == 503, answer
+        assert answer["outcome"] == "not_applied", answer
+        now = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        assert now.version == table.version, "nothing written"
+        for comm, _first in phones:
+            closed = await comm.receive_output(timeout=WAIT)
+            assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
+            await comm.disconnect()
+        retry = _socket_to(f"/ws/{me.token}/")
+        assert not (await retry.connect(timeout=WAIT))[0], "refused at the handshake"
+        await retry.disconnect()
+
+        other.start()
+        await asyncio.gather(*(_come_back(seat, table.version) for seat in seats))
+        said = [r.getMessage() for r in caplog.records if r.name == layer_probe.log.name]
+        assert len(said) == 2 and "unreachable" in said[0], said
+        assert "reachable again" in said[1], said
+        await get_channel_layer().flush()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_probe_alone_closes_every_socket_when_any_shard_goes_away(
+    shards: list[RedisServer],
+    cache_server: RedisServer,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Without a tap: the process's probe finds the shard away, closes every socket with 1013
+    (one line in the log), and finds it back (one line); the phones connect again."""
+    from tests.support.factories import make_table
+
+    built, other = await _sharded_layers(shards, cache_server, tmp_path, "sgs_shard_probe")
+    table, seats = await database_sync_to_async(make_table)(4)
+    with override_settings(
+        CHANNEL_LAYERS=built["layers"], CACHES=built["caches"], WS_LAYER_PROBE_SECONDS=0.2
+    ):
+        phones = [await _phone(seat) for seat in seats]
+        assert all('id="table-state"' in first for _comm, first in phones)
+        caplog.clear()
+        caplog.set_level(logging.WARNING)
+        other.stop()
+        for comm, _first in phones:
+            closed = await comm.receive_output(timeout=WAIT)
+            assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
+            await comm.disconnect()
+        other.start()
+        await asyncio.gather(*(_come_back(seat, table.version) for seat in seats))
+        said = [r.getMessage() for r in caplog.records if r.name == layer_probe.log.name]
+        assert len(said) == 2 and "sockets closed with 1013" in said[0], said
+        assert "reachable again" in said[1], said
+        await get_channel_layer().flush()

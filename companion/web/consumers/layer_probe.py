@@ -1,7 +1,7 @@
-"""The probe of a Redis channel layer: while sockets are open on it, a tiny message every
-WS_LAYER_PROBE_SECONDS; when the layer cannot be reached, this process's sockets are closed (1013)
-and taps refused; a probe that is only late while the layer answered lately is taken as busy
-(`_only_slow`, WS_LAYER_SLOW_SECONDS)."""
+"""The probe of a Redis channel layer: while sockets are open on it, a tiny message to each of its
+Redis servers (REDIS_SHARDS) every WS_LAYER_PROBE_SECONDS; when any of them cannot be reached,
+this process's sockets are closed (1013) and taps refused; a probe that is only late while the
+layer answered lately is taken as busy (`_only_slow`, WS_LAYER_SLOW_SECONDS)."""
 
 from __future__ import annotations
 
@@ -38,23 +38,26 @@ def _watch_layer(layer: Any) -> None:
 
 
 async def _probe_layer(layer: Any) -> None:
-    """While sockets are open on it (or it is down), publish a tiny probe every
-    WS_LAYER_PROBE_SECONDS. When Redis cannot be reached, every socket of this process is closed
-    with 1013 (its phone retries, and gets the current state once Redis is back) and taps are
-    refused before anything is written, as over HTTP; one line in the log each way."""
+    """While sockets are open on it (or it is down), publish a tiny probe to each of its Redis
+    servers every WS_LAYER_PROBE_SECONDS. When any of them cannot be reached, every socket of
+    this process is closed with 1013 (its phone retries, and gets the current state once Redis
+    is back) and taps are refused before anything is written, as over HTTP; one line in the log
+    each way."""
     while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
         await _probe_once(layer)
         await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
 
 
 async def _probe_once(layer: Any) -> bool:
-    """Publish one tiny message; whether the layer took it. The first failure closes this
-    process's sockets on that layer (1013), the first success after it says so."""
-    channel = f"{getattr(layer, 'prefix', 'sgs')}probe"
+    """Publish one tiny message to each of the layer's Redis servers; whether all took it. The
+    first failure closes this process's sockets on that layer (1013), the first success after it
+    says so. A group lives on one server only, so one that is away is an outage for the phones
+    whose groups it holds: the whole layer is taken as down."""
     try:
-        # A deadline on this task (no task of its own per probe, as wait_for makes on 3.11).
-        async with asyncio.timeout(1.0):
-            await layer.send(channel, {"type": "probe"})
+        for channel in _probe_channels(layer):
+            # A deadline on this task (no task of its own per probe, as wait_for makes on 3.11).
+            async with asyncio.timeout(1.0):
+                await layer.send(channel, {"type": "probe"})
     except EXPECTED_LAYER_FAULTS as exc:
         if _only_slow(layer, exc):
             return True
@@ -79,6 +82,35 @@ async def _probe_once(layer: Any) -> bool:
         layer.sgs_down = False
         log.warning("channel layer reachable again: sockets and taps accepted")
     return True
+
+
+def _probe_channels(layer: Any) -> tuple[str, ...]:
+    """The probe's channel names, one landing on each of the layer's Redis servers, found once
+    per layer: on one server, the one name it always had (one send per probe)."""
+    names: tuple[str, ...] | None = getattr(layer, "sgs_probe_channels", None)
+    if names is None:
+        names = _one_per_shard(layer)
+        layer.sgs_probe_channels = names
+    return names
+
+
+def _one_per_shard(layer: Any) -> tuple[str, ...]:
+    """`<prefix>probe`, then `<prefix>probe.1`, `.2`, ... until every server has one, placed by
+    the layer's own hash (channels_redis's pub/sub layer puts a channel on
+    `_shards[_consistent_hash(name)]`, the same in every process)."""
+    base = f"{getattr(layer, 'prefix', 'sgs')}probe"
+    shards = getattr(layer, "_shards", None)
+    shard_of = getattr(layer, "_get_shard", None)
+    if not shards or len(shards) < 2 or shard_of is None:
+        return (base,)
+    found: dict[int, str] = {}
+    # CRC32 spreads names evenly: a few tries per server. The bound only guards a bad hash.
+    for tried in range(64 * len(shards)):
+        name = f"{base}.{tried}" if tried else base
+        found.setdefault(shards.index(shard_of(name)), name)
+        if len(found) == len(shards):
+            break
+    return tuple(found[index] for index in sorted(found))
 
 
 def _only_slow(layer: Any, exc: BaseException) -> bool:

@@ -41,7 +41,7 @@
     }
     if (announce) lastAnnounce = announce;
     if (lastAnnounce === null) lastAnnounce = '';
-    // bigtable: a host console that moves to the next stage (dealt, heroes,
+    // A host console that moves to the next stage (dealt, heroes,
     // play) goes back to the top, where the table is: a console used as the TV shows the ring.
     var stage = state.getAttribute('data-status');
     if (body.classList.contains('host-console') && lastStage && stage !== lastStage) window.scrollTo(0, 0);
