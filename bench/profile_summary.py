@@ -39,6 +39,8 @@ AREAS = [
         "state / rules / actions",
         (
             "companion/read/state.py",
+            "companion/read/public_seat.py",
+            "companion/read/turn.py",
             "companion/read/private.py",
             "companion/read/history.py",
             "companion/read/delta.py",

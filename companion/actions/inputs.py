@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from companion.actions.core import ActionError
 from companion.models import Seat, Table
 from companion.rules import modes
@@ -42,6 +44,13 @@ def seat_view(seat: Seat) -> SeatView:
 def mode_of(table: Table) -> modes.Mode:
     """The way this table plays (companion.rules.modes)."""
     return modes.get(table.mode)
+
+
+def refuse_card(table: Table, name: str) -> None:
+    """ActionError when the table's mode plays without this card (3 vs 3: 闪电), whatever the
+    dialogs offer: a request made by hand is refused the same way."""
+    if mode_of(table).card_refused(name):
+        raise ActionError(_("This game is played without that card."), 409, "card_refused")
 
 
 def statuses(seats: Iterable[Seat]) -> list[SeatStatus]:

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
-from companion.actions.inputs import _ordered, mode_of, seat_view
+from companion.actions.inputs import _ordered, refuse_card, seat_view
 from companion.actions.judgement import _in_zone, _judged_first, _pass_lightning
 from companion.actions.play import _delta, _in_play, _living
 from companion.models import Seat, Table
@@ -31,8 +31,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     seat = _living(table, seat_id)
     if name not in deck_delayed_tricks(maneuvering=table.opts.maneuvering):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
-    if mode_of(table).card_refused(name):  # 3 vs 3 plays without 闪电
-        raise ActionError(_("This game is played without that card."), 409, "card_refused")
+    refuse_card(table, name)  # 3 vs 3 plays without 闪电
     if not actor.is_host:
         # The current player plays it in their play phase, on a target the card allows; the host
         # may put one anywhere (a correction).

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from companion.read.delta import TableDelta
     from companion.read.history import HistoryLine
     from companion.read.private import PrivateState
-    from companion.read.state import PublicSeat, PublicState
+    from companion.read.public_seat import PublicSeat
+    from companion.read.state import PublicState
     from companion.words.names import HeroCard
 
 

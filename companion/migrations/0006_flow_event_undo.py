@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 # The kinds the undo of 0004's code could pick (its UNDOABLE then). The undo is
 # companion/actions/undo.py now, and today's kinds are UNDOABLE_KINDS in
-# companion/actions/core.py; this list stays as it was when the migration was written.
+# companion/actions/core/record.py; this list stays as it was when the migration was written.
 OLD_UNDOABLE = ("damage", "recover", "max_hp", "rescue", "died")
 
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from companion.models import Seat, Table
 from companion.read.history import HISTORY_LENGTH, HistoryLine
 from companion.read.private import PrivateState, private_hp
-from companion.read.state import PublicSeat, PublicState, Turn, _public_seat, _turn, public_state
+from companion.read.public_seat import PublicSeat, _public_seat
+from companion.read.state import PublicState, public_state
+from companion.read.turn import Turn, _turn
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """One seat as every screen sees it, for the dialog a tap on a seat opens: the seat built by
-`public_state`'s own per-seat builder, without the rest of the table's state (the other seats'
-views, the distance matrix, the history, the turn bar). The dialog asks on every tap of the "−"
-button; the whole state is for the pages and the broadcast."""
+`public_state`'s own per-seat builder (companion.read.public_seat), without the rest of the
+table's state (the other seats' views, the distance matrix, the history, the turn bar). The
+dialog asks on every tap of the "−" button; the whole state is for the pages and the
+broadcast."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from companion import hooks
 from companion.models import Event, Seat, Table
 from companion.read.history import HistoryLine
 from companion.read.modeview import public_mode_view
-from companion.read.state import DistanceRow, PublicSeat, build_public_seats, distance_rows
+from companion.read.public_seat import DistanceRow, PublicSeat, build_public_seats, distance_rows
 
 # The kinds a seat's HP history lists: its HP changes, its death and their undos, and 军争's
 # resolved damage and the rest of a chain, on the seat they name.

@@ -3,6 +3,7 @@
 The HTTP view and the socket bind the same form to the tap's fields (a QueryDict either way,
 companion.web.dispatch), so a bad field gets the same answer on both paths: `refusal()`, an
 ActionError with status 400 and one message naming what is wrong, translated when it is shown.
+The base every form builds on (`TapForm`, `SeatTap`, `NoFields`) is companion.web.tapform.
 
 A form checks type and shape only (a number, one of a closed set of words); the action keeps
 every check of meaning (rights, the phase, ranges such as HP changing by 1 to 10, whether a
@@ -11,14 +12,12 @@ seat is at this table).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from companion import actions, hooks
-from companion.actions import ActionError
+from companion import hooks
 from companion.actions.equipment import SLOT_NAMES
 from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
@@ -36,48 +35,7 @@ from companion.web.fields import (
     Text,
     Whole,
 )
-
-
-class TapForm(forms.Form):
-    """A tap's fields, and the action they go to: `action` names a function of
-    companion.actions, `keywords` maps a field whose name differs onto its keyword."""
-
-    action: ClassVar[str]
-    keywords: ClassVar[Mapping[str, str]] = {}
-
-    def arguments(self) -> dict[str, Any]:
-        """The action's keyword arguments, from the cleaned fields."""
-        return {self.keywords.get(name, name): value for name, value in self.cleaned_data.items()}
-
-    @classmethod
-    def function(cls) -> Callable[..., Any]:
-        """The action the tap calls: `action` names a function of companion.actions (a game's
-        form names one of its own, and says where it is)."""
-        return getattr(actions, cls.action)  # type: ignore[no-any-return]
-
-    def run(self, token: str, action_id: str | None) -> Any:
-        """Call the action, as the screen of `token` (a valid form only)."""
-        return self.function()(token=token, action_id=action_id, **self.arguments())
-
-    def refusal(self) -> ActionError:
-        """The answer to an invalid form: the message of its first bad field, status 400."""
-        errors = self.errors.as_data()
-        for name in [*self.fields, *errors]:
-            if errors.get(name):
-                return ActionError(errors[name][0].message, status=400, code=f"bad_{name}")
-        return ActionError(_("Malformed request."), status=400, code="bad_fields")
-
-
-class SeatTap(TapForm):
-    """A tap that names one seat (`seat`)."""
-
-    keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
-    seat = SeatId()
-
-
-class NoFields(TapForm):
-    """A tap with no fields."""
-
+from companion.web.tapform import NoFields, SeatTap, TapForm
 
 # The table, before the game ------------------------------------------------------------------
 

@@ -290,6 +290,39 @@ def test_lightning_is_refused_in_threes_and_other_delayed_tricks_are_not() -> No
     assert fresh(target).judgement_zone == ["乐不思蜀"]
 
 
+def test_lightning_damage_is_refused_in_threes_and_other_damage_is_not() -> None:
+    """No dialog offers 闪电's damage at a 3 vs 3 table; a request made by hand is refused too,
+    in the preview and in the resolve, the same way as placing the card."""
+    from companion.actions.damage import damage_preview
+
+    table, _seats = in_play("threes")
+    target = table.seats.filter(alive=True).order_by("position").first()
+    with pytest.raises(ActionError) as error:
+        damage_preview(
+            table,
+            target=target.pk,
+            card="闪电",
+            source=None,
+            amount=None,
+            damage_type="",
+            weapon_skill=False,
+            black=False,
+            target_hand_empty=False,
+        )
+    assert error.value.code == "card_refused"
+    refused(
+        "card_refused",
+        table,
+        actions.damage_resolve,
+        token=table.host_token,
+        target=target.pk,
+        card="闪电",
+    )
+    hp = fresh(target).hp
+    actions.damage_resolve(token=table.host_token, target=target.pk, card="南蛮入侵")
+    assert fresh(target).hp < hp
+
+
 def test_the_commander_asked_has_the_question_and_its_buttons_in_his_strip() -> None:
     """Whoever the table waits for is told: every phone's strip carries the question with its
     answers, shown (data-for-seats, live.js) on the asked commander's phone only."""

@@ -38,8 +38,11 @@ HELPERS = {
     "web/taps.py",  # the tap's arrival and the merging of identical taps
     "infra/dbthread.py",  # the one database thread
     "web/forms.py",  # the tap's form
+    "web/tapform.py",  # the base of every tap's form
     "web/fields.py",  # its fields
-    "actions/core.py",  # the acting seat, `record`
+    "actions/core/actors.py",  # who may change a seat
+    "actions/core/credentials.py",  # the acting seat
+    "actions/core/record.py",  # the action's frame, `record`
     "actions/play.py",  # the change as a delta of the seats it touched
     "actions/outcomes.py",  # a tap judged before?
     "infra/fastsql.py",  # the statements every tap runs
@@ -48,7 +51,9 @@ HELPERS = {
     "read/delta.py",  # what the change touched, as the screens show it
     "read/history.py",  # the history line
     "read/private.py",  # the seat's own HP tracker
-    "read/state.py",  # a seat as every screen sees it
+    "read/public_seat.py",  # a seat as every screen sees it
+    "read/state.py",
+    "read/turn.py",  # the turn bar, when a touched seat has the turn
     "live/fragments.py",  # the delta's pieces
     "words/history.py",  # the history line: its kind's line, looked up
     "words/play_lines.py",  # the HP line's words
@@ -59,7 +64,7 @@ HELPERS = {
 REQUIRED = {
     "infra/dbthread.py",
     "web/forms.py",
-    "actions/core.py",
+    "actions/core/record.py",
     "infra/fastsql.py",
     "outbox.py",
     "read/delta.py",

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from companion.live import fragments
 from companion.read.history import HistoryLine
 from companion.read.private import PrivateState
-from companion.read.state import EquipmentView, PublicSeat
+from companion.read.public_seat import EquipmentView, PublicSeat
 from companion.words.names import hero_card
 
 NASTY = "<b>\"Zhang\" & 'Fei'</b>"

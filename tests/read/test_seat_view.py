@@ -12,7 +12,9 @@ import pytest
 from django.test import Client
 
 from companion.models import Table
+from companion.read import history as history_module
 from companion.read import state as state_module
+from companion.read import turn as turn_module
 from companion.read.seat_view import SeatDialogView, SeatName, seat_dialog_view
 from companion.read.state import PublicState, public_state
 from companion.web.views import dialogs
@@ -105,6 +107,9 @@ def test_the_dialog_does_not_build_the_whole_public_state(monkeypatch: pytest.Mo
     # turn bar, the seat moves waiting.
     for name in ("public_state", "_distances", "_events", "_turn", "_handovers"):
         monkeypatch.setattr(state_module, name, refused)
+    # Where the turn bar and the history lines are built, too.
+    monkeypatch.setattr(turn_module, "_turn", refused)
+    monkeypatch.setattr(history_module, "_events", refused)
     monkeypatch.setattr(dialogs, "public_state", refused, raising=False)
     client = Client()
     for path, _seat in dialog_paths(table):

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
 from companion.actions.core import ActionError, _seat_of
-from companion.actions.inputs import _int, _ordered
+from companion.actions.inputs import _int, _ordered, refuse_card
 from companion.actions.play import _in_play, _living
 from companion.models import Event, Seat, Table
 from companion.rules.damage import (
@@ -100,6 +100,7 @@ def _work_out(
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
     except ValueError:
         raise ActionError(_("Unknown damage."), code="unknown_damage") from None
+    refuse_card(table, damage_card.value)  # 3 vs 3 plays without 闪电
     if damage_card in _MANEUVERING_CARDS or (kind not in (None, DamageType.NORMAL)):
         _maneuvering(table)
     if _flag(weapon_skill) and source_seat is not None:

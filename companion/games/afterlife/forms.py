@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games.afterlife import actions
-from companion.web.forms import SeatTap
+from companion.web.tapform import SeatTap
 
 
 class AfterlifeTap(SeatTap):

@@ -1,0 +1,92 @@
+"""Offers drawn from the box: the lord's, the lord pack's, the others' candidates, and the
+rebirth draw."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+
+from companion.rules import chance, heroes
+from companion.rules.box.contents import Box
+from companion.rules.box.hero import LORD_OFFER_SIZE, LORD_PACK_OTHERS, THREE_KINGDOMS, BoxHero
+
+
+def _rng(rng: random.Random | None) -> random.Random:
+    return chance.given_or_source(rng)
+
+
+def heroes_needed(player_count: int) -> int:
+    """How many heroes a deal needs: the lord's choice, then every other player's candidates
+    (docs/rules.md §2), so a box smaller than this cannot deal to this many players."""
+    return 1 + heroes.candidates_per_player(player_count) * (player_count - 1)
+
+
+def lord_offer(box: Box, rng: random.Random | None = None) -> list[str]:
+    """The lord's five (docs/rules.md §2): the standard lord heroes in the box (曹操, 刘备, 孙权)
+    and others at random to make five, shuffled."""
+    rng = _rng(rng)
+    lords = [h.id for h in box.heroes() if h.standard and h.lord]
+    others = [h.id for h in box.heroes() if h.id not in lords]
+    count = min(LORD_OFFER_SIZE - len(lords), len(others))
+    offer = [*lords, *rng.sample(others, max(count, 0))]
+    rng.shuffle(offer)
+    return offer
+
+
+def lord_pack_offer(box: Box, rng: random.Random | None = None) -> list[str]:
+    """The lord pack (docs/rules.md §9.5, 004): 3 random non-lord heroes, then one drawn from the
+    box's lord heroes (the last of the four). ValueError if the box has no lord hero or too few
+    others."""
+    rng = _rng(rng)
+    lords = [h.id for h in box.lord_heroes()]
+    others = [h.id for h in box.heroes() if not h.lord]
+    if not lords:
+        raise ValueError("the box has no lord hero")
+    if len(others) < LORD_PACK_OTHERS:
+        raise ValueError(f"the box has fewer than {LORD_PACK_OTHERS} non-lord heroes")
+    return [*rng.sample(others, LORD_PACK_OTHERS), rng.choice(lords)]
+
+
+def deal_candidates(
+    box: Box,
+    *,
+    taken: Collection[str],
+    player_count: int,
+    count: int,
+    rng: random.Random | None = None,
+) -> list[list[str]]:
+    """The other players' candidates from the box (docs/rules.md §2): the heroes not taken,
+    shuffled, three each (two at ten players), disjoint."""
+    per_player = heroes.candidates_per_player(player_count)
+    pool = [h.id for h in box.heroes() if h.id not in taken]
+    if per_player * count > len(pool):
+        raise ValueError(f"{per_player * count} candidates needed, only {len(pool)} heroes left")
+    rng = _rng(rng)
+    rng.shuffle(pool)
+    return [pool[i * per_player : (i + 1) * per_player] for i in range(count)]
+
+
+def first_of_kingdom(kingdom: str, flipped: Sequence[BoxHero]) -> BoxHero | None:
+    """The rebirth's hero from the unused heroes in the order they are flipped: the first of
+    the dead hero's kingdom; for a hero of 群 or 神, the first flipped; None if none fits."""
+    if kingdom not in THREE_KINGDOMS:
+        return flipped[0] if flipped else None
+    return next((h for h in flipped if h.kingdom == kingdom), None)
+
+
+def unused(box: Box, held: Collection[str]) -> list[BoxHero]:
+    """The heroes of the box no seat holds (the dead keep theirs aside until reborn)."""
+    return [h for h in box.heroes() if h.id not in held]
+
+
+def rebirth_hero(
+    box: Box, *, old_hero: str, held: Collection[str], rng: random.Random | None = None
+) -> BoxHero | None:
+    """The hero a dead player is reborn as (docs/rules.md §9.1): the unused heroes shuffled and
+    flipped, the first of his old hero's kingdom (any, for 群 and 神). `held` is every seat's hero,
+    his old one too: his old hero goes back among the unused only after the draw. None: no hero
+    of his kingdom is left (he keeps his cards and takes no more gifts)."""
+    kingdom = box.hero(old_hero).kingdom
+    pile = unused(box, {*held, old_hero})
+    _rng(rng).shuffle(pile)
+    return first_of_kingdom(kingdom, pile)
