@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString
 
 from companion.live import fragments
 from companion.read import state
+from companion.read.private import PrivateState
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.help import CHECK_KEYS
@@ -56,7 +57,7 @@ def distances(state_: state.PublicState) -> SafeString:
 
 
 @register.simple_tag
-def hp_tracker(me: state.PrivateState, action_id: str | None = None) -> SafeString:
+def hp_tracker(me: PrivateState, action_id: str | None = None) -> SafeString:
     """A seat's own HP tracker (companion.live.fragments.hp_tracker)."""
     return fragments.hp_tracker(me, action_id)
 
