@@ -42,6 +42,21 @@ pytestmark = [
 ]
 
 
+def socket_to(path: str) -> WebsocketCommunicator:
+    """A socket of this process's app, from a page of the test server's own origin."""
+    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
+    """A socket and its first frame's text ("" when it is closed, or refused, at once)."""
+    comm = socket_to(f"/ws/{seat.token}/")
+    if not (await comm.connect(timeout=WAIT))[0]:
+        return comm, ""
+    first = await comm.receive_output(timeout=WAIT)
+    return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
+
+
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path)
@@ -178,10 +193,6 @@ async def test_sockets_close_cleanly_while_the_redis_layer_is_down_and_connect_a
     built = await asyncio.to_thread(deployment, tmp_path, redis_server, 0, "sgs_sockets", "k4")
     table, seats = await database_sync_to_async(make_table)(4)
 
-    def socket_to(path: str) -> WebsocketCommunicator:
-        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
-        return WebsocketCommunicator(application, path, headers=headers)
-
     with override_settings(CHANNEL_LAYERS=built["layers"], CACHES=built["caches"]):
         up = socket_to(f"/ws/{seats[0].token}/")
         assert (await up.connect(timeout=WAIT))[0]
@@ -296,18 +307,6 @@ async def test_a_redis_outage_refuses_taps_on_both_paths_and_every_phone_is_curr
     logs._last_said.clear()
     table, seats = await database_sync_to_async(picked_all)(4)
     me = seats[1]
-
-    def socket_to(path: str) -> WebsocketCommunicator:
-        headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
-        return WebsocketCommunicator(application, path, headers=headers)
-
-    async def phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
-        """A socket and its first frame's text ("" when it is closed, or refused, at once)."""
-        comm = socket_to(f"/ws/{seat.token}/")
-        if not (await comm.connect(timeout=WAIT))[0]:
-            return comm, ""
-        first = await comm.receive_output(timeout=WAIT)
-        return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
 
     def http_tap(action_id: str) -> Any:
         client = Client()

@@ -17,18 +17,16 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash
 from django.test import override_settings
 
 from bench.servers import REDIS_SERVER, RedisServer
-from companion.asgi import application
 from companion.live.layers import LeanRedisPubSubChannelLayer
 from companion.models import Seat, Table
 from companion.settings import redis_shards
 from companion.web.consumers import faults, layer_probe
-from tests.live.test_harden_redis import WAIT, settings_for
+from tests.live.test_harden_redis import WAIT, phone, settings_for, socket_to
 from tests.support.aio import run
 
 pytestmark = [
@@ -179,25 +177,11 @@ def cache_server(tmp_path: Path) -> Iterator[RedisServer]:
         server.stop()
 
 
-def _socket_to(path: str) -> WebsocketCommunicator:
-    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-async def _phone(seat: Seat) -> tuple[WebsocketCommunicator, str]:
-    """A socket and its first frame's text ("" when it is closed, or refused, at once)."""
-    comm = _socket_to(f"/ws/{seat.token}/")
-    if not (await comm.connect(timeout=WAIT))[0]:
-        return comm, ""
-    first = await comm.receive_output(timeout=WAIT)
-    return comm, first.get("text", "") if first["type"] == "websocket.send" else ""
-
-
 async def _come_back(seat: Seat, version: int) -> None:
     """Retries as live.js does after 1013 until a socket of the seat is current."""
     deadline = time.monotonic() + 3 * WAIT
     while time.monotonic() < deadline:
-        comm, first = await _phone(seat)
+        comm, first = await phone(seat)
         await comm.disconnect()
         if first:
             assert f'data-version="{version}"' in first
@@ -245,7 +229,7 @@ async def test_a_shard_the_probe_did_not_use_going_away_refuses_taps_and_closes_
     with override_settings(
         CHANNEL_LAYERS=built["layers"], CACHES=built["caches"], WS_LAYER_PROBE_SECONDS=0.2
     ):
-        phones = [await _phone(seat) for seat in seats]
+        phones = [await phone(seat) for seat in seats]
         assert all('id="table-state"' in first for _comm, first in phones)
         mine = phones[1][0]
         other.stop()
@@ -264,7 +248,7 @@ async def test_a_shard_the_probe_did_not_use_going_away_refuses_taps_and_closes_
             closed = await comm.receive_output(timeout=WAIT)
             assert closed == {"type": "websocket.close", "code": faults.CLOSE_TRY_LATER}
             await comm.disconnect()
-        retry = _socket_to(f"/ws/{me.token}/")
+        retry = socket_to(f"/ws/{me.token}/")
         assert not (await retry.connect(timeout=WAIT))[0], "refused at the handshake"
         await retry.disconnect()
 
@@ -292,7 +276,7 @@ async def test_the_probe_alone_closes_every_socket_when_any_shard_goes_away(
     with override_settings(
         CHANNEL_LAYERS=built["layers"], CACHES=built["caches"], WS_LAYER_PROBE_SECONDS=0.2
     ):
-        phones = [await _phone(seat) for seat in seats]
+        phones = [await phone(seat) for seat in seats]
         assert all('id="table-state"' in first for _comm, first in phones)
         caplog.clear()
         caplog.set_level(logging.WARNING)
