@@ -3,7 +3,8 @@
     mode = modes.get(table.mode)
     options = mode.options(table.options)
 
-Adding a mode: its module here, its templates, and one line in `_MODES`.
+A mode lives in its game package (`companion/games/<key>/`), whose app registers it when ready
+(`register`); the modes still defined here are registered below.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from companion.rules.modes.threes import ThreesMode
 DEFAULT = "identity"
 
 _MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(), ThreesMode(), DuelMode())}
+
+
+def register(mode: Mode) -> None:
+    """Make `mode` reachable by its key (a game package's `AppConfig.ready()`); registering a
+    key again replaces it (Django may call ready() twice in tests)."""
+    _MODES[mode.key] = mode
 
 
 def get(key: str) -> Mode:
@@ -60,5 +67,6 @@ __all__ = [
     "get",
     "keys",
     "option_names",
+    "register",
     "score_codes",
 ]
