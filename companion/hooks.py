@@ -23,13 +23,14 @@ This module imports nothing above the models: every layer may ask it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.models import Event, Seat, Table
 from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
+from companion.rules.offers import Asker, TableTurn
 from companion.rules.victory import SeatStatus
 
 # A table's key for `on`: its mode and the options set on it.
@@ -111,12 +112,15 @@ class StepsLanded:
 
 @dataclass(frozen=True)
 class SeatMark:
-    """A mark a game puts on a seat in the ring: `css` joins the seat's classes, `mark` is the
-    class of the mark's span, `label` its words (translated when shown)."""
+    """A mark a game puts on a seat in the ring: `css` joins the seat's classes ("": none),
+    `mark` is the class of the mark's span, `label` its words (translated when shown; `titled`:
+    also its title). Marks in a row with the same `group` share one span of that class."""
 
     css: str
     mark: str
     label: Any
+    titled: bool = False
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,13 +152,15 @@ class Game:
 
     `key`: the package's key (its state is `table.mode_state[key]`); `order`: the order the
     games are asked in (lower first); `templates`: slot name -> template; `forms`: tap name ->
-    form class (the form names its action); `event_kinds`: the kinds of the events its own taps
-    record (undoable; their undo is the game's `undo` alone)."""
+    form class (the form names its action); `dialogs`: dialog name -> view (a GET of one seat,
+    `<name>/<seat id>` under a screen's address); `event_kinds`: the kinds of the events its own
+    taps record (undoable; their undo is the game's `undo` alone)."""
 
     key: ClassVar[str] = ""
     order: ClassVar[int] = 100
     templates: ClassVar[Mapping[str, str]] = {}
     forms: ClassVar[Mapping[str, type]] = {}
+    dialogs: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     event_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def is_on(self, table: Table) -> bool:
@@ -191,6 +197,15 @@ class Game:
     def after_death(self, ctx: Death) -> None:
         """A seat has died."""
 
+    def turn_ending(self, table: Table, seat: Seat) -> None:
+        """`seat`'s turn is about to pass (before the mode's flow moves it): what lasts one turn
+        ends (write `seat`'s own fields, saved by the game)."""
+
+    def equipment_left(self, table: Table, seat: Seat, slot: str, card: str) -> int:
+        """`card` has left `seat`'s equipment `slot` (removed or replaced): the HP it recovers
+        (added up over the games on; the action writes it)."""
+        return 0
+
     def turn_passed(self, ctx: TurnEnd) -> None:
         """A turn or phase action has moved the turn."""
 
@@ -209,6 +224,14 @@ class Game:
         """Named values added to one seat's phone. `seats`: the table's seats in seat order when
         the caller has them (a change's frames read them once for all the phones they redraw),
         else None: a game that needs them reads them itself."""
+        return {}
+
+    def seat_dialog_parts(
+        self, table: Table, seat: Any, asker: Asker | None, turn: TableTurn
+    ) -> dict[str, Any]:
+        """Named values added to a seat's dialog (`seat`: the seat it shows, as
+        read.seat_view gives it; `asker`: who opened it, None on the public display), for the
+        game's controls there (slot "seat_controls")."""
         return {}
 
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
@@ -271,6 +294,14 @@ def tap_forms() -> dict[str, type]:
     return found
 
 
+def dialog(name: str) -> Callable[..., Any] | None:
+    """The view of a registered game's dialog `name` (None: no game has one)."""
+    for game in games():
+        if name in game.dialogs:
+            return game.dialogs[name]
+    return None
+
+
 def event_kinds() -> frozenset[str]:
     """The kinds of the events the games' own taps record."""
     return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
@@ -296,6 +327,20 @@ def private_parts(table: Table, seat: Seat, seats: list[Seat] | None = None) -> 
     values: dict[str, Any] = {}
     for game in playing:
         values.update(game.private_parts(table, seat, seats))
+    return Parts(on=tuple(g.key for g in playing), values=values)
+
+
+def seat_dialog_parts(
+    table: Table, parts: Parts, seat: Any, asker: Asker | None, turn: TableTurn
+) -> Parts:
+    """`parts` (the table's public values) with what the games on at `table` add to a seat's
+    dialog for `asker`."""
+    playing = on(table)
+    if not playing:
+        return parts
+    values = dict(parts.values)
+    for game in playing:
+        values.update(game.seat_dialog_parts(table, seat, asker, turn))
     return Parts(on=tuple(g.key for g in playing), values=values)
 
 
@@ -328,6 +373,17 @@ def steps_landed(table: Table, seats: list[Seat], steps: tuple[DamageStep, ...])
     for game in on(table):
         game.steps_landed(ctx)
     return ctx
+
+
+def turn_ending(table: Table, seat: Seat) -> None:
+    """`seat`'s turn is about to pass: the games on at `table` end what lasts one turn."""
+    for game in on(table):
+        game.turn_ending(table, seat)
+
+
+def equipment_left(table: Table, seat: Seat, slot: str, card: str) -> int:
+    """The HP the games on at `table` recover when `card` leaves `seat`'s `slot`."""
+    return sum(game.equipment_left(table, seat, slot, card) for game in on(table))
 
 
 def identity_shown(table: Table, seats: list[Seat]) -> set[int]:

@@ -77,6 +77,8 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
 # The game packages (companion/games/<key>/, each a Django app reached only through
 # companion.hooks): registering a game is one line here.
 GAMES = [
+    # First: its history lines come before the other games' clauses on its damage.
+    "companion.games.maneuvering",
     "companion.games.protection",
     "companion.games.last_three",
     "companion.games.house",

@@ -34,11 +34,11 @@ urlpatterns = [
         rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", dialogs.judge_dialog, name="judge"
     ),
     re_path(rf"^[ph]/{TOKEN}/replace$", dialogs.replace_dialog, name="replace"),
-    # 军争: the damage dialog, card first, then source, then the resolved result.
+    # A game package's dialog of one seat (companion.hooks: `Game.dialogs`).
     re_path(
-        rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
-        dialogs.damage_dialog,
-        name="damage",
+        rf"^[ph]/{TOKEN}/(?P<name>[a-z]{{1,16}})/(?P<seat_id>[0-9]{{1,12}})$",
+        dialogs.game_dialog,
+        name="game-dialog",
     ),
     re_path(
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",

@@ -1,6 +1,6 @@
 """The history's lines of 军争 (maneuvering): a damage resolved step by step (`step_words`,
-`chain_words`, also the damage dialog's words), chains, 酒, 白银狮子 and the deck reshuffled
-(companion.words.history has the registry)."""
+`chain_words`, also the damage dialog's words), chains, 酒 and 白银狮子 (companion.words.history
+has the registry; the app registers them when ready)."""
 
 from __future__ import annotations
 
@@ -159,11 +159,6 @@ def _silver_lion(public: dict[str, Any]) -> list[str]:
         _("%(card)s: recovered %(n)s HP (HP %(hp)s)")
         % {"card": card_label("白银狮子"), "n": public["recovered"], "hp": public.get("hp")}
     ]
-
-
-@line("deck_reshuffled")
-def _deck_reshuffled(public: dict[str, Any], name: str) -> str:
-    return _("The deck was reshuffled: the judgement odds start over")
 
 
 @clause("damage_resolved")

@@ -1,4 +1,4 @@
-"""What 军争's damage dialog offers (companion.rules.damage_offers), over every card, with and
+"""What 军争's damage dialog offers (companion.games.maneuvering.rules.offers), over every card, with and
 without 军争, every weapon of the source, the target's armour and horses, and every answer."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from companion.rules.damage import DamageCard, DamageType
-from companion.rules.damage_offers import (
+from companion.games.maneuvering.rules.cards import FireAttackStage
+from companion.games.maneuvering.rules.offers import (
     COMMON_CARDS,
     DamageChoice,
     DamageOptions,
@@ -22,7 +22,7 @@ from companion.rules.damage_offers import (
     source_known,
     source_may_be_none,
 )
-from companion.rules.maneuvering import FireAttackStage
+from companion.rules.damage import DamageCard, DamageType
 
 CARDS = ["", "bogus", *(c.value for c in DamageCard)]
 SLASHES = ("杀", "火杀", "雷杀")

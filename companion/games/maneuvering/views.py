@@ -1,5 +1,5 @@
 """The 军争 damage dialog: the card first, then the source, then the resolved result in words
-before anything is applied (companion.read.damage_dialog); one tap applies it as one change
+before anything is applied (companion.games.maneuvering.read); one tap applies it as one change
 (actions.damage_resolve)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from companion.actions import Actor
-from companion.read.damage_dialog import DamageAsk, damage_dialog_context
-from companion.rules.damage_offers import DamageChoice
+from companion.games.maneuvering.read import DamageAsk, damage_dialog_context
+from companion.games.maneuvering.rules.offers import DamageChoice
 from companion.web.views.common import _not_found, _private, with_actor
 
 
@@ -47,4 +47,4 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
     context = damage_dialog_context(actor.table, int(seat_id), _ask(request.GET))
     if context is None:
         return _not_found(request)
-    return _private(render(request, "companion/live.html#damage_dialog", context))
+    return _private(render(request, "games/maneuvering/damage_dialog.html", context))

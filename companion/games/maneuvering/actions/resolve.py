@@ -19,14 +19,16 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
-from companion.actions.damage.landing import (
+from companion.actions.inputs import _ordered
+from companion.actions.play import _in_play, _living
+from companion.games.maneuvering.actions.landing import (
     _apply_steps,
     _hp_hooks,
     _record_steps,
     _row,
     _until_dying,
 )
-from companion.actions.damage.preview import (
+from companion.games.maneuvering.actions.preview import (
     CONTINUED,
     RESOLVED,
     _flag,
@@ -35,8 +37,9 @@ from companion.actions.damage.preview import (
     paused_chain,
     shown_key,
 )
-from companion.actions.inputs import _ordered
-from companion.actions.play import _in_play, _living
+from companion.games.maneuvering.rules.cards import WineMarker, after_damage
+from companion.games.maneuvering.rules.offers import AXE, HORSE_SLOTS, QILIN
+from companion.games.maneuvering.rules.resolver import continue_damage
 from companion.models import Seat
 from companion.rules.damage import (
     DamageCard,
@@ -45,10 +48,7 @@ from companion.rules.damage import (
     DamageStep,
     DamageType,
     apply_step,
-    continue_damage,
 )
-from companion.rules.damage_offers import AXE, HORSE_SLOTS, QILIN
-from companion.rules.maneuvering import WineMarker, after_damage
 
 
 def _qilin_slot(value: Any, source_seat: Seat | None, target_seat: Seat, first: DamageStep) -> str:
@@ -253,6 +253,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
             after={"seats": {}},
             subject=subject,
             action_id=action_id,
+            undoable=True,
         )
     last = found[-1]
     more = last.dying and any(

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from companion import actions
+from companion.games.maneuvering import actions as maneuver
 from companion.models import Event
 from tests.actions.flow_helpers import after, holder_of, to_phase
 from tests.actions.test_turns import first_game
@@ -36,9 +37,9 @@ def scene(b_hp: int = 6):
     actions.equipment_set(token=host, seat_id=a.pk, name="古锭刀")
     actions.equipment_set(token=host, seat_id=b.pk, name="藤甲")
     actions.equipment_set(token=host, seat_id=c.pk, name="白银狮子")
-    actions.seat_set_chained(token=a.token, seat_id=b.pk, chained=True)
-    actions.seat_set_chained(token=a.token, seat_id=c.pk, chained=True)
-    actions.seat_drink_wine(token=a.token, seat_id=a.pk)
+    maneuver.seat_set_chained(token=a.token, seat_id=b.pk, chained=True)
+    maneuver.seat_set_chained(token=a.token, seat_id=c.pk, chained=True)
+    maneuver.seat_drink_wine(token=a.token, seat_id=a.pk)
     actions.seat_set_max_hp(token=host, seat_id=b.pk, max_hp_value=max(b_hp, fresh(b).max_hp))
     now = fresh(b).hp
     if now != b_hp:
@@ -162,12 +163,12 @@ def test_reaction_skills_are_offered_once_for_their_own_step_of_a_chain() -> Non
     Seat.objects.filter(pk=c.pk).update(hero="WEI006")  # 郭嘉: 遗计
     Seat.objects.filter(pk__in=[b.pk, d.pk]).update(hero="")
     for seat in (b, c, d):
-        actions.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
+        maneuver.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
     preview = dialog(a.token, b.pk, card="雷杀", source=str(a.pk))
     lines = re.findall(r'<li class="damage-step[^"]*">(.*?)</li>', preview, re.S)
     assert len(lines) == 3
     assert ["遗计" in line for line in lines] == [False, True, False]
-    actions.damage_resolve(token=a.token, target=b.pk, card="雷杀", source=a.pk)
+    maneuver.damage_resolve(token=a.token, target=b.pk, card="雷杀", source=a.pk)
     event = Event.objects.filter(table=table).latest("version")
     assert [s["skills"] for s in event.public["steps"]] == [[], ["遗计"], []]
     text = HistoryLine(event.kind, event.public, event.version, event.game_number).text

@@ -17,11 +17,11 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
-from companion.actions.damage.preview import _maneuvering
 from companion.actions.play import _delta, _in_play, _living
+from companion.games.maneuvering.actions.preview import _maneuvering
+from companion.games.maneuvering.rules.cards import WineMarker, drink
 from companion.infra import fastsql
 from companion.models import Event, Seat
-from companion.rules.maneuvering import WineMarker, drink
 from companion.rules.turns import Phase
 
 SEAT_STATE_KINDS = ("chained", "wine")
@@ -59,6 +59,7 @@ def seat_set_chained(
         after={"chained": value},
         subject=seat,
         action_id=action_id,
+        undoable=True,
         change=_delta(table, [seat], "hp", "strip"),
     )
 
@@ -97,6 +98,7 @@ def seat_drink_wine(actor: Actor, *, seat_id: Any, action_id: str | None = None)
         after={"wine": seat.wine},
         subject=seat,
         action_id=action_id,
+        undoable=True,
         change=_delta(table, [seat], "hp"),
     )
 

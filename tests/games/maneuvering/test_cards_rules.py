@@ -4,17 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.cards import Suit
-from companion.rules.damage import (
-    DamageCard,
-    DamageRequest,
-    DamageType,
-    Modifier,
-    SeatState,
-    resolve_damage,
-    start_damage,
-)
-from companion.rules.maneuvering import (
+from companion.games.maneuvering.rules.cards import (
     FireAttackError,
     FireAttackStage,
     WineMarker,
@@ -26,6 +16,9 @@ from companion.rules.maneuvering import (
     fire_attack,
     silver_lion_recovery,
 )
+from companion.games.maneuvering.rules.resolver import resolve_damage, start_damage
+from companion.rules.cards import Suit
+from companion.rules.damage import DamageCard, DamageRequest, DamageType, Modifier, SeatState
 
 NONE, ACTIVE, SPENT = WineMarker.NONE, WineMarker.ACTIVE, WineMarker.SPENT
 

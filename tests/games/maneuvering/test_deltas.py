@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion import actions
+from companion.games.maneuvering import actions as maneuver
 from companion.live import broadcast
 from tests.actions.flow_helpers import after, holder_of
 from tests.actions.test_turns import first_game
@@ -22,11 +22,11 @@ def test_a_chain_of_four_is_one_delta_with_every_seat_and_tracker() -> None:
     source = holder_of(table)
     chained = [after(seats, source, n) for n in (1, 2, 3, 4)]
     for seat in chained:
-        actions.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
+        maneuver.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
     table.refresh_from_db()
     version = table.version
     box = frames_of(
-        lambda: actions.damage_resolve(
+        lambda: maneuver.damage_resolve(
             token=table.host_token, target=chained[0].pk, card="雷杀", source=source.pk
         )
     )
@@ -49,7 +49,7 @@ def test_chaining_a_seat_sends_its_seat_and_the_strip() -> None:
     me = holder_of(table)
     other = after(seats, me)
     box = frames_of(
-        lambda: actions.seat_set_chained(token=me.token, seat_id=other.pk, chained=True)
+        lambda: maneuver.seat_set_chained(token=me.token, seat_id=other.pk, chained=True)
     )
     delta = check_delta(table, box, "seat", "strip", "turn")
     assert 'class="chain-mark"' in delta and "now-chain" in delta and other.name in delta

@@ -2,8 +2,8 @@
 the cards and equipment in play allow (the weapons' choices, a skill's damage type and amount).
 
 The dialog asks in that order and shows the resolved result before anything is applied
-(companion.read.damage_dialog). These functions only decide what may be offered and which of the
-answers given so far count; companion.rules.damage resolves the damage, and the action
+(companion.games.maneuvering.read). These functions only decide what may be offered and which of the
+answers given so far count; `rules.resolver` resolves the damage, and the action
 (actions.damage_resolve) judges what is applied.
 """
 
@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.games.maneuvering.rules.cards import FireAttack, FireAttackError, fire_attack
+from companion.games.maneuvering.rules.resolver import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG
 from companion.rules import modes
-from companion.rules.damage import FEATHER_FAN, GUDING, ICE_SWORD, RENWANG, DamageCard, DamageType
-from companion.rules.maneuvering import FireAttack, FireAttackError, fire_attack
+from companion.rules.damage import DamageCard, DamageType
+from companion.rules.offers import Asker, TableTurn
 
 AXE = "贯石斧"
 # 麒麟弓: after its 杀 deals damage, the holder may discard one of the target's horses.
@@ -151,4 +153,38 @@ def damage_choice(
         qilin=answers.qilin if answers.qilin in {slot for _name, slot in options.qilin} else "",
         damage_type=answers.damage_type if options.kind and answers.damage_type in kinds else "",
         amount=answers.amount if options.amount and answers.amount in _AMOUNTS else "",
+    )
+
+
+@dataclass(frozen=True)
+class ManeuverControls:
+    """军争's buttons on a seat's dialog: the damage dialog, chain or free (铁索连环), drink 酒."""
+
+    damage: bool
+    chain: bool
+    wine: bool
+
+
+def maneuver_controls(
+    asker: Asker | None,
+    turn: TableTurn,
+    *,
+    seat_id: int,
+    seat_alive: bool,
+    seat_dying: bool,
+    maneuvering: bool,
+) -> ManeuverControls | None:
+    """军争's controls for the asker on this seat (None: none at all, the part is not shown).
+
+    The damage dialog: whoever may change the seat, or any living player (they say who dealt it).
+    The chain: whoever may change the seat, or the current player (the card's user). 酒: on one's
+    own seat only, by whoever may change it, and not while dying (a dying player's 酒 is a rescue,
+    actions.seat_rescue)."""
+    if not (turn.playing and seat_alive and maneuvering) or asker is None:
+        return None
+    user = asker.seated and asker.seat_id == turn.seat_id
+    return ManeuverControls(
+        damage=asker.may_act or asker.seated,
+        chain=asker.may_act or user,
+        wine=asker.may_act and asker.seat_id == seat_id and not seat_dying,
     )

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
 from companion.actions.core import ActionError, Actor, Change, _record, _seat_public
-from companion.actions.damage.preview import step_public
 from companion.actions.play import _delta
+from companion.games.maneuvering.actions.preview import step_public
 from companion.infra import fastsql
 from companion.models import Event, Seat, Table
 from companion.rules.damage import DamageStep
@@ -163,6 +163,7 @@ def _record_steps(
         },
         subject=subject,
         action_id=action_id,
+        undoable=True,
         # A game may ask for every screen (what it shows changed): the whole page, not a delta.
         change=Change(table.pk, table.version, private_seats=private)
         if whole_page or (games is not None and games.whole_page)

@@ -1,5 +1,5 @@
 """军争 at the table: a seat's chain (铁索连环), its 酒 marker, and a whole resolved
-damage (companion.rules.damage) applied as one change with one event, so one undo restores it.
+damage (`rules.resolver`) applied as one change with one event, so one undo restores it.
 
 The damage is applied in full: every step of a chain at once. A seat it leaves dying is settled
 afterwards with the usual rescue or death, in the order of the steps (`public["dying"]`): each
@@ -10,14 +10,14 @@ paused chain); the damage applied (`resolve`: the taps; `landing`: the rows, the
 undo); a seat's chain and 酒 (`markers`).
 """
 
-from companion.actions.damage.landing import undo_resolved
-from companion.actions.damage.markers import (
+from companion.games.maneuvering.actions.landing import undo_resolved
+from companion.games.maneuvering.actions.markers import (
     SEAT_STATE_KINDS,
     seat_drink_wine,
     seat_set_chained,
     undo_seat_state,
 )
-from companion.actions.damage.preview import (
+from companion.games.maneuvering.actions.preview import (
     CONTINUED,
     RESOLVED,
     damage_preview,
@@ -25,7 +25,7 @@ from companion.actions.damage.preview import (
     shown_key,
     step_public,
 )
-from companion.actions.damage.resolve import damage_continue, damage_resolve
+from companion.games.maneuvering.actions.resolve import damage_continue, damage_resolve
 
 __all__ = [
     "CONTINUED",

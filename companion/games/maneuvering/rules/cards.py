@@ -1,7 +1,7 @@
 """军争 cards besides the damage itself: the 酒 marker, 白银狮子 leaving a seat, 火攻's steps.
 
 Sources: seeds/001_*.txt lines 431-437 (酒), 457 (火攻), 463 (白银狮子); docs/rules.md §6 (酒 while
-dying) and §9.9. The damage these cards deal goes through companion.rules.damage.
+dying) and §9.9. The damage these cards deal goes through `rules.resolver`.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def fire_attack(
 
     The target must have a hand card (it may be the user). Nothing shown yet: SHOW. A suit shown:
     DISCARD, until the user says whether he discarded a card of that suit: then DAMAGE (1 fire
-    damage, `damage` is the request for companion.rules.damage) or NOTHING.
+    damage, `damage` is the request for `rules.resolver`) or NOTHING.
     """
     if target_hand_empty:
         raise FireAttackError("no_hand_card", "火攻 is used on a player with a hand card")

@@ -1,5 +1,5 @@
 """What a damage would do, read only: the request and every step worked out by the rules
-(companion.rules.damage) as the table stands, what the dialog's preview showed (`shown_key`), each
+(`rules.resolver`) as the table stands, what the dialog's preview showed (`shown_key`), each
 step as an event and a screen show it, and the chain waiting for a dying seat (`paused_chain`).
 Nothing here writes."""
 
@@ -13,6 +13,8 @@ from companion import hooks
 from companion.actions.core import ActionError, _seat_of
 from companion.actions.inputs import _int, _ordered, refuse_card
 from companion.actions.play import _in_play, _living
+from companion.games.maneuvering.rules.cards import WineMarker
+from companion.games.maneuvering.rules.resolver import resolve_damage
 from companion.models import Event, Seat, Table
 from companion.rules.damage import (
     DamageCard,
@@ -21,9 +23,7 @@ from companion.rules.damage import (
     DamageStep,
     DamageType,
     SeatState,
-    resolve_damage,
 )
-from companion.rules.maneuvering import WineMarker
 
 # 军争 cards and damage types: only with the expansion on.
 _MANEUVERING_CARDS = frozenset(

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.maneuvering.rules.resolver import continue_damage, resolve_damage, start_damage
 from companion.rules.damage import (
     DamageCard,
     DamageError,
@@ -20,9 +21,6 @@ from companion.rules.damage import (
     DamageType,
     Modifier,
     SeatState,
-    continue_damage,
-    resolve_damage,
-    start_damage,
 )
 
 N, F, T = DamageType.NORMAL, DamageType.FIRE, DamageType.THUNDER

@@ -3,9 +3,9 @@ resolved result in words before anything is applied; one tap applies it as one c
 (actions.damage_resolve).
 
 The dialog re-renders itself with what has been chosen so far (a GET form): nothing is written
-until the apply form posts to `act/resolve`. What is offered at each step is
-companion.rules.damage_offers'; the weapon choices only when the source holds that weapon, 火攻
-through its guided path (rules.maneuvering.fire_attack).
+until the apply form posts to `act/resolve`. What is offered at each step is `rules.offers`';
+the weapon choices only when the source holds that weapon, 火攻 through its guided path
+(`rules.cards.fire_attack`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ from typing import Any
 
 from companion import hooks
 from companion.actions import ActionError
-from companion.actions.damage import damage_preview, shown_key, step_public
-from companion.models import Table
-from companion.rules.cards import Suit
-from companion.rules.damage import DamageCard
-from companion.rules.damage_offers import (
+from companion.games.maneuvering.actions import damage_preview, shown_key, step_public
+from companion.games.maneuvering.rules.cards import FireAttackStage
+from companion.games.maneuvering.rules.offers import (
     DamageChoice,
     accepted_card,
     damage_choice,
@@ -31,8 +29,10 @@ from companion.rules.damage_offers import (
     source_known,
     source_may_be_none,
 )
-from companion.rules.maneuvering import FireAttackStage
-from companion.words.maneuver_lines import chain_words, step_words
+from companion.games.maneuvering.words import chain_words, step_words
+from companion.models import Table
+from companion.rules.cards import Suit
+from companion.rules.damage import DamageCard
 
 SUITS = [(s.value, s.symbol, s.is_red) for s in Suit]
 
