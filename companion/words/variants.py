@@ -85,7 +85,4 @@ def variants_on(mode: str, options: Mapping[str, Any] | None) -> list[VariantOn]
         parsed = modes.get(mode).options(dict(options or {}))
     except (OptionsError, KeyError, ValueError):
         return []
-    on = getattr(parsed, "variants_on", None)
-    if on is None:
-        return []
-    return [VariantOn(name, *VARIANTS[name]) for name in on() if name in VARIANTS]
+    return [VariantOn(name, *VARIANTS[name]) for name in parsed.variants_on() if name in VARIANTS]

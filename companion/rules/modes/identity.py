@@ -75,10 +75,6 @@ class IdentityGameOptions(TableOptions):
             raise OptionsRefused(refused[0])
         return options
 
-    def variants_on(self) -> tuple[str, ...]:
-        """The names of the variants switched on, in the form's order (the header's list)."""
-        return tuple(name for name in self.VARIANTS if getattr(self, name))
-
     def refusals(self, seat_count: int | None = None) -> tuple[OptionRefusal, ...]:
         """What does not fit (docs/rules.md §9, decided in docs/variants.md): rebirth and dark souls
         both say what becomes of the dead, so a table has one or the other; the protection of
