@@ -75,9 +75,11 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
 ]
 
 # The game packages (companion/games/<key>/, each a Django app reached only through
-# companion.hooks): registering a game is one line here.
+# companion.hooks, or as a mode through companion.rules.modes): registering a game is one line
+# here.
 GAMES = [
-    # First: its history lines come before the other games' clauses on its damage.
+    "companion.games.identity",
+    # Before the other games: its history lines come before their clauses on its damage.
     "companion.games.maneuvering",
     "companion.games.protection",
     "companion.games.last_three",

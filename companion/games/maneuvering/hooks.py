@@ -66,7 +66,7 @@ class ManeuveringGame(hooks.Game):
     event_kinds: ClassVar[frozenset[str]] = OWN_KINDS
 
     def is_on(self, table: Table) -> bool:
-        return (table.options or {}).get(KEY) is True
+        return table.opts.flag(KEY)
 
     def turn_ending(self, table: Table, seat: Seat) -> None:
         if seat.wine:  # 酒 lasts one turn (rules.cards.at_turn_end)
