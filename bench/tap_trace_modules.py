@@ -4,8 +4,9 @@ every screen's: an HP tap, a 3 vs 3 commander's go and a 军争 chain (tests/sup
 says what each is and how it is traced; tests/live/test_tap_path.py asserts the HP tap's
 ceiling).
 
-    .venv/bin/python bench/tap_trace_modules.py               # the counts, each tap kind
-    .venv/bin/python bench/tap_trace_modules.py --list        # and the modules, in the order entered
+    .venv/bin/python bench/tap_trace_modules.py                 # the counts, each tap kind
+    .venv/bin/python bench/tap_trace_modules.py --list          # the modules, in order entered
+    .venv/bin/python bench/tap_trace_modules.py --list --calls  # the functions called in each
     .venv/bin/python bench/tap_trace_modules.py --json
 
 Each kind runs in a process of its own on a new SQLite database and the in-memory layer, twice
@@ -30,7 +31,7 @@ from typing import Any
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parent.parent))
 
-KINDS = ("hp", "threes_go", "chain")
+KINDS = ("hp", "hp_holder", "threes_go", "chain")
 
 
 def _run(kind: str) -> dict[str, Any]:
@@ -56,7 +57,13 @@ def _run(kind: str) -> dict[str, Any]:
             outside = traced.outside_rules
             order = [n for n in dict.fromkeys(traced.order) if n in outside]
             words = sorted({n for n in traced.order if taptrace.GAME_WORDS.fullmatch(n)})
-            result[run] = {"count": len(outside), "modules": order, "game_words": words}
+            calls = {n: list(traced.calls[n]) for n in order}
+            result[run] = {
+                "count": len(outside),
+                "modules": order,
+                "game_words": words,
+                "calls": calls,
+            }
         return result
 
     return asyncio.run(both())
@@ -66,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kind", choices=KINDS, help="one kind, in this process (internal)")
     parser.add_argument("--list", action="store_true", help="print the modules too")
+    parser.add_argument("--calls", action="store_true", help="with --list: the functions called")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     if args.kind:
@@ -73,13 +81,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results: dict[str, Any] = {}
     for kind in KINDS:
-        out = subprocess.run(  # noqa: S603 - this script, one kind
+        done = subprocess.run(  # noqa: S603 - this script, one kind
             [sys.executable, str(HERE), "--kind", kind],
-            check=True,
+            check=False,
             capture_output=True,
             text=True,
-        ).stdout
-        results[kind] = json.loads(out.strip().splitlines()[-1])
+        )
+        if done.returncode:
+            print(done.stderr[-3000:], file=sys.stderr)
+            return done.returncode
+        results[kind] = json.loads(done.stdout.strip().splitlines()[-1])
     if args.json:
         print(json.dumps(results, indent=1, ensure_ascii=False))
         return 0
@@ -93,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             for name in again["modules"]:
                 mark = "" if name in first["modules"] else "  (again only)"
                 print(f"           {name}{mark}")
+                if args.calls:
+                    print(f"               {', '.join(again['calls'][name])}")
             for name in first["modules"]:
                 if name not in again["modules"]:
                     print(f"           {name}  (first only)")

@@ -3,9 +3,9 @@ screen's (docs/architecture.md, "The path of one tap"): the tap is sent over a p
 every screen's socket is drained while `sys.setprofile` (and `threading.setprofile`, for the
 database thread, started again under it) notes each project file a Python function is called in.
 
-Three taps: an HP tap (a phone's "−" on its own HP), a 3 vs 3 commander's go ending (the cold
-commander's "end turn", which passes the go to the other side) and a 军争 chain (a 雷杀 through
-the resolver along four chained seats). Used by tests/live/test_tap_path.py and
+Three taps: an HP tap (a phone's "−" on its own HP; also by the turn's holder), a 3 vs 3
+commander's go ending (the cold commander's "end turn", which passes the go to the other side)
+and a 军争 chain (a 雷杀 through the resolver along four chained seats). Used by tests/live/test_tap_path.py and
 bench/tap_trace_modules.py (which prints the counts)."""
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ ROOT = Path(__file__).resolve().parents[2] / "companion"
 GAME_WORDS = re.compile(r"games/\w+/words\.py")
 
 
-def profiler(order: list[str]) -> Callable[[FrameType, str, Any], None]:
+def profiler(
+    order: list[str], calls: dict[str, dict[str, None]] | None = None
+) -> Callable[[FrameType, str, Any], None]:
     """A profile function that appends each project file entered (relative to companion/) to
-    `order`, once per run of calls in it."""
+    `order`, once per run of calls in it; and to `calls`, by file, the functions called."""
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
@@ -49,6 +51,8 @@ def profiler(order: list[str]) -> Callable[[FrameType, str, Any], None]:
             name = path.relative_to(ROOT).as_posix()
             if not order or order[-1] != name:
                 order.append(name)
+            if calls is not None:
+                calls.setdefault(name, {})[frame.f_code.co_qualname] = None
 
     return profile
 
@@ -65,6 +69,8 @@ class Traced:
     table: Table
     order: list[str]
     answer: dict[str, Any] | None
+    # By file, the functions called in it, in the order first called.
+    calls: dict[str, dict[str, None]]
 
     @property
     def outside_rules(self) -> set[str]:
@@ -83,7 +89,8 @@ async def trace_tap(
     for comm in screens:
         await drain(comm, timeout=0.1)
     order: list[str] = []
-    profile = profiler(order)
+    calls: dict[str, dict[str, None]] = {}
+    profile = profiler(order, calls)
     # The database thread is stopped so that it starts again for this tap, under the profile
     # (threading.setprofile covers new threads only).
     dbthread.shutdown()
@@ -96,7 +103,7 @@ async def trace_tap(
     finally:
         sys.setprofile(None)
         threading.setprofile(None)
-    return Traced(table, order, answer)
+    return Traced(table, order, answer, calls)
 
 
 async def _screens(table: Table, seats: list[Seat]) -> list[WebsocketCommunicator]:
@@ -111,14 +118,22 @@ async def _close(screens: list[WebsocketCommunicator]) -> None:
         await comm.disconnect()
 
 
-async def hp_tap() -> Traced:
-    """A phone's "−" on its own HP at a 4-seat identity table in play."""
+async def hp_tap(*, holder: bool = False) -> Traced:
+    """A phone's "−" on its own HP at a 4-seat identity table in play: a seat that does not
+    hold the turn, or (`holder`) the one that does (its turn bar is redrawn: the hand limit is
+    its HP)."""
     table, seats = await database_sync_to_async(picked_all)(4)
-    me = seats[1]
+    me = next(s for s in seats if (s.pk == table.turn_seat_id) == holder)
     screens = await _screens(table, seats)
-    traced = await trace_tap(table, screens[1], screens, "hp", "tappath001", seat=me.pk, delta=-1)
+    tapper = screens[seats.index(me)]
+    traced = await trace_tap(table, tapper, screens, "hp", "tappath001", seat=me.pk, delta=-1)
     await _close(screens)
     return traced
+
+
+async def hp_tap_holder() -> Traced:
+    """The turn's holder's "−" on his own HP."""
+    return await hp_tap(holder=True)
 
 
 def _threes_go() -> tuple[Table, list[Seat], Seat]:
@@ -163,6 +178,7 @@ async def chain_tap() -> Traced:
 
 TAPS: dict[str, Callable[..., Awaitable[Traced]]] = {
     "hp": hp_tap,
+    "hp_holder": hp_tap_holder,
     "threes_go": threes_go,
     "chain": chain_tap,
 }
