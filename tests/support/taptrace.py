@@ -10,6 +10,7 @@ bench/tap_trace_modules.py (which prints the counts)."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import threading
@@ -27,7 +28,7 @@ from companion.infra import dbthread
 from companion.models import Seat, Table
 from tests.actions.flow_helpers import after, holder_of
 from tests.actions.test_turns import first_game
-from tests.live.test_socket_taps import drain, open_socket, tap_seeing
+from tests.live.test_consumers import drain, open_socket
 from tests.support.game import picked_all
 from tests.support.modeplay import drafter, in_play
 
@@ -97,13 +98,32 @@ async def trace_tap(
     threading.setprofile(profile)
     sys.setprofile(profile)
     try:
-        answer, _frames = await tap_seeing(tapper, name, action_id, **fields)
+        answer = await _tap(tapper, name, action_id, fields)
         for comm in screens:
             await drain(comm)
     finally:
         sys.setprofile(None)
         threading.setprofile(None)
     return Traced(table, order, answer, calls)
+
+
+async def _tap(
+    comm: WebsocketCommunicator, name: str, action_id: str, fields: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Send a tap; None once its own frame came back (applied), else its JSON answer. The wait
+    is long: a profiled tap on a busy machine takes seconds."""
+    await comm.send_to(
+        text_data=json.dumps(
+            {"type": "act", "name": name, "fields": fields, "action_id": action_id}
+        )
+    )
+    while True:
+        frame = await comm.receive_from(timeout=30)
+        if frame.startswith("{"):
+            answer: dict[str, Any] = json.loads(frame)
+            return answer
+        if f'data-action="{action_id}"' in frame:
+            return None
 
 
 async def _screens(table: Table, seats: list[Seat]) -> list[WebsocketCommunicator]:
