@@ -36,6 +36,9 @@ ROOT = Path(__file__).resolve().parents[2] / "companion"
 # A game package's history words (companion/games/<key>/words.py): the registry asks every
 # clause of a line's kind, whichever table registered games play at (one check each).
 GAME_WORDS = re.compile(r"games/\w+/words\.py")
+# A game package's rules are plain rules like the core's: the table's mode's (the identity
+# game's, companion/games/identity/rules/) are asked on the way, as the core's rules/ are.
+GAME_RULES = re.compile(r"games/\w+/rules(/\w+)?\.py")
 
 
 def profiler(
@@ -59,8 +62,15 @@ def profiler(
 
 
 def outside_rules(order: list[str]) -> set[str]:
-    """The files entered outside `rules/` (and the game packages' history words)."""
-    return {n for n in order if not n.startswith("rules/") and not GAME_WORDS.fullmatch(n)}
+    """The files entered outside `rules/` (and outside the game packages' rules and history
+    words)."""
+    return {
+        n
+        for n in order
+        if not n.startswith("rules/")
+        and not GAME_WORDS.fullmatch(n)
+        and not GAME_RULES.fullmatch(n)
+    }
 
 
 @dataclass
