@@ -5,8 +5,8 @@ database thread, started again under it) notes each project file a Python functi
 
 Three taps: an HP tap (a phone's "−" on its own HP; also by the turn's holder), a 3 vs 3
 commander's go ending (the cold commander's "end turn", which passes the go to the other side)
-and a 军争 chain (a 雷杀 through the resolver along four chained seats). Used by tests/live/test_tap_path.py and
-bench/tap_trace_modules.py (which prints the counts)."""
+and a 军争 chain (a 雷杀 through the resolver along four chained seats). Used by
+tests/live/test_tap_path.py and bench/tap_trace_modules.py (which prints the counts)."""
 
 from __future__ import annotations
 
