@@ -3,11 +3,13 @@ outcomes (from the Django translation files)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -59,27 +61,12 @@ def place_label(place: str) -> str:
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
-    """The translated words for a winning side, keyed by the mode: the identity
-    game's sides; 3 vs 3's colours, with their players when `names` are given; 1 vs 1's
-    winner by name (`names`), or the card's side when no name is known."""
+    """The translated words for a winning side, keyed by the mode: the mode's own words where
+    its package registered them (`register_mode`), else the identity game's sides."""
     joined = pgettext("list separator", ", ").join(names)
-    if mode == "threes":
-        text = {
-            "lord": _("The warm side wins"),
-            "renegade": _("The cold side wins"),
-        }.get(side, "")
-        if text and joined:
-            return _("%(side)s: %(names)s") % {"side": text, "names": joined}
-        return text
-    if mode == "duel":
-        if side not in ("lord", "renegade"):
-            return ""
-        if joined:
-            return _("%(name)s wins") % {"name": joined}
-        return {
-            "lord": _("The second player wins"),
-            "renegade": _("The first player wins"),
-        }[side]
+    words = _MODE_WORDS.get(mode)
+    if words is not None and words.side is not None:
+        return words.side(side, joined)
     return {
         "lord": _("The Lord and the Loyalists win"),
         "rebels": _("The Rebels win"),
@@ -122,15 +109,37 @@ def outcome_label(outcome: str) -> str:
     }.get(outcome, outcome)
 
 
+@dataclass(frozen=True)
+class ModeWords:
+    """A way to play's words: its name and one line on who plays (the create form), and how it
+    words a winning side (`side(side, joined names)`; None: the identity game's sides)."""
+
+    name: Promise | str
+    line: Promise | str
+    side: Callable[[str, str], str] | None = None
+
+
+_MODE_WORDS: dict[str, ModeWords] = {
+    "identity": ModeWords(
+        gettext_lazy("Identity game"), gettext_lazy("4 to 10 players; a public lord.")
+    ),
+}
+
+
+def register_mode(key: str, words: ModeWords) -> None:
+    """A mode's package gives its words (from its `words` module, imported when its app is
+    ready); a key registered again is replaced."""
+    _MODE_WORDS[key] = words
+
+
 def mode_choices() -> list[tuple[str, str, str]]:
     """The ways to play a new table may choose, in the registry's order: key, name, and one line
     on who plays (the home page's create form)."""
-    words = {
-        "identity": (_("Identity game"), _("4 to 10 players; a public lord.")),
-        "threes": (_("3 vs 3"), _("Exactly 6 players: two teams, a commander each, a draft.")),
-        "duel": (_("1 vs 1"), _("Exactly 2 players: three heroes each, in a secret order.")),
-    }
-    return [(key, *words[key]) for key in modes.keys() if key in words]
+    return [
+        (key, str(words.name), str(words.line))
+        for key in modes.keys()
+        if (words := _MODE_WORDS.get(key)) is not None
+    ]
 
 
 def mode_label(key: str) -> str:

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
+from companion.games.duel.rules import PLAN as DUEL
+from companion.games.threes.rules import PLAN as THREES
 from companion.rules.draft import Draft, DraftError, DraftPlan, Placement
 from companion.rules.heroes import STANDARD_HEROES
-from companion.rules.modes.duel import PLAN as DUEL
-from companion.rules.modes.threes import PLAN as THREES
 
 HEROES = [hero.id for hero in STANDARD_HEROES]
 PLANS = {"threes": THREES, "duel": DUEL}

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 import pytest
 
 from companion import actions
+from companion.games.duel.rules import DuelMode
+from companion.games.threes.rules import ThreesMode
 from companion.models import Seat, Table
 from companion.rules import modes
 from companion.rules.draft import Draft, Placement
-from companion.rules.modes.duel import DuelMode
-from companion.rules.modes.threes import ThreesMode
 from tests.support.factories import make_table
 from tests.support.game import fresh
 

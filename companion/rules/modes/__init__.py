@@ -16,13 +16,11 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
-from companion.rules.modes.duel import DuelMode
 from companion.rules.modes.identity import IdentityMode
-from companion.rules.modes.threes import ThreesMode
 
 DEFAULT = "identity"
 
-_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(), ThreesMode(), DuelMode())}
+_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(),)}
 
 
 def register(mode: Mode) -> None:
