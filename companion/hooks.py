@@ -229,6 +229,14 @@ class Game:
         """Marks on one seat of the ring (public)."""
         return ()
 
+    def mode_view(
+        self, table: Table, seats: list[Seat], side: str | None, drafts: bool
+    ) -> dict[str, Any]:
+        """Named fields of the mode's view (companion.read.modeview.ModeView) as a screen of this
+        draft side sees them (`side` None: every screen; `drafts`: the screen picks and places
+        for its side): a drafted mode's draft, placements and orders."""
+        return {}
+
     def identity_shown(self, table: Table, seats: list[Seat]) -> set[int]:
         """Living seats whose identity every screen shows (e.g. a reborn player's, public since
         his death)."""

@@ -17,12 +17,12 @@ import pytest
 from django.test import Client
 
 from companion.games.draft import actions as draft_actions
+from companion.games.draft.rules import Draft, Placement
 from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
 from companion.read.state import public_state
 from companion.rules import modes
-from companion.rules.draft import Draft, Placement
 from tests.read.test_secrecy_screens import hero_leaks
 from tests.support.game import fresh, kill
 from tests.support.modeplay import (

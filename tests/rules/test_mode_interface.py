@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.draft.rules import DraftPlan
 from companion.games.duel.rules import DuelMode
 from companion.games.threes.rules import ThreesMode
 from companion.rules import modes
 from companion.rules.cards import load_deck
 from companion.rules.directions import AREA_TRICKS, TURN_ORDER
-from companion.rules.draft import DraftPlan
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity

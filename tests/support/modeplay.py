@@ -10,11 +10,11 @@ import pytest
 
 from companion import actions
 from companion.games.draft import actions as draft_actions
+from companion.games.draft.rules import Draft, Placement
 from companion.games.duel.rules import DuelMode
 from companion.games.threes.rules import ThreesMode
 from companion.models import Seat, Table
 from companion.rules import modes
-from companion.rules.draft import Draft, Placement
 from tests.support.factories import make_table
 from tests.support.game import fresh
 

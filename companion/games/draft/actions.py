@@ -5,7 +5,7 @@ nothing is revealed. A drafted mode's package starts it (`start_draft`, from its
 `start_heroes` hook) and offers its taps (companion.games.draft.forms); 1 vs 1's next hero
 when one falls is its own (companion.games.duel.actions), on the state kept here.
 
-The rules are `companion.rules.draft` (`Draft`, `Placement`) behind the mode's hooks
+The rules are the kit's (`rules`: `Draft`, `Placement`) behind the mode's hooks
 (`draft_plan`, `draft_side`, `drafts_for_side`, `seat_heroes`, `hero_falls`); the state is kept
 in `Table.mode_state` ("draft", "placement", "fallen"). Each tap is checked against the seat it
 comes from: only a seat whose identity drafts for its side (`drafts_for_side`) picks and places,
@@ -35,13 +35,13 @@ from companion.actions.core import (
 )
 from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.turns import begin_turns
+from companion.games.draft.rules import Draft, DraftPlan, Placement
 from companion.models import Seat, Table
-from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 
-# The words for the rules' refusals (companion.rules.draft, rules.teams, the go).
+# The words for the rules' refusals (the draft's rules, `rules`).
 REFUSALS: dict[str, Any] = {
     "first_not_chosen": _("Who picks first is not chosen yet."),
     "first_chosen": _("Who picks first is chosen already."),
@@ -76,7 +76,7 @@ def refused(error: Refused, status: int = 409) -> ActionError:
 
 def plan_of(mode: Mode) -> DraftPlan:
     plan = mode.draft_plan()
-    if plan is None:
+    if not isinstance(plan, DraftPlan):
         raise ActionError(_("This game offers its heroes; there is no draft."), 409, "no_draft")
     return plan
 

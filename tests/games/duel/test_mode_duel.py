@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.draft.rules import Draft, Placement
 from companion.games.duel.rules import (
     DISCARD_AND_DRAW_FOUR,
     LORD_SIDE,
@@ -20,7 +21,6 @@ from companion.games.duel.rules import (
     DuelMode,
     hero_in_play,
 )
-from companion.rules.draft import Draft, Placement
 from companion.rules.errors import Refused
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.identities import Identity

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.draft.rules import Draft, DraftError, Placement
 from companion.games.threes.rules import (
     COMMANDER_SEATS,
     FIRST_SIDE,
@@ -38,7 +39,6 @@ from companion.rules.directions import (
     area_order,
 )
 from companion.rules.distance import SeatView, ring_distance
-from companion.rules.draft import Draft, DraftError, Placement
 from companion.rules.errors import Refused
 from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.identities import Identity

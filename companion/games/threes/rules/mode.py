@@ -13,7 +13,7 @@ vanguard B, warm vanguard B, warm commander, warm vanguard A (`place_of`, `seat_
 deal is the commanders' draw of the lord and renegade cards; a next game swaps the colours
 (`redeal`, or `deal` with the other commander as `fixed_leader`).
 
-Heroes: a draft (`PLAN`, rules.draft), then each commander places 3 of his side's 8 on his
+Heroes: a draft (`PLAN`, the draft kit's rules), then each commander places 3 of his side's 8 on his
 side's places, revealed together (`seat_heroes`).
 
 Turns (the go, `flow_*`): the cold commander chooses the side that acts first, and the first
@@ -31,6 +31,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from companion.games.draft.rules import DraftPlan, Placement
 from companion.games.threes.rules.go import (
     Go,
     go_after_death,
@@ -58,7 +59,6 @@ from companion.games.threes.rules.seats import (
 )
 from companion.rules import chance
 from companion.rules.directions import AREA_TRICKS, Direction
-from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity

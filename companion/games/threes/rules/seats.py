@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from companion.rules.draft import DraftPlan, Placement
+from companion.games.draft.rules import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus, Side
