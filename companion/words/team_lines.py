@@ -9,23 +9,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from companion.words.history import line, line_of
+from companion.words.labels import game_word
 
 
 def answer_label(answer: str) -> str:
-    """An answer to the go's question."""
-    return {
-        "warm": _("the warm side acts first"),
-        "cold": _("the cold side acts first"),
-        "commander": _("the commander acts"),
-        "vanguards": _("the vanguards act"),
-    }.get(answer, answer)
+    """An answer to the question a mode's flow asks, in its mode's words."""
+    return game_word("answer", answer) or answer
 
 
 def _asking_text(public: dict[str, Any]) -> str:
-    return {
-        "first_side": _("the cold commander chooses the side that acts first"),
-        "who_acts": _("the commander chooses: commander or vanguards"),
-    }.get(public.get("asking", ""), "")
+    return game_word("asking", public.get("asking", "")) or ""
 
 
 # The line of a turn's end (companion.words.play_lines, imported before this module), kept for
