@@ -175,7 +175,8 @@ def render(result: dict[str, Any]) -> str:
                 f"{s['achieved_taps_per_s']:g}, p99 {lat['p99']:g} ms, lost {s['lost']}, "
                 f"duplicated {s['duplicated']}, refused {s['taps_refused']}, failed "
                 f"{s['taps_failed']}; server CPU {s['cpu_per_tap_ms']} ms/tap "
-                f"(+ {s['services_cpu_per_tap_ms']} PostgreSQL/Redis), "
+                f"(+ {s['services_cpu_per_tap_ms']} PostgreSQL/Redis, of which PostgreSQL "
+                f"{s.get('postgres_cpu_per_tap_ms')}), "
                 f"cores {s['server_core_busy_pct']:g} % busy; load average {s['load_average']:g}"
                 f"{'' if held(s, config['p99']) else '  ← not held'}"
             )

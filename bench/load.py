@@ -117,6 +117,7 @@ class Bench(Tables):
         kernel0, loop0 = self.fleet.kernel_cpu_seconds(), self.fleet.loop_cpu_seconds()
         busy0 = machine_busy_seconds()
         svc0 = services_cpu_seconds() if self.fleet.scale_out else 0.0
+        pg0 = services_cpu_seconds(("postgres",)) if self.fleet.scale_out else 0.0
         for k in range(count):
             due = start + k * interval
             delay = due - perf()
@@ -139,6 +140,9 @@ class Bench(Tables):
             "generator_cpu_s": proc_cpu_seconds(os.getpid()) - gen0,
             "machine_busy_s": machine_busy_seconds() - busy0,
             "services_cpu_s": services_cpu_seconds() - svc0 if self.fleet.scale_out else None,
+            "postgres_cpu_s": services_cpu_seconds(("postgres",)) - pg0
+            if self.fleet.scale_out
+            else None,
             "slips": slips,
             "lags": self.lag_samples or [],
             "load_average": load_average(),
@@ -344,6 +348,10 @@ class Bench(Tables):
             else None,
             "services_cpu_per_tap_ms": round(1000 * figures["services_cpu_s"] / len(applied), 2)
             if applied and figures["services_cpu_s"] is not None
+            else None,
+            # The capacity plan sizes PostgreSQL and the Redis shards apart: their shares.
+            "postgres_cpu_per_tap_ms": round(1000 * figures["postgres_cpu_s"] / len(applied), 2)
+            if applied and figures["postgres_cpu_s"] is not None
             else None,
             "rss_kb": figures["rss_kb"],
             "generator": {

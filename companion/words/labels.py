@@ -1,5 +1,6 @@
 """The translated words of the game's states: identities, winning sides, phases and judgement
-outcomes (from the Django translation files)."""
+outcomes (from the Django translation files); a mode's own (its name, its winning sides) come
+from its game package (`register_mode`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import pgettext
 
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -69,17 +70,11 @@ def place_label(place: str) -> str:
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
-    """The translated words for a winning side, keyed by the mode: the mode's own words where
-    its package registered them (`register_mode`), else the identity game's sides."""
+    """The translated words for a winning side, keyed by the mode: its package's words
+    (`register_mode`), with the players when `names` are given where the mode says so."""
     joined = pgettext("list separator", ", ").join(names)
     words = _MODE_WORDS.get(mode)
-    if words is not None and words.side is not None:
-        return words.side(side, joined)
-    return {
-        "lord": _("The Lord and the Loyalists win"),
-        "rebels": _("The Rebels win"),
-        "renegade": _("The Renegade wins"),
-    }.get(side, "")
+    return words.side(side, joined) if words is not None and words.side is not None else ""
 
 
 def phase_label(phase: str) -> str:
@@ -119,19 +114,18 @@ def outcome_label(outcome: str) -> str:
 
 @dataclass(frozen=True)
 class ModeWords:
-    """A way to play's words: its name and one line on who plays (the create form), and how it
-    words a winning side (`side(side, joined names)`; None: the identity game's sides)."""
+    """A way to play's words: its name and one line on who plays (the create form), how it
+    words a winning side (`side(side, joined names)`; None: no words), and what the deal button
+    waits for while too few or too many are seated (None: the count from its limits)."""
 
     name: Promise | str
     line: Promise | str
     side: Callable[[str, str], str] | None = None
+    seats_needed: Promise | str | None = None
 
 
-_MODE_WORDS: dict[str, ModeWords] = {
-    "identity": ModeWords(
-        gettext_lazy("Identity game"), gettext_lazy("4 to 10 players; a public lord.")
-    ),
-}
+# Each mode's words, registered by its package (`register_mode`).
+_MODE_WORDS: dict[str, ModeWords] = {}
 
 
 def register_mode(key: str, words: ModeWords) -> None:
@@ -160,4 +154,10 @@ def seats_needed(key: str) -> str:
     mode = modes.get(key)
     if mode.min_players == mode.max_players:
         return _("The deal needs exactly %(n)s players.") % {"n": mode.min_players}
-    return _("Identities need 4 to 10 players.")
+    words = _MODE_WORDS.get(key)
+    if words is not None and words.seats_needed is not None:
+        return str(words.seats_needed)
+    return _("Identities need %(min)d to %(max)d players.") % {
+        "min": mode.min_players,
+        "max": mode.max_players,
+    }
