@@ -23,10 +23,20 @@ This module imports nothing above the models: every layer may ask it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+# The contexts the games are handed and the values they add (re-exported: `hooks.HpChange`).
+from companion.hookvalues import (
+    NO_PARTS,
+    Death,
+    HpChange,
+    Later,
+    Parts,
+    SeatMark,
+    StepsLanded,
+    TurnEnd,
+)
 from companion.models import Event, Seat, Table
 from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
@@ -36,115 +46,17 @@ from companion.rules.victory import SeatStatus
 # A table's key for `on`: its mode and the options set on it.
 _Key = tuple[str, frozenset[str]]
 
-
-@dataclass
-class HpChange:
-    """A damage or an HP loss about to land on `seat`.
-
-    `kind`: "damage" (a recorded damage, `source` its source or None), "lose_hp" (失去体力),
-    "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
-    already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
-    negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
-    (keep a last HP), or prevent part of a damage before it lands (not for "resolver", whose
-    prevention is `damage_steps`): `change` then loses as much as `hp` gains, and the action
-    records the damage as `-change`. What a game adds to `public` and `after` goes into the
-    change's event; `private_seats` are phones to redraw; `whole_page`: every screen is redrawn
-    (not a delta of the seat)."""
-
-    table: Table
-    seat: Seat
-    source: Seat | None
-    kind: str
-    change: int
-    hp: int
-    hp_before: int
-    public: dict[str, Any] = field(default_factory=dict)
-    after: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-    whole_page: bool = False
-
-
-@dataclass
-class Death:
-    """A seat has died (`seat`, already dead in `seats`, the table in seat order). `before` and
-    `after` are the death's event's (a game may add what its undo needs; `after["turn"]` is
-    there when the turn passed with the death); `public` is added to its public part;
-    `private_seats`: phones to redraw beside the dead seat's."""
-
-    table: Table
-    seats: list[Seat]
-    seat: Seat
-    killer: Seat | None
-    before: dict[str, Any]
-    after: dict[str, Any]
-    public: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-
-
-@dataclass
-class TurnEnd:
-    """A turn or phase action has moved the turn (the table holds the new turn; `round_before`
-    is the round it was in). `before` and `after` are its event's, `public` is added to its
-    public part; `private_seats`: phones to redraw; `whole_page`: every screen is redrawn."""
-
-    table: Table
-    seats: list[Seat]
-    round_before: int
-    before: dict[str, Any]
-    after: dict[str, Any]
-    public: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-    whole_page: bool = False
-
-
-@dataclass
-class StepsLanded:
-    """A damage the rules worked out (军争's resolver, or the rest of a chain) has landed:
-    `steps` are those applied (as `damage_steps` left them). What a game adds to `public` goes
-    into the damage's event; `whole_page`: every screen is redrawn."""
-
-    table: Table
-    seats: list[Seat]
-    steps: tuple[DamageStep, ...]
-    public: dict[str, Any] = field(default_factory=dict)
-    whole_page: bool = False
-
-
-@dataclass(frozen=True)
-class SeatMark:
-    """A mark a game puts on a seat in the ring: `css` joins the seat's classes ("": none),
-    `mark` is the class of the mark's span, `label` its words (translated when shown; `titled`:
-    also its title). Marks in a row with the same `group` share one span of that class."""
-
-    css: str
-    mark: str
-    label: Any
-    titled: bool = False
-    group: str = ""
-
-
-@dataclass(frozen=True)
-class Parts:
-    """The games on at a table (`on`, their keys in order) and the values they add to a state,
-    read by their own templates: `parts.my_key` (or `parts["my_key"]`)."""
-
-    on: tuple[str, ...] = ()
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-    def __getitem__(self, name: str) -> Any:
-        return self.values[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.values
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.values.get(name, default)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
-
-
-NO_PARTS = Parts()
+__all__ = [
+    "NO_PARTS",
+    "Death",
+    "Game",
+    "HpChange",
+    "Later",
+    "Parts",
+    "SeatMark",
+    "StepsLanded",
+    "TurnEnd",
+]
 
 
 class Game:
@@ -214,6 +126,20 @@ class Game:
         redrawn."""
         return set()
 
+    def start_heroes(
+        self, actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
+    ) -> Any:
+        """The deal is left: a game that gives the heroes its own way (a mode's draft) starts
+        it and returns the change it recorded (`outbox.Change`); None: the core's offers."""
+        return None
+
+    def hero_fell(
+        self, actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
+    ) -> Any:
+        """A dying seat of a mode with several heroes a seat is not saved: the change recorded
+        if the game brought its next hero in (`outbox.Change`), or None: the seat dies."""
+        return None
+
     # Read side --------------------------------------------------------------------------------
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
@@ -237,6 +163,14 @@ class Game:
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
         """Marks on one seat of the ring (public)."""
         return ()
+
+    def mode_view(
+        self, table: Table, seats: list[Seat], side: str | None, drafts: bool
+    ) -> dict[str, Any]:
+        """Named fields of the mode's view (companion.read.modeview.ModeView) as a screen of this
+        draft side sees them (`side` None: every screen; `drafts`: the screen picks and places
+        for its side): a drafted mode's draft, placements and orders."""
+        return {}
 
     def identity_shown(self, table: Table, seats: list[Seat]) -> set[int]:
         """Living seats whose identity every screen shows (e.g. a reborn player's, public since
@@ -384,6 +318,28 @@ def turn_ending(table: Table, seat: Seat) -> None:
 def equipment_left(table: Table, seat: Seat, slot: str, card: str) -> int:
     """The HP the games on at `table` recover when `card` leaves `seat`'s `slot`."""
     return sum(game.equipment_left(table, seat, slot, card) for game in on(table))
+
+
+def start_heroes(
+    actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
+) -> Any:
+    """The change of the first game on at `table` that gives the heroes its own way, or None."""
+    for game in on(table):
+        change = game.start_heroes(actor, table, seats, action_id, pool)
+        if change is not None:
+            return change
+    return None
+
+
+def hero_fell(
+    actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
+) -> Any:
+    """The change of the first game on at `table` that brought `seat`'s next hero in, or None."""
+    for game in on(table):
+        change = game.hero_fell(actor, table, seats, seat, action_id)
+        if change is not None:
+            return change
+    return None
 
 
 def identity_shown(table: Table, seats: list[Seat]) -> set[int]:

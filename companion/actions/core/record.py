@@ -85,7 +85,7 @@ UNDOABLE_KINDS = frozenset(
         "phase",
         "turn",
         "turn_ended",
-        # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
+        # 1 vs 1 (its package's hero_fall): a hero fell and the next came in.
         "hero_fell",
     }
 )

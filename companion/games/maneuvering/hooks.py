@@ -92,7 +92,8 @@ class ManeuveringGame(hooks.Game):
         return set()
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
-        return {"chain_pause": chain_pause(table, seats)}
+        # Read by the now strip only (a query): a seat's dialog never works it out.
+        return {"chain_pause": hooks.Later(lambda: chain_pause(table, seats))}
 
     def seat_marks(self, table: Table, seat: Seat) -> tuple[hooks.SeatMark, ...]:
         # A living seat's chain (铁索连环) and its 酒 this turn, on every screen.
