@@ -68,8 +68,13 @@ def test_only_finished_games_and_only_this_groups_players(client) -> None:
     services.attach(group, table.session)
     html = _page(client, group)
     assert "外人" not in html and "周六" not in html
+    # Nobody of the game in play appears before it ends (read where no random token is).
+    shown = _content(html, group)
     for seat in seats:
-        assert seat.name not in html  # nobody of the game in play appears before it ends
+        assert f">{seat.name}<" not in shown
+    assert not Player.objects.filter(group=group, name__in=[s.name for s in seats]).exclude(
+        results=None
+    )
     assert GroupGame.objects.filter(group=group).count() == 12
     panel = client.get(f"/h/{table.host_token}/group/").content.decode()
     assert "rebel" not in panel and "renegade" not in panel
