@@ -29,6 +29,9 @@ class Group(models.Model):
     # The group page's address: 192 bits from secrets (companion.models.new_token).
     token = models.CharField(max_length=64, unique=True, default=new_token)
     uid = models.CharField(max_length=32, unique=True, default=new_uid)
+    # Bumped by every write of the group's games or players: what the page computed for one
+    # version (the ratings) is kept in the cache under it.
+    version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
+from django.core.cache import cache
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -14,7 +16,7 @@ from django.utils.translation import gettext as _
 from companion.groups.models import Group, GroupGame, GroupResult, Player
 from companion.groups.rules import plays as plays_rules
 from companion.groups.rules.plays import Play, Result
-from companion.groups.rules.rating import Rated, rate
+from companion.groups.rules.rating import Rated, Ratings, rate
 from companion.groups.rules.records import (
     HeroTally,
     Record,
@@ -27,8 +29,25 @@ from companion.words import charts
 from companion.words.labels import identity_label, mode_label, place_label
 from companion.words.names import hero_name_of
 
+# GroupResult's columns in the order of the rules' Result.
+RESULT_COLUMNS = (
+    *("player_id", "identity", "role", "team", "leader"),
+    *("hero", "alive", "won", "kills", "points"),
+)
+RATING_CACHE_SECONDS = 24 * 3600
 # The most points the rating chart draws per line: a long history is sampled, its last game kept.
 CHART_POINTS = 48
+
+
+class GameRow(NamedTuple):
+    """A game of the group as the page links it (read as a tuple, like the results)."""
+
+    pk: int
+    mode: str
+    started_at: datetime
+    ended_at: datetime
+    winner: str
+    evening_id: int | None
 
 
 @dataclass(frozen=True)
@@ -58,7 +77,7 @@ class GroupPage:
     people: dict[int, Person]
     games: int
     tables: tuple[ModeTable, ...]
-    records: tuple[tuple[Record, tuple[Person, ...], GroupGame], ...]
+    records: tuple[tuple[Record, tuple[Person, ...], GameRow], ...]
     heroes: tuple[tuple[Person, tuple[HeroTally, ...]], ...]
     top_heroes: tuple[HeroTally, ...]
     ratings: tuple[tuple[Person, Rated], ...]
@@ -78,26 +97,27 @@ def hero_name(hero: str) -> str:
     return hero_name_of(hero) or hero
 
 
-def load(group: Group) -> tuple[list[Play], dict[int, GroupGame], dict[int, str]]:
+def load(group: Group) -> tuple[list[Play], dict[int, GameRow], dict[int, str]]:
     """The group's plays in order, its games by id, and its players' names (a merged entry's
-    games are its person's already)."""
-    games = {g.pk: g for g in GroupGame.objects.filter(group=group).order_by("ended_at", "pk")}
-    by_game: dict[int, list[Result]] = {pk: [] for pk in games}
-    for r in GroupResult.objects.filter(game__group=group).order_by("game_id", "position"):
-        by_game[r.game_id].append(
-            Result(
-                player=r.player_id,
-                identity=r.identity,
-                role=r.role,
-                team=r.team,
-                leader=r.leader,
-                hero=r.hero,
-                alive=r.alive,
-                won=r.won,
-                kills=r.kills,
-                points=r.points,
-            )
+    games are its person's already). Rows are read as tuples: a thousand games are five
+    thousand results, and model instances would cost most of the page's time."""
+    games = {
+        g.pk: g
+        for g in map(
+            GameRow._make,
+            GroupGame.objects.filter(group=group)
+            .order_by("ended_at", "pk")
+            .values_list("pk", "mode", "started_at", "ended_at", "winner", "evening_id"),
         )
+    }
+    by_game: dict[int, list[Result]] = {pk: [] for pk in games}
+    rows = (
+        GroupResult.objects.filter(game__group=group)
+        .order_by("game_id", "position")
+        .values_list("game_id", *RESULT_COLUMNS)
+    )
+    for game_id, *values in rows:
+        by_game[game_id].append(Result(*values))
     names = dict(Player.objects.filter(group=group).values_list("pk", "name"))
     plays = [
         Play(pk, g.mode, g.started_at, g.ended_at, g.winner, tuple(by_game[pk]))
@@ -137,7 +157,13 @@ def page(
         (rec, tuple(people[p] for p in rec.players), games[rec.game]) for rec in records(chosen)
     )
     per_player = heroes_per_player(chosen)
-    rated = rate(chosen)
+    # The ratings replay every game in order (openskill, about 0.1 ms a game): kept per
+    # version of the group and filter, so only the first view after a change pays for it.
+    key = f"groups:rating:{group.pk}:{group.version}:{period}:{players}:{since}"
+    rated = cache.get(key)
+    if not isinstance(rated, Ratings):
+        rated = rate(chosen)
+        cache.set(key, rated, RATING_CACHE_SECONDS)
     return GroupPage(
         group=group,
         people=people,
@@ -180,7 +206,7 @@ def _rating_chart(history: tuple[dict[int, float], ...], people: dict[int, Perso
     )
 
 
-def game_label(game: GroupGame) -> str:
+def game_label(game: GameRow) -> str:
     """A game named by its mode and day, for a record's link."""
     day = timezone.localtime(game.ended_at).date().isoformat()
     return f"{mode_label(game.mode)} · {day}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F
 
 from companion.groups.models import (
     NAME_MAX_LENGTH,
@@ -185,6 +185,7 @@ def merge(group: Group, keep: Player, gone: Player) -> Player:
         keep.save(update_fields=["devices"])
         gone.merged_into, gone.devices = keep, []
         gone.save(update_fields=["merged_into", "devices"])
+        changed(group.pk)
     return keep
 
 
@@ -195,7 +196,13 @@ def record_evening(evening: Evening) -> None:
         _record(evening)
 
 
+def changed(group_id: int) -> None:
+    """The group's games or players changed: what was computed for it is stale."""
+    Group.objects.filter(pk=group_id).update(version=F("version") + 1)
+
+
 def _record(evening: Evening) -> None:
+    changed(evening.group_id)
     games = [
         g
         for g in Game.objects.filter(session_id=evening.session_id).select_related("table")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from companion.groups.models import NAME_MAX_LENGTH, Group, GroupGame, GroupResult, Player
-from companion.groups.services import GroupError
+from companion.groups.services import GroupError, changed
 from companion.rules import modes
 
 FORMAT = "sgs-companion-group/1"
@@ -306,4 +306,5 @@ def import_json(data: Any) -> Group:
                 for r in g["results"]
             )
         GroupResult.objects.bulk_create(rows)
+        changed(group.pk)
     return group

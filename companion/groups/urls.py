@@ -11,6 +11,7 @@ CODE = r"(?P<code>[A-Z0-9]{1,8})"
 
 urlpatterns = [
     re_path(rf"^g/{TOKEN}/$", views.group_page, name="group"),
+    re_path(rf"^g/{TOKEN}/qr\.svg$", views.group_qr, name="group-qr"),
     re_path(
         rf"^g/{TOKEN}/export\.(?P<fmt>csv|json|bgsplay)$", views.group_export, name="group-export"
     ),

@@ -78,9 +78,21 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
     content = read.page(
         group, period=request.GET.get("period", "all"), players=_int(request.GET.get("players"))
     )
+    return _private(render(request, "groups/page.html", {"page": content}))
+
+
+@require_GET
+def group_qr(request: HttpRequest, token: str) -> HttpResponse:
+    """The group page's QR code, fetched apart: drawing it costs more than the whole table."""
+    if throttle.blocked(request):
+        return _too_many(request)
+    group = _group(request, token)
+    if group is None:
+        return _not_found(request)
     link = request.build_absolute_uri(reverse("group", args=[group.token]))
-    context = {"page": content, "link": link, "qr": qr_svg(link)}
-    return _private(render(request, "groups/page.html", context))
+    response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
+    response["X-Content-Type-Options"] = "nosniff"
+    return _private(response)
 
 
 @require_GET

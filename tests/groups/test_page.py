@@ -37,6 +37,9 @@ def test_token_is_unguessable_and_a_wrong_one_is_not_found(client) -> None:
     group = services.create_group("周五三国杀")
     assert len(group.token) >= 32  # 192 bits, url-safe
     assert client.get(f"/g/{group.token[:-1]}x/").status_code == 404
+    qr = client.get(f"/g/{group.token}/qr.svg")
+    assert qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
+    assert client.get(f"/g/{group.token[:-1]}x/qr.svg").status_code == 404
 
 
 @pytest.mark.backend
@@ -178,7 +181,8 @@ def test_phone_is_asked_and_host_fixes_matches(client) -> None:
 
     p1 = Seat.objects.get(table=table2, name="P1")
     html = client.get(f"/p/{p1.token}/group/").content.decode()
-    assert re.search(r"P1.*周五三国杀", html)
+    question = re.search(r"<p>([^<]*)</p>\s*<button[^>]*value=\"yes\"", html)
+    assert question and "P1" in question.group(1) and "周五三国杀" in question.group(1)
     client.post(f"/p/{p1.token}/group/confirm", {"answer": "yes"})
     assert p1.device in Player.objects.get(group=group, name="P1", merged_into=None).devices
     # The host undoes the match, then merges the two entries again.

@@ -7,7 +7,6 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from companion.groups import read
-from companion.groups.models import GroupGame
 from companion.groups.rules.records import Record
 from companion.groups.rules.standings import Row
 
@@ -51,7 +50,7 @@ def record_value(rec: Record) -> str:
 
 
 @register.simple_tag
-def game_label(game: GroupGame) -> str:
+def game_label(game: read.GameRow) -> str:
     return read.game_label(game)
 
 
