@@ -4,6 +4,7 @@ its players). Only finished games are ever copied into those rows, and only this
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -11,12 +12,13 @@ from typing import NamedTuple
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from companion.groups.models import Group, GroupGame, GroupResult, Player
 from companion.groups.rules import plays as plays_rules
 from companion.groups.rules.plays import Play, Result
-from companion.groups.rules.rating import Rated, Ratings, rate
+from companion.groups.rules.rating import Rated, rate
 from companion.groups.rules.records import (
     HeroTally,
     Record,
@@ -34,7 +36,7 @@ RESULT_COLUMNS = (
     *("player_id", "identity", "role", "team", "leader"),
     *("hero", "alive", "won", "kills", "points"),
 )
-RATING_CACHE_SECONDS = 24 * 3600
+PAGE_CACHE_SECONDS = 24 * 3600
 # The most points the rating chart draws per line: a long history is sampled, its last game kept.
 CHART_POINTS = 48
 
@@ -136,39 +138,46 @@ def colours(plays: list[Play], names: dict[int, str]) -> dict[int, Person]:
 def page(
     group: Group, *, period: str = "all", players: int | None = None, now: datetime | None = None
 ) -> GroupPage:
-    """The group page's content; `period` is "all", "year" or "month", `players` a count."""
-    every, games, names = load(group)
-    people = colours(every, names)
+    """The group page's content; `period` is "all", "year" or "month", `players` a count.
+
+    Kept in the cache per version of the group (bumped by every write of its games or
+    players), language and filter: only the first view after a change reads and computes it
+    (the ratings replay every game, about 0.1 ms each)."""
     if period not in plays_rules.PERIODS:
         period = "all"
     since = plays_rules.period_start(period, timezone.localtime(now or timezone.now()))
+    key = f"groups:page:{group.pk}:{group.version}:{get_language()}:{period}:{players}:{since}"
+    found = cache.get(key)
+    if isinstance(found, GroupPage):
+        return dataclasses.replace(found, group=group)
+    content = _compute(group, period, players, since)
+    cache.set(key, content, PAGE_CACHE_SECONDS)
+    return content
+
+
+def _compute(group: Group, period: str, players: int | None, since: datetime | None) -> GroupPage:
+    every, games, names = load(group)
+    people = colours(every, names)
     chosen = plays_rules.select(every, since=since, players=players)
-    tables = []
-    for mode, mode_plays in plays_rules.by_mode(chosen).items():
-        tables.append(
-            ModeTable(
-                mode=mode,
-                label=mode_label(mode),
-                rows=tuple((people[row.player], row) for row in standings(mode_plays)),
-                places=tuple((p, place_name(p)) for p in places(mode_plays)),
-            )
+    tables = tuple(
+        ModeTable(
+            mode=mode,
+            label=mode_label(mode),
+            rows=tuple((people[row.player], row) for row in standings(mode_plays)),
+            places=tuple((p, place_name(p)) for p in places(mode_plays)),
         )
+        for mode, mode_plays in plays_rules.by_mode(chosen).items()
+    )
     found = tuple(
         (rec, tuple(people[p] for p in rec.players), games[rec.game]) for rec in records(chosen)
     )
     per_player = heroes_per_player(chosen)
-    # The ratings replay every game in order (openskill, about 0.1 ms a game): kept per
-    # version of the group and filter, so only the first view after a change pays for it.
-    key = f"groups:rating:{group.pk}:{group.version}:{period}:{players}:{since}"
-    rated = cache.get(key)
-    if not isinstance(rated, Ratings):
-        rated = rate(chosen)
-        cache.set(key, rated, RATING_CACHE_SECONDS)
+    rated = rate(chosen)
     return GroupPage(
         group=group,
         people=people,
         games=len(chosen),
-        tables=tuple(tables),
+        tables=tables,
         records=found,
         heroes=tuple((people[pk], tuple(per_player[pk][:5])) for pk in sorted(per_player)),
         top_heroes=tuple(winning_heroes(chosen)),
