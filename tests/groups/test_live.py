@@ -52,6 +52,7 @@ def test_an_evening_attached_after_its_games_and_a_correction() -> None:
         },
         final_duel={},
     )
+    group.refresh_from_db()  # as each request reads it
     after = {p.name: r.points for p, r in read.page(group).tables[0].rows}
     assert after == {**totals, "P1": 11, "P2": 10}
 
