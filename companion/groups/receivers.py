@@ -1,5 +1,5 @@
-"""The group hears a committed change of an attached evening's table (companion.outbox), and
-copies in the games that ended or were corrected."""
+"""The group hears a committed change of an attached evening's table (companion.outbox): it
+copies in the games that ended or were corrected, and matches a phone that joined."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from companion.groups.services import record_evening
 from companion.models import Event
 from companion.outbox import Change, change_committed
 
-# The changes that end a game or change a finished one's record.
-KINDS = ("game_over", "game_corrected")
+# The changes that end a game or change a finished one's record, and a phone joining (it is
+# recognised, or asked, at once).
+KINDS = ("game_over", "game_corrected", "seat_joined")
 
 
 def on_change(sender: Any, change: Change, **kwargs: Any) -> None:

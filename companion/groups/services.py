@@ -67,9 +67,13 @@ def attach(group: Group, session: Session) -> Evening:
 
 
 def _evening_seats(evening: Evening) -> dict[int, str]:
-    """The evening's seats (id -> name): its players, and every seat of its finished games."""
+    """The evening's seats (id -> name): its players, every seat of its finished games, and
+    while it is the table's session, the seats taken now."""
     session = evening.session
     seats = {int(k): v for k, v in session.players.items()}
+    if session.table.session_id == session.pk:
+        # The evening being played: whoever sits at the table now, as they join.
+        seats.update(Seat.objects.filter(table_id=session.table_id).values_list("pk", "name"))
     for results in Game.objects.filter(session=session).values_list("results", flat=True):
         seats.update({int(e["seat"]): e["name"] for e in results or []})
     return seats

@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from companion import actions
 from companion.groups import read, services
-from companion.groups.models import GroupGame, GroupResult
+from companion.groups.models import GroupGame, GroupResult, SeatLink
 from companion.groups.receivers import on_change
+from companion.models import Table
 from companion.outbox import Change
 from tests.support.factories import make_table
 from tests.support.sessions import SCORES, deal, kill, play_three_games, seat, start
@@ -55,6 +56,21 @@ def test_an_evening_attached_after_its_games_and_a_correction() -> None:
     group.refresh_from_db()  # as each request reads it
     after = {p.name: r.points for p, r in read.page(group).tables[0].rows}
     assert after == {**totals, "P1": 11, "P2": 10}
+
+
+@pytest.mark.backend
+def test_a_phone_joining_an_attached_evening_is_recognised_at_once() -> None:
+    first, seats = make_table(5)
+    deal(first)
+    group = services.create_group("周五三国杀", first.session)
+    table, _seats = make_table(4)
+    deal(table)
+    services.attach(group, table.session)
+    Table.objects.filter(pk=table.pk).update(status="lobby", locked=False)  # between games
+    # P5's phone joins under another name: recognised by the phone, before any game ends.
+    again, _created = actions.seat_join(code=table.code, name="五号", device=seats[4].device)
+    link = SeatLink.objects.get(evening__session=table.session, seat=again.pk)
+    assert (link.player.name, link.how) == ("P5", "device")
 
 
 def test_a_delta_costs_no_query() -> None:
