@@ -24,6 +24,7 @@ from companion.infra.qr import qr_svg
 from companion.models import Session, Table
 from companion.web import throttle
 from companion.web.views.common import (
+    _is_htmx,
     _not_found,
     _private,
     _refused,
@@ -260,4 +261,6 @@ def display_card(request: HttpRequest, table: Table) -> HttpResponse:
     card = evening_card(evening) if evening is not None else None
     if card is None:
         return _not_found(request)
-    return _private(render(request, "groups/card.html", {"card": card, "code": table.code}))
+    # In the display's session history (fetched by htmx): the card alone.
+    template = "groups/card.html#card" if _is_htmx(request) else "groups/card.html"
+    return _private(render(request, template, {"card": card, "code": table.code}))

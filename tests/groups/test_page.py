@@ -196,3 +196,21 @@ def test_phone_is_asked_and_host_fixes_matches(client) -> None:
     # A phone may not fix anything.
     response = client.post(f"/p/{p1.token}/group/fix", {"what": "unmatch", "seat": p1.pk})
     assert response.status_code == 403
+
+
+@pytest.mark.backend
+def test_the_displays_end_of_evening_card(client) -> None:
+    group, evenings = build_group()
+    code = evenings[-1].session.table.code
+    # Evening 12: 张三 won the duel (1 point); the best rating of all time is 张三's.
+    card = client.get(f"/t/{code}/group/", headers={"HX-Request": "true"}).content.decode()
+    assert card.lstrip().startswith('<section class="card group-card"')
+    best, leader = card.split("group-card-line")[1:3]
+    assert NAMES["A"] in best and NAMES["A"] in leader
+    evening_7 = evenings[6].session.table.code  # 李四 (B): 7 points as the lord
+    assert (
+        NAMES["B"]
+        in client.get(f"/t/{evening_7}/group/").content.decode().split("group-card-line")[1]
+    )
+    no_group, _seats = make_table(4)
+    assert client.get(f"/t/{no_group.code}/group/").status_code == 404
