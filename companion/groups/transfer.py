@@ -20,38 +20,12 @@ from companion.groups.services import GroupError, changed
 from companion.rules import modes
 
 FORMAT = "sgs-companion-group/1"
-CSV_COLUMNS = (
-    "game",
-    "mode",
-    "started_at",
-    "ended_at",
-    "winner",
-    "player",
-    "player_uid",
-    "position",
-    "identity",
-    "role",
-    "team",
-    "leader",
-    "hero",
-    "alive",
-    "won",
-    "kills",
-    "points",
+# A game's result as the export keeps it: the player's name then, and the rest.
+RESULT_FIELDS = (
+    *("name", "position", "identity", "role", "team", "leader"),
+    *("hero", "alive", "won", "kills", "points"),
 )
-RESULT_FIELDS: tuple[str, ...] = (
-    "name",
-    "position",
-    "identity",
-    "role",
-    "team",
-    "leader",
-    "hero",
-    "alive",
-    "won",
-    "kills",
-    "points",
-)
+CSV_COLUMNS = ("game", "mode", "started_at", "ended_at", "winner", "player_uid", *RESULT_FIELDS)
 # The longest text each result field holds (companion/groups/models.py).
 TEXT_SIZES = {"name": NAME_MAX_LENGTH, "identity": 16, "role": 24, "team": 24, "hero": 16}
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -115,24 +89,12 @@ def export_csv(group: Group) -> str:
     writer.writerow(CSV_COLUMNS)
     for number, g in enumerate(games, start=1):
         for r in results[g.pk]:
-            row: tuple[Any, ...] = (
-                number,
-                g.mode,
-                _iso(g.started_at),
-                _iso(g.ended_at),
-                g.winner,
-                r.name,
+            game = (number, g.mode, _iso(g.started_at), _iso(g.ended_at), g.winner)
+            values = [getattr(r, f) for f in RESULT_FIELDS]
+            row = (
+                *game,
                 players[r.player_id].uid,
-                r.position + 1,
-                r.identity,
-                r.role,
-                r.team,
-                int(r.leader),
-                r.hero,
-                int(r.alive),
-                int(r.won),
-                r.kills,
-                r.points,
+                *(int(v) if v is True or v is False else v for v in values),
             )
             writer.writerow([_cell(v) for v in row])
     return out.getvalue()
