@@ -98,6 +98,8 @@ INSTALLED_APPS = [
     "channels",
     "companion",
     *GAMES,
+    # The group's all-time table: above the core, which never imports it.
+    "companion.groups",
 ]
 
 MIDDLEWARE = [

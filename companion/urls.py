@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from companion.web.views import acts, box, dialogs, errors, handover, session, table
 from companion.web.views import help as help_views
@@ -96,3 +96,5 @@ handler500 = "companion.web.views.errors.server_error"
 from companion.web.views.misc import robots_txt  # noqa: E402
 
 urlpatterns += [path("robots.txt", robots_txt, name="robots")]
+# The group's all-time table: an app above the core, reached only from here.
+urlpatterns += [path("", include("companion.groups.urls"))]
