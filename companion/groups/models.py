@@ -144,6 +144,10 @@ class GroupResult(models.Model):
     won = models.BooleanField()
     kills = models.PositiveSmallIntegerField(default=0)
     points = models.IntegerField(default=0)
+    # The player's rating after this game (openskill's mu and sigma), kept by
+    # companion.groups.ratings as games are copied in; null where the game rated nobody.
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["game_id", "position"]

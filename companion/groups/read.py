@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from companion.groups.models import Group, GroupGame, GroupResult, Player
 from companion.groups.rules import plays as plays_rules
 from companion.groups.rules.plays import Play, Result
-from companion.groups.rules.rating import Rated, rate
+from companion.groups.rules.rating import Rated, rate, stored
 from companion.groups.rules.records import (
     HeroTally,
     Record,
@@ -34,7 +34,7 @@ from companion.words.names import hero_name_of
 # GroupResult's columns in the order of the rules' Result.
 RESULT_COLUMNS = (
     *("player_id", "identity", "role", "team", "leader"),
-    *("hero", "alive", "won", "kills", "points"),
+    *("hero", "alive", "won", "kills", "points", "mu", "sigma"),
 )
 PAGE_CACHE_SECONDS = 24 * 3600
 # The most points the rating chart draws per line: a long history is sampled, its last game kept.
@@ -142,7 +142,7 @@ def page(
 
     Kept in the cache per version of the group (bumped by every write of its games or
     players), language and filter: only the first view after a change reads and computes it
-    (the ratings replay every game, about 0.1 ms each)."""
+    (the whole history's ratings are stored with its results; a filter's are replayed)."""
     if period not in plays_rules.PERIODS:
         period = "all"
     since = plays_rules.period_start(period, timezone.localtime(now or timezone.now()))
@@ -172,7 +172,8 @@ def _compute(group: Group, period: str, players: int | None, since: datetime | N
         (rec, tuple(people[p] for p in rec.players), games[rec.game]) for rec in records(chosen)
     )
     per_player = heroes_per_player(chosen)
-    rated = rate(chosen)
+    # Every game shown: the ratings stored as the games came in, else the selection replayed.
+    rated = stored(every) if len(chosen) == len(every) else rate(chosen)
     return GroupPage(
         group=group,
         people=people,

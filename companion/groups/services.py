@@ -23,6 +23,7 @@ from companion.groups.models import (
     Player,
     SeatLink,
 )
+from companion.groups.ratings import earliest, key_of, rerate
 from companion.models import Game, Seat, Session
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -183,6 +184,7 @@ def merge(group: Group, keep: Player, gone: Player) -> Player:
             .exists()
         ):
             raise GroupError("same_evening", "they played at the same table on one evening")
+        first = GroupGame.objects.filter(results__player=gone).order_by("ended_at", "pk").first()
         SeatLink.objects.filter(player=gone).update(player=keep)
         GroupResult.objects.filter(player=gone).update(player=keep)
         keep.devices = list(dict.fromkeys([*keep.devices, *gone.devices]))
@@ -190,6 +192,8 @@ def merge(group: Group, keep: Player, gone: Player) -> Player:
         gone.merged_into, gone.devices = keep, []
         gone.save(update_fields=["merged_into", "devices"])
         changed(group.pk)
+        if first is not None:
+            rerate(group.pk, key_of(first))
     return keep
 
 
@@ -213,6 +217,8 @@ def _record(evening: Evening) -> None:
         if g.ended_at is not None and g.results and g.scores and g.winner
     ]
     kept = {gg.game_id: gg for gg in GroupGame.objects.filter(evening=evening)}
+    # The ratings change from the first of the evening's games, where it was or is now.
+    since = earliest(*map(key_of, kept.values()))
     players = dict(evening.links.values_list("seat", "player_id"))
     GroupResult.objects.filter(game__evening=evening).delete()
     rows: list[GroupResult] = []
@@ -222,9 +228,12 @@ def _record(evening: Evening) -> None:
         row.started_at = game.started_at
         row.ended_at = game.ended_at or game.started_at
         row.save()
+        since = earliest(since, key_of(row))
         rows.extend(_results(row, game, players))
     GroupResult.objects.bulk_create(rows)
     GroupGame.objects.filter(pk__in=[gg.pk for gg in kept.values()]).delete()
+    if since is not None:
+        rerate(evening.group_id, since)
 
 
 def _results(row: GroupGame, game: Game, players: Mapping[int, int]) -> list[GroupResult]:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from companion.groups.models import NAME_MAX_LENGTH, Group, GroupGame, GroupResult, Player
+from companion.groups.ratings import earliest, key_of, rerate
 from companion.groups.services import GroupError, changed
 from companion.rules import modes
 
@@ -248,6 +249,7 @@ def import_json(data: Any) -> Group:
         pk_of = {uid: p.merged_into_id or p.pk for uid, p in known.items()}
         have = set(GroupGame.objects.filter(group=group).values_list("uid", flat=True))
         rows: list[GroupResult] = []
+        since = None
         for g in games:
             if g["uid"] in have:
                 continue
@@ -259,6 +261,7 @@ def import_json(data: Any) -> Group:
                 ended_at=_moment(g["ended_at"], ""),
                 winner=g["winner"],
             )
+            since = earliest(since, key_of(game))
             rows.extend(
                 GroupResult(
                     game=game,
@@ -269,4 +272,8 @@ def import_json(data: Any) -> Group:
             )
         GroupResult.objects.bulk_create(rows)
         changed(group.pk)
+        if since is not None:
+            # An imported game may come before the ones here: every game from it on is rated
+            # again.
+            rerate(group.pk, since)
     return group

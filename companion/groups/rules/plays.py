@@ -24,6 +24,10 @@ class Result(NamedTuple):
     won: bool
     kills: int
     points: int
+    # The player's rating after this game as stored (companion.groups.ratings), None where the
+    # game rated nobody or the rows were read without it.
+    mu: float | None = None
+    sigma: float | None = None
 
     @property
     def place(self) -> str:
