@@ -154,3 +154,36 @@ class GroupResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.name}"
+
+
+class GroupAction(models.Model):
+    """What the host did to the group (create, attach, a match fixed, a merge and its undo, an
+    import): the group's own log, shown on its page. A merge keeps what it moved, so it can be
+    undone exactly (companion.groups.merges)."""
+
+    class Kind(models.TextChoices):
+        CREATE = "create"
+        ATTACH = "attach"
+        UNMATCH = "unmatch"
+        RELINK = "relink"
+        MERGE = "merge"
+        UNMERGE = "unmerge"
+        IMPORT = "import"
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="actions")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+    # Who did it: the host's seat name where the host plays (else empty), at which table.
+    who = models.CharField(max_length=NAME_MAX_LENGTH, blank=True, default="")
+    table = models.CharField(max_length=8, blank=True, default="")
+    # What the page says (names), and for a merge what it moved.
+    data = models.JSONField(default=dict, blank=True)
+    undone_by = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="undoes"
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.group_id}:{self.kind}@{self.at}"

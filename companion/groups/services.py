@@ -5,6 +5,7 @@ that played for the person before), else by its name (provisional until the phon
 you 张三 of 周五三国杀?"), else to a new player. The host may link a seat to another player, undo
 a match (the seat gets a player of its own) and merge two entries for one person. The evening's
 finished games are copied in by `record_evening`, after each of these and when a game ends.
+Merging two players, and undoing it, is companion.groups.merges.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import transaction
-from django.db.models import Count, F
+from django.db.models import F
 
 from companion.groups.models import (
     NAME_MAX_LENGTH,
@@ -63,7 +64,7 @@ def attach(group: Group, session: Session) -> Evening:
         if not created and evening.group_id != group.pk:
             raise GroupError("other_group", "this evening belongs to another group")
         _match_seats(evening)
-        _record(evening)
+        copy_games(evening)
     return evening
 
 
@@ -132,7 +133,7 @@ def confirm(evening: Evening, seat: int, device: str = "", *, yes: bool) -> Seat
             link.player.save(update_fields=["devices"])
         else:
             _own_player(link, SeatLink.How.NEW)
-        _record(evening)
+        copy_games(evening)
     return link
 
 
@@ -143,7 +144,7 @@ def unmatch(evening: Evening, seat: int) -> SeatLink:
         link = _link(evening, seat)
         # The phone stays its owner's: a match by phone was a borrowed phone.
         _own_player(link, SeatLink.How.HOST)
-        _record(evening)
+        copy_games(evening)
     return link
 
 
@@ -166,42 +167,15 @@ def relink(evening: Evening, seat: int, player: Player) -> SeatLink:
             raise GroupError("taken", "this player already has a seat this evening")
         link.player, link.how, link.confirmed = player, SeatLink.How.HOST, True
         link.save(update_fields=["player", "how", "confirmed"])
-        _record(evening)
+        copy_games(evening)
     return link
-
-
-def merge(group: Group, keep: Player, gone: Player) -> Player:
-    """Two entries for one person become `keep`: games, seats and phones move to it."""
-    if keep.pk == gone.pk or {keep.group_id, gone.group_id} != {group.pk}:
-        raise GroupError("bad_merge", "merge two different players of this group")
-    with transaction.atomic():
-        both = {keep.pk, gone.pk}
-        if (
-            SeatLink.objects.filter(player__in=both)
-            .values("evening")
-            .annotate(n=Count("pk"))
-            .filter(n__gt=1)
-            .exists()
-        ):
-            raise GroupError("same_evening", "they played at the same table on one evening")
-        first = GroupGame.objects.filter(results__player=gone).order_by("ended_at", "pk").first()
-        SeatLink.objects.filter(player=gone).update(player=keep)
-        GroupResult.objects.filter(player=gone).update(player=keep)
-        keep.devices = list(dict.fromkeys([*keep.devices, *gone.devices]))
-        keep.save(update_fields=["devices"])
-        gone.merged_into, gone.devices = keep, []
-        gone.save(update_fields=["merged_into", "devices"])
-        changed(group.pk)
-        if first is not None:
-            rerate(group.pk, key_of(first))
-    return keep
 
 
 def record_evening(evening: Evening) -> None:
     """Copy the evening's finished, scored games in again (after a correction or a new match)."""
     with transaction.atomic():
         _match_seats(evening)
-        _record(evening)
+        copy_games(evening)
 
 
 def changed(group_id: int) -> None:
@@ -209,7 +183,8 @@ def changed(group_id: int) -> None:
     Group.objects.filter(pk=group_id).update(version=F("version") + 1)
 
 
-def _record(evening: Evening) -> None:
+def copy_games(evening: Evening) -> None:
+    """The evening's finished games copied in from its seats' players, their ratings stored."""
     changed(evening.group_id)
     games = [
         g

@@ -17,9 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from companion.actions import Actor
-from companion.groups import read, services, transfer
+from companion.groups import merges, read, services, transfer
 from companion.groups.card import evening_card
-from companion.groups.models import Evening, Group, Player, SeatLink
+from companion.groups.models import Evening, Group, GroupAction, Player, SeatLink
 from companion.infra.qr import qr_svg
 from companion.models import Session, Table
 from companion.web import throttle
@@ -133,6 +133,11 @@ def _panel(request: HttpRequest, actor: Actor, token: str, **extra: Any) -> Http
                 Player.objects.filter(group=group, merged_into=None).order_by("name")
             )
             context["names"] = {int(k): v for k, v in evening.session.players.items()}
+            context["merges"] = list(
+                GroupAction.objects.filter(
+                    group=group, kind=GroupAction.Kind.MERGE, undone_by=None
+                ).order_by("-at", "-pk")[:5]
+            )
         elif actor.seat is not None:
             context["mine"] = next((x for x in links if x.seat == actor.seat.pk), None)
     context.update(extra)
@@ -208,10 +213,13 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
             services.relink(evening, seat, live.get(pk=_pk(post.get("player"))))
         elif what == "merge":
             keep, gone = live.get(pk=_pk(post.get("keep"))), live.get(pk=_pk(post.get("gone")))
-            services.merge(evening.group, keep, gone)
+            merges.merge(evening.group, keep, gone)
+        elif what == "unmerge":
+            action = GroupAction.objects.get(group=evening.group, pk=_pk(post.get("action")))
+            merges.undo_merge(evening.group, action)
         else:
             return _refused(request, _("That did not work."), 400, reverse("home"))
-    except Player.DoesNotExist:
+    except (Player.DoesNotExist, GroupAction.DoesNotExist):
         return _refused(request, _("Not a player of this group."), 400, reverse("home"))
     except services.GroupError as exc:
         return _refused(request, str(exc), 409, reverse("home"))

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from companion import actions
 from companion.actions.scoring import score_results
-from companion.groups import services
+from companion.groups import merges, services
 from companion.groups.models import Evening, Group
 from companion.models import Game, Seat, Session
 from companion.rules import modes
@@ -262,6 +262,6 @@ def build_group() -> tuple[Group, list[Evening]]:
         if number == 9:
             xiaozhang = group.players.get(name="小张")
             zhangsan = group.players.get(name="张三", merged_into=None)
-            services.merge(group, zhangsan, xiaozhang)
+            merges.merge(group, zhangsan, xiaozhang)
     assert group is not None
     return group, evenings

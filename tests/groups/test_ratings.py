@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from companion.actions.scoring import score_results
-from companion.groups import read, services, transfer
+from companion.groups import merges, read, services, transfer
 from companion.groups.models import Group, GroupResult
 from companion.groups.rules import rating
 from companion.groups.rules.plays import Play
@@ -76,7 +76,7 @@ def test_an_import_of_earlier_games_and_a_merge_replay_from_them() -> None:
     seat = evenings[2].links.get(player=zhangsan).seat
     services.unmatch(evenings[2], seat)
     assert_stored_is_full_replay(group)
-    services.merge(group, zhangsan, evenings[2].links.get(seat=seat).player)
+    merges.merge(group, zhangsan, evenings[2].links.get(seat=seat).player)
     assert_stored_is_full_replay(group)
 
 
