@@ -20,6 +20,7 @@ urlpatterns = [
     re_path(rf"^[ph]/{TOKEN}/group/attach$", views.attach, name="group-attach"),
     re_path(rf"^[ph]/{TOKEN}/group/fix$", views.fix, name="group-fix"),
     re_path(rf"^[ph]/{TOKEN}/group/confirm$", views.confirm, name="group-confirm"),
+    re_path(rf"^[ph]/{TOKEN}/group/ask$", views.ask, name="group-ask"),
     re_path(rf"^[ph]/{TOKEN}/group/import$", views.import_file, name="group-import"),
     re_path(rf"^t/{CODE}/group/$", views.display_card, name="group-card"),
 ]

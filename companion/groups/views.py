@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from companion.actions import Actor
 from companion.groups import merges, read, services, transfer
@@ -238,6 +238,40 @@ def confirm(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     if link is not None:
         services.confirm(evening, seat.pk, seat.device, yes=request.POST.get("answer") == "yes")
     return _panel(request, actor, token)
+
+
+def _question(actor: Actor) -> tuple[Evening, SeatLink] | None:
+    """This phone's seat matched by its name only, not confirmed yet: the phone is asked."""
+    if actor.seat is None:
+        return None
+    evening = _evening(actor.table)
+    if evening is None:
+        return None
+    link = (
+        evening.links.select_related("player")
+        .filter(seat=actor.seat.pk, confirmed=False, how=SeatLink.How.NAME)
+        .first()
+    )
+    return (evening, link) if link is not None else None
+
+
+@require_http_methods(["GET", "POST"])
+@with_actor
+def ask(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+    """The phone's main screen asks "Are you 张三 of 周五三国杀?" (fetched when it loads and when
+    its table's state is swapped whole), only of the seat whose token the page was reached by:
+    nothing (204) for any other seat, the host console, or once answered."""
+    found = _question(actor)
+    if found is None or actor.seat is None:
+        return _private(HttpResponse(status=204 if request.method == "GET" else 200))
+    evening, link = found
+    if request.method == "POST":
+        answer = request.POST.get("answer")
+        if answer in ("yes", "no"):
+            services.confirm(evening, actor.seat.pk, actor.seat.device, yes=answer == "yes")
+        return _private(HttpResponse(""))
+    context = {"name": link.player.name, "group": evening.group.name}
+    return _private(render(request, "groups/ask.html", context))
 
 
 @require_POST
