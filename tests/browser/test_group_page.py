@@ -1,8 +1,9 @@
 """The group page in a real browser: a host imports a group's file (the 12 evenings of
-tests/groups/support.py, 8 players) into the real server, and the page is read on a phone
-(390x844) in both languages and on a laptop (1280x800): nothing wider than the screen, every
-player's whole name in the rating chart's key in their colour, the one sentence on the rating.
-Screenshots go to test-artifacts/group-*.png."""
+tests/groups/support.py, 8 players) into the real server, and the page is read on phones
+(360x640 and 390x844) in both languages and on a laptop (1280x800): no element wider than the
+screen (the standings' tables fit whole, no sideways scrolling), every player's whole name in the
+rating chart's key in their colour, the one sentence on the rating. Screenshots go to
+test-artifacts/group-*.png."""
 
 from __future__ import annotations
 
@@ -75,6 +76,19 @@ def group_file() -> dict:
 def _fits(page: Page, width: int) -> None:
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= width, f"the page is {wide}px wide on a {width}px screen"
+    # No element reaches past the screen's edge, and no table needs scrolling sideways.
+    over = page.evaluate(
+        """(w) => [...document.querySelectorAll('main *')]
+        .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > w + 0.5)
+        .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 20))""",
+        width,
+    )
+    assert over == [], f"wider than {width}px: {over[:5]}"
+    hidden = page.evaluate(
+        """() => [...document.querySelectorAll('.scroll-x')]
+        .filter(e => e.scrollWidth > e.clientWidth + 0.5).length"""
+    )
+    assert hidden == 0, f"{hidden} tables scroll sideways at {width}px"
 
 
 @pytest.mark.parametrize(("locale", "title"), [("zh-CN", "等级分"), ("en-US", "Rating")])
@@ -91,16 +105,23 @@ def test_group_page_on_a_phone_and_a_laptop(
     link = re.search(r'href="(/g/[A-Za-z0-9_-]+/)"', html)
     assert link, html[:600]
     lang = "zh" if locale == "zh-CN" else "en"
-    for kind, context, width in (
-        ("phone", new_phone(locale=locale), 390),
-        ("laptop", new_context(kind="display", locale=locale), 1280),
+    for kind, context, (width, height) in (
+        ("phone360", new_phone(locale=locale), (360, 640)),
+        ("phone", new_phone(locale=locale), (390, 844)),
+        ("laptop", new_context(kind="display", locale=locale), (1280, 800)),
     ):
         page = context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
         page.goto(link.group(1))
         expect(page.locator(".group-ratings h2")).to_have_text(title)
         legend = page.locator(".group-ratings svg.chart").text_content() or ""
         for name in NAMES.values():
             assert name in legend  # whole names in the chart's key
+        # Every standings table shows its last column (as leader) whole.
+        for last in page.locator(".group-table > .scroll-x th:last-child").all():
+            assert last.is_visible()
+        page.eval_on_selector_all("details", "els => els.forEach(e => { e.open = true; })")
+        screenshot(page, f"group-{kind}-{lang}", full_page=True)
         _fits(page, width)
         # One colour per player across the page: the swatches of 张三 are all one colour.
         fills = page.eval_on_selector_all(
@@ -109,4 +130,3 @@ def test_group_page_on_a_phone_and_a_laptop(
             ".map(e => e.querySelector('rect').getAttribute('fill'))",
         )
         assert len(fills) > 3 and len(set(fills)) == 1
-        screenshot(page, f"group-{kind}-{lang}", full_page=True)

@@ -31,12 +31,15 @@ def percent(value: float) -> str:
 
 
 @register.simple_tag
-def place_rate(row: Row, key: str) -> str:
-    """Wins/games at this place with the rate, or a dash."""
+def place_rate(row: Row, key: str) -> SafeString | str:
+    """Wins/games at this place with the rate (its own span: a narrow screen puts it below),
+    or a dash."""
     tally = row.places.get(key)
     if tally is None:
         return "—"
-    return f"{tally.wins}/{tally.games} ({round(tally.rate * 100)}%)"
+    return format_html(
+        '{}/{}<span class="rate"> ({}%)</span>', tally.wins, tally.games, round(tally.rate * 100)
+    )
 
 
 @register.simple_tag
