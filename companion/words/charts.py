@@ -18,21 +18,23 @@ from django.utils.safestring import SafeString, mark_safe
 # not the rank (SessionSummary.colours): the same in every chart and after every game.
 # On a screen a colour means one thing: the identities have their own colours everywhere (gold,
 # orange, green and blue: the --lord, --loyalist, --rebel and --renegade of app.css) and red is
-# dying, so the players' colours keep clear of those hues: purple, teal, pink, white, magenta,
-# then the same five again a shade darker, drawn dashed (DASHED), so ten players stay apart.
+# dying, so the players' colours keep clear of those hues. The first eight are far apart
+# (CIE76 distance at least 35, tests/groups/test_colours.py): lavender, teal, pink, white,
+# magenta, lime, taupe, violet; a ninth and tenth player get a darker teal and a grey, drawn
+# dashed (DASH), so ten players stay apart.
 PALETTE = (
-    "#b98cf0",
+    "#c39bf5",
     "#45cfc3",
     "#f48fb1",
     "#f0f0f0",
-    "#d65fd6",
-    "#9a6ad6",
-    "#2fa89e",
-    "#d9708f",
-    "#b3b3b3",
-    "#a94aa9",
+    "#d63fd0",
+    "#d7e35a",
+    "#a1887f",
+    "#7455e0",
+    "#26867d",
+    "#6b6b6b",
 )
-SOLID = 5  # the first five colours are drawn solid, the rest dashed
+SOLID = 8  # the first eight colours are drawn solid, the rest dashed
 DASH = "9 6"
 
 WIDTH = 600
@@ -65,7 +67,7 @@ def colour(index: int) -> str:
 
 
 def _dash(fill: str) -> str:
-    """The stroke-dasharray attribute of a player's line (the second five colours are dashed)."""
+    """The stroke-dasharray attribute of a player's line (the colours after SOLID are dashed)."""
     if fill in PALETTE[SOLID:]:
         return f' stroke-dasharray="{DASH}"'
     return ""

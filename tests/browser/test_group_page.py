@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from companion.actions.scoring import score_results
 from companion.rules import modes
 from companion.rules.identities import Identity
-from tests.browser.conftest import ContextFactory, screenshot
+from tests.browser.conftest import ARTIFACTS, ContextFactory, screenshot
 from tests.browser.tables import HEADER_CSRF_RE, open_table
 from tests.groups.support import EVENINGS, NAMES
 
@@ -122,6 +122,13 @@ def test_group_page_on_a_phone_and_a_laptop(
             assert last.is_visible()
         page.eval_on_selector_all("details", "els => els.forEach(e => { e.open = true; })")
         screenshot(page, f"group-{kind}-{lang}", full_page=True)
+        # The ratings and the first standings on their own, to look at the colours and the fit.
+        page.locator(".group-ratings").screenshot(
+            path=ARTIFACTS / f"group-{kind}-{lang}-ratings.png"
+        )
+        page.locator(".group-table").first.screenshot(
+            path=ARTIFACTS / f"group-{kind}-{lang}-standings.png"
+        )
         _fits(page, width)
         # One colour per player across the page: the swatches of 张三 are all one colour.
         fills = page.eval_on_selector_all(
