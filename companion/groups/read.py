@@ -1,6 +1,6 @@
 """What the group page shows: standings per way to play, records, heroes and ratings, read from
-the group's own rows in four queries whatever its history (the group, its games, their results,
-its players). Only finished games are ever copied into those rows, and only this group's."""
+the group's own rows in five queries whatever its history (the group, its games, their results,
+its players, its log). Only finished games are ever copied into those rows, and only this group's."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from companion.groups.logwords import LogLine, recent
 from companion.groups.models import Group, GroupGame, GroupResult, Player
 from companion.groups.rules import plays as plays_rules
 from companion.groups.rules.plays import Play, Result
@@ -87,6 +88,8 @@ class GroupPage:
     period: str
     player_count: int | None
     player_counts: tuple[int, ...]
+    # What the host did to the group, newest first.
+    log: tuple[LogLine, ...] = ()
 
 
 def place_name(place: str) -> str:
@@ -187,6 +190,7 @@ def _compute(group: Group, period: str, players: int | None, since: datetime | N
         period=period,
         player_count=players,
         player_counts=tuple(sorted({p.player_count for p in every})),
+        log=recent(group),
     )
 
 

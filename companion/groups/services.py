@@ -15,10 +15,12 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.db.models import F
 
+from companion.groups.log import Who, note
 from companion.groups.models import (
     NAME_MAX_LENGTH,
     Evening,
     Group,
+    GroupAction,
     GroupGame,
     GroupResult,
     Player,
@@ -45,16 +47,17 @@ def _clean_name(name: str) -> str:
     return name
 
 
-def create_group(name: str, session: Session | None = None) -> Group:
+def create_group(name: str, session: Session | None = None, by: Who | None = None) -> Group:
     """A new group, with this evening attached when given."""
     with transaction.atomic():
         group = Group.objects.create(name=_clean_name(name))
+        note(group.pk, GroupAction.Kind.CREATE, by, name=group.name)
     if session is not None:
-        attach(group, session)
+        attach(group, session, by)
     return group
 
 
-def attach(group: Group, session: Session) -> Evening:
+def attach(group: Group, session: Session, by: Who | None = None) -> Evening:
     """Make this session one of the group's evenings (again: a no-op), its seats matched to the
     group's players and its finished games copied in. Refused if another group holds it."""
     with transaction.atomic():
@@ -63,6 +66,8 @@ def attach(group: Group, session: Session) -> Evening:
         )
         if not created and evening.group_id != group.pk:
             raise GroupError("other_group", "this evening belongs to another group")
+        if created:
+            note(group.pk, GroupAction.Kind.ATTACH, by, table=session.table.code)
         _match_seats(evening)
         copy_games(evening)
     return evening
@@ -137,13 +142,15 @@ def confirm(evening: Evening, seat: int, device: str = "", *, yes: bool) -> Seat
     return link
 
 
-def unmatch(evening: Evening, seat: int) -> SeatLink:
+def unmatch(evening: Evening, seat: int, by: Who | None = None) -> SeatLink:
     """The host undoes a mistaken match: the seat gets a new player of its own (whom the host
     may then merge, or `relink` the seat to the right one)."""
     with transaction.atomic():
         link = _link(evening, seat)
+        was = link.player.name
         # The phone stays its owner's: a match by phone was a borrowed phone.
         _own_player(link, SeatLink.How.HOST)
+        note(evening.group_id, GroupAction.Kind.UNMATCH, by, seat=link.player.name, player=was)
         copy_games(evening)
     return link
 
@@ -157,7 +164,7 @@ def _own_player(link: SeatLink, how: str, device: str = "") -> None:
     link.save(update_fields=["player", "how", "confirmed"])
 
 
-def relink(evening: Evening, seat: int, player: Player) -> SeatLink:
+def relink(evening: Evening, seat: int, player: Player, by: Who | None = None) -> SeatLink:
     """The host says who played this seat: one of the group's players."""
     if player.group_id != evening.group_id or player.merged_into_id is not None:
         raise GroupError("other_player", "not a player of this group")
@@ -167,6 +174,8 @@ def relink(evening: Evening, seat: int, player: Player) -> SeatLink:
             raise GroupError("taken", "this player already has a seat this evening")
         link.player, link.how, link.confirmed = player, SeatLink.How.HOST, True
         link.save(update_fields=["player", "how", "confirmed"])
+        seat_name = _evening_seats(evening).get(seat, player.name)
+        note(evening.group_id, GroupAction.Kind.RELINK, by, seat=seat_name, player=player.name)
         copy_games(evening)
     return link
 

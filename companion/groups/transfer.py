@@ -15,7 +15,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from companion.groups.models import NAME_MAX_LENGTH, Group, GroupGame, GroupResult, Player
+from companion.groups.log import Who, note
+from companion.groups.models import (
+    NAME_MAX_LENGTH,
+    Group,
+    GroupAction,
+    GroupGame,
+    GroupResult,
+    Player,
+)
 from companion.groups.ratings import earliest, key_of, rerate
 from companion.groups.services import GroupError, changed
 from companion.rules import modes
@@ -91,7 +99,8 @@ def export_csv(group: Group) -> str:
     for number, g in enumerate(games, start=1):
         for r in results[g.pk]:
             game = (number, g.mode, _iso(g.started_at), _iso(g.ended_at), g.winner)
-            values = [getattr(r, f) for f in RESULT_FIELDS]
+            # Seats count from 1, as in the session's CSV (stored and in the JSON: from 0).
+            values = [r.position + 1 if f == "position" else getattr(r, f) for f in RESULT_FIELDS]
             row = (
                 *game,
                 players[r.player_id].uid,
@@ -232,7 +241,7 @@ def _checked(data: Any) -> tuple[dict[str, str], list[dict[str, Any]]]:
     return players, list(games)
 
 
-def import_json(data: Any) -> Group:
+def import_json(data: Any, by: Who | None = None) -> Group:
     """The app's own group export into this database: the group, its players and games found by
     their uids (a game already here is kept as it is), or refused whole with the reason."""
     players, games = _checked(data)
@@ -249,7 +258,7 @@ def import_json(data: Any) -> Group:
         pk_of = {uid: p.merged_into_id or p.pk for uid, p in known.items()}
         have = set(GroupGame.objects.filter(group=group).values_list("uid", flat=True))
         rows: list[GroupResult] = []
-        since = None
+        since, added = None, 0
         for g in games:
             if g["uid"] in have:
                 continue
@@ -261,7 +270,7 @@ def import_json(data: Any) -> Group:
                 ended_at=_moment(g["ended_at"], ""),
                 winner=g["winner"],
             )
-            since = earliest(since, key_of(game))
+            since, added = earliest(since, key_of(game)), added + 1
             rows.extend(
                 GroupResult(
                     game=game,
@@ -271,6 +280,7 @@ def import_json(data: Any) -> Group:
                 for r in g["results"]
             )
         GroupResult.objects.bulk_create(rows)
+        note(group.pk, GroupAction.Kind.IMPORT, by, games=added)
         changed(group.pk)
         if since is not None:
             # An imported game may come before the ones here: every game from it on is rated

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from companion.actions import Actor
 from companion.groups import merges, read, services, transfer
 from companion.groups.card import evening_card
+from companion.groups.log import Who
 from companion.groups.models import Evening, Group, GroupAction, Player, SeatLink
 from companion.infra.qr import qr_svg
 from companion.models import Session, Table
@@ -54,6 +55,12 @@ def _evening(table: Table) -> Evening | None:
     if session is None:
         return None
     return Evening.objects.select_related("group").filter(session=session).first()
+
+
+def _who(actor: Actor) -> Who:
+    """The host as the group's log names them: their seat's name where they play."""
+    name = actor.seat.name if actor.seat is not None else ""
+    return Who(name=name, table=actor.table.code)
 
 
 def _int(value: Any) -> int | None:
@@ -167,7 +174,7 @@ def create(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     if session is None:
         return _refused(request, _("Deal a game first."), 409, reverse("home"))
     try:
-        services.create_group(request.POST.get("name", ""), session)
+        services.create_group(request.POST.get("name", ""), session, _who(actor))
     except services.GroupError as exc:
         return _refused(request, str(exc), 400, reverse("home"))
     return _panel(request, actor, token)
@@ -187,7 +194,7 @@ def attach(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         throttle.failed(request)
         return _refused(request, _("No group has this link."), 404, reverse("home"))
     try:
-        services.attach(group, session)
+        services.attach(group, session, _who(actor))
     except services.GroupError as exc:
         return _refused(request, str(exc), 409, reverse("home"))
     return _panel(request, actor, token)
@@ -208,15 +215,15 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     live = Player.objects.filter(group=evening.group, merged_into=None)
     try:
         if what == "unmatch" and seat is not None:
-            services.unmatch(evening, seat)
+            services.unmatch(evening, seat, _who(actor))
         elif what == "relink" and seat is not None:
-            services.relink(evening, seat, live.get(pk=_pk(post.get("player"))))
+            services.relink(evening, seat, live.get(pk=_pk(post.get("player"))), _who(actor))
         elif what == "merge":
             keep, gone = live.get(pk=_pk(post.get("keep"))), live.get(pk=_pk(post.get("gone")))
-            merges.merge(evening.group, keep, gone)
+            merges.merge(evening.group, keep, gone, _who(actor))
         elif what == "unmerge":
             action = GroupAction.objects.get(group=evening.group, pk=_pk(post.get("action")))
-            merges.undo_merge(evening.group, action)
+            merges.undo_merge(evening.group, action, _who(actor))
         else:
             return _refused(request, _("That did not work."), 400, reverse("home"))
     except (Player.DoesNotExist, GroupAction.DoesNotExist):
@@ -287,7 +294,8 @@ def import_file(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         error = _("Choose a group file (JSON) of at most 4 MB.")
     else:
         try:
-            group = transfer.import_json(json.loads(upload.read().decode("utf-8")))
+            data = json.loads(upload.read().decode("utf-8"))
+            group = transfer.import_json(data, _who(actor))
         except (ValueError, UnicodeDecodeError) as exc:
             error = _("This file was not imported, nothing changed: %(why)s") % {"why": exc}
         else:
