@@ -202,6 +202,9 @@ class Seat(models.Model):
 # session's screens and history words: kept here, below both, so the words import no action.
 SESSION_STARTED = "session_started"
 GAME_CORRECTED = "game_corrected"
+# The draw pile made again (companion.actions.deck), which the live odds start over from
+# (companion.read.deck).
+RESHUFFLED = "deck_reshuffled"
 
 
 class Event(models.Model):

@@ -2,8 +2,9 @@
 and the heroes offered from it.
 
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
-empty object is the standard 25). `table_box(table)` reads it; every offer (the lord's, the lord
-pack's, the others' candidates, a mode's draft, rebirth) draws from it. Only the host changes it
+empty object is the standard 25). `table_box(table)` (companion.queries.box) reads it; every
+offer (the lord's, the lord pack's, the others' candidates, a mode's draft, rebirth) draws from
+it. Only the host changes it
 (`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
 from the deal until the game is over the box is locked, every change refused alike. A change
 the host could try mid-game would otherwise answer by what the box holds for others in secret
@@ -23,6 +24,7 @@ from companion.actions.core import ActionError, Actor, Change, _record, _require
 from companion.actions.inputs import mode_of
 from companion.actions.session_deal import _open_session
 from companion.models import Session, Table
+from companion.queries.box import session_box, table_box
 from companion.rules import box
 
 log = logging.getLogger(__name__)
@@ -73,24 +75,6 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
         what = f" ({error.field})" if error.field else ""
         message = f"{where}{what}: {message}" if where else f"{message}{what}"
     return BoxRefused(message, code=error.code, field=field)
-
-
-def session_box(session: Session | None) -> box.Box:
-    """The box a session keeps (the standard 25 when it has none)."""
-    if session is None or not session.box:
-        return box.Box()
-    try:
-        return box.from_stored(session.box)
-    except box.BoxError:
-        log.exception("session %s: its stored box does not read", session.pk)
-        return box.Box()
-
-
-def table_box(table: Table) -> box.Box:
-    """The table's box: its session's (the standard 25 before the first session)."""
-    if table.session_id is None:
-        return box.Box()
-    return session_box(table.session)
 
 
 def leader_offer(table: Table) -> list[str]:

@@ -9,8 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError, Actor, Change, _record, action
 from companion.actions.play import _in_play
-
-RESHUFFLED = "deck_reshuffled"
+from companion.models import RESHUFFLED
 
 
 @action

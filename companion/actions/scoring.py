@@ -9,26 +9,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
 
 from companion.actions.inputs import mode_of
 from companion.actions.session_deal import _finished_count, _open_session
 from companion.models import Game, Table
+from companion.queries.scores import IDENTITIES, LINE_CODES, TIE_BREAK, game_record  # noqa: F401
 from companion.rules import modes
 from companion.rules.identities import Identity
-from companion.rules.scoring import Breakdown, GameRecord, PlayerResult, ScoreLine
+from companion.rules.scoring import PlayerResult
 from companion.rules.victory import Side
 
 log = logging.getLogger(__name__)
-
-# Every score line code of every mode, in order (the columns of a session's export).
-LINE_CODES = modes.score_codes()
-IDENTITIES = tuple(identity.value for identity in Identity)
-TIE_BREAK = gettext_lazy(
-    "Ties: more games won, then more kills, then fewer games played; players still equal "
-    "share a rank."
-)
-
 
 # ---------------------------------------------------------------------------------------------
 # Scoring a finished game
@@ -67,14 +58,6 @@ def score_results(
         }
         for key, record in records.items()
     }
-
-
-def game_record(score: Mapping[str, Any]) -> GameRecord:
-    """A stored score back as the rules' GameRecord, for standings()."""
-    lines = tuple(ScoreLine(ln["code"], ln["points"], ln["count"]) for ln in score["lines"])
-    return GameRecord(
-        Identity(score["identity"]), bool(score["won"]), Breakdown(lines), score["kills"]
-    )
 
 
 def game_finished(table: Table, game: Game) -> None:

@@ -31,13 +31,9 @@ from companion.actions.inputs import mode_of
 from companion.actions.scoring import score_results
 from companion.actions.session_deal import _next_number
 from companion.models import GAME_CORRECTED, SESSION_STARTED, Game, Seat, Session, Table
+from companion.queries.sessions import NOT_OVER, PANEL_KINDS, game_numbered, is_over  # noqa: F401
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
-
-# Every kind after which the session panel must be sent again.
-PANEL_KINDS = frozenset(
-    {SESSION_STARTED, GAME_CORRECTED, "game_over", "identities_dealt", "identities_redealt"}
-)
 
 
 @action
@@ -127,17 +123,11 @@ def session_new(
 
 
 def _finished_game(table: Table, game_number: Any) -> Game:
-    try:
-        number = int(game_number)
-    except (TypeError, ValueError):
-        raise NotFound() from None
-    game = Game.objects.filter(table=table, number=number).select_related("session").first()
+    game = game_numbered(table, game_number)
     if game is None:
         raise NotFound()
-    if game.ended_at is None or not game.results:
-        raise ActionError(
-            gettext_lazy("That game is not over yet."), status=409, code="not_finished"
-        )
+    if not is_over(game):
+        raise ActionError(NOT_OVER, status=409, code="not_finished")
     return game
 
 
