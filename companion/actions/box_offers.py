@@ -20,9 +20,9 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, Change, _record, _require_host, action
+from companion.actions.core import ActionError, Actor, Change, action, record_change, require_host
 from companion.actions.inputs import mode_of
-from companion.actions.session_deal import _open_session
+from companion.actions.session_deal import open_session
 from companion.models import Session, Table
 from companion.queries.box import session_box, table_box
 from companion.rules import box
@@ -150,7 +150,7 @@ def event_names(table: Table, hero_ids: Any) -> dict[str, dict[str, list[str]]]:
 def _session_for_change(table: Table) -> Session:
     session = table.session
     if session is None or session.ended_at is not None:
-        session = _open_session(table, list(table.seats.order_by("position", "slot")))
+        session = open_session(table, list(table.seats.order_by("position", "slot")))
     return session
 
 
@@ -181,7 +181,7 @@ def _save(
 ) -> Change:
     session.box = after.stored()
     session.save(update_fields=["box"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind=BOX_CHANGED,
@@ -208,7 +208,7 @@ def box_add(actor: Actor, *, fields: Mapping[str, Any], action_id: str | None = 
     """Add a hero the table owns to its box (host): name in Chinese, optional English name,
     kingdom, HP, gender, lord hero or not, its skills with their texts."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     _check_skills(fields)
     session = _session_for_change(table)
@@ -226,7 +226,7 @@ def box_add(actor: Actor, *, fields: Mapping[str, Any], action_id: str | None = 
 def box_remove(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Change:
     """Take an added hero out of the box (host)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
@@ -243,7 +243,7 @@ def box_remove(actor: Actor, *, hero_id: str, action_id: str | None = None) -> C
 def box_switch(actor: Actor, *, hero_id: str, on: bool, action_id: str | None = None) -> Change:
     """Switch a standard hero on or off in the box (host)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
@@ -260,7 +260,7 @@ def box_import(actor: Actor, *, text: str | bytes, action_id: str | None = None)
     """Replace the box with the one a JSON file holds (host); a bad file is refused with its
     reason and the box stays as it was."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     try:
         after = box.import_box(text)

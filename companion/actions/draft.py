@@ -23,18 +23,20 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.box_offers import event_names, table_box
+from companion.actions.box_offers import event_names
 from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_public,
     action,
+    record_change,
+    seat_public,
 )
-from companion.actions.inputs import _ordered, mode_of, statuses
-from companion.actions.turns import _turn_now, apply_flow, begin_turns, flow_state
+from companion.actions.inputs import mode_of, ordered_seats
+from companion.actions.turns import apply_flow, begin_turns, flow_state, turn_now
 from companion.models import Seat, Table
+from companion.queries.box import table_box
+from companion.queries.seats import statuses
 from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.identities import Identity
@@ -170,7 +172,7 @@ def start_draft(
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.NONE
     view = draft.view(None)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_started",
@@ -196,16 +198,16 @@ def draft_first(actor: Actor, *, side: str, action_id: str | None = None) -> Cha
     except Refused as error:
         raise refused(error) from None
     _keep(table, draft=chosen.as_data())
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_first",
-        public={**_seat_public(seat), "side": side},
+        public={**seat_public(seat), "side": side},
         before={"draft": draft.as_data()},
         after={"draft": chosen.as_data()},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 
@@ -226,12 +228,12 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
     if placement is not None:
         _keep(table, placement=placement.as_data())
     shown = picked.view(None)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_picked",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "side": side,
             "positions": [position for position, _side in new],
             # A face-down hero stays None: only its taker's phone shows it.
@@ -243,7 +245,7 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
         after={"draft": picked.as_data()},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 
@@ -262,13 +264,13 @@ def draft_place(actor: Actor, *, heroes: Any, action_id: str | None = None) -> C
     except Refused as error:
         raise refused(error) from None
     _keep(table, placement=placed.as_data())
-    seats = _ordered(table)
-    change = _record(
+    seats = ordered_seats(table)
+    change = record_change(
         actor,
         table,
         kind="draft_placed",
         # Only that the side has placed: the heroes and their places stay secret.
-        public={**_seat_public(seat), "side": side},
+        public={**seat_public(seat), "side": side},
         before={"placement": placement.as_data()},
         after={"placement": placed.as_data()},
         subject=seat,
@@ -295,7 +297,7 @@ def _reveal(
         seat.save(update_fields=["hero", "hp", "max_hp"])
     begin_turns(table, seats)
     table.status = Table.Status.PLAYING
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_revealed",
@@ -348,11 +350,11 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
         undone = "first"
     else:
         raise ActionError(_("Nothing of your side's to take back."), 409, "nothing")
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_undone",
-        public={**(_seat_public(seat) if seat else {}), "side": side, "undone": undone},
+        public={**(seat_public(seat) if seat else {}), "side": side, "undone": undone},
         before=before,
         after={
             "draft": table.mode_state.get("draft"),
@@ -360,7 +362,7 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
         },
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 
@@ -423,7 +425,7 @@ def hero_fall(
         flow = flow_state(table)
         step = mode.flow_after_turn(statuses(seats), flow, index)
         before["turn"] = {
-            **_turn_now(table),
+            **turn_now(table),
             "skips": list(table.phase_skips),
             "turn_started_at": table.turn_started_at.isoformat() if table.turn_started_at else "",
             **({"flow": flow} if "flow" in table.mode_state else {}),
@@ -431,15 +433,15 @@ def hero_fall(
         now = timezone.now()
         holder = apply_flow(table, seats, step, now)
         table.phase_started_at = now
-        after["turn"] = _turn_now(table)
+        after["turn"] = turn_now(table)
         if holder is not None:
             public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="hero_fell",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "fallen_hero": old_hero,
             "hero": seat.hero,
             "fallen": count,

@@ -26,11 +26,11 @@ def refuse_card(table: Table, name: str) -> None:
         raise ActionError(_("This game is played without that card."), 409, "card_refused")
 
 
-def _ordered(table: Table) -> list[Seat]:
+def ordered_seats(table: Table) -> list[Seat]:
     return list(table.seats.order_by("position", "slot"))
 
 
-def _leader(table: Table, seats: list[Seat]) -> Seat:
+def leader_seat(table: Table, seats: list[Seat]) -> Seat:
     """The seat the mode makes known to all, who chooses a hero first (the identity game's
     lord)."""
     index = mode_of(table).leader(statuses(seats))
@@ -38,7 +38,7 @@ def _leader(table: Table, seats: list[Seat]) -> Seat:
     return seats[index]
 
 
-def _int(value: Any, message: Any) -> int:
+def whole_number(value: Any, message: Any) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):

@@ -11,7 +11,7 @@ from typing import Any
 from django.utils import timezone
 
 from companion.actions.inputs import mode_of
-from companion.actions.session_deal import _finished_count, _open_session
+from companion.actions.session_deal import finished_count, open_session
 from companion.models import Game, Table
 from companion.queries.scores import IDENTITIES, LINE_CODES, TIE_BREAK, game_record  # noqa: F401
 from companion.rules import modes
@@ -64,7 +64,7 @@ def game_finished(table: Table, game: Game) -> None:
     """Score a game that has just ended; close a tournament once everyone has been the
     leader (`Session.lord_order`, the stored name of the leaders' order)."""
     if game.session_id is None:
-        game.session = table.session or _open_session(table, list(table.seats.all()))
+        game.session = table.session or open_session(table, list(table.seats.all()))
     try:
         game.scores = score_results(mode_of(table), game.results, game.winner)
     except (KeyError, ValueError):
@@ -74,6 +74,6 @@ def game_finished(table: Table, game: Game) -> None:
     game.save(update_fields=["session", "scores"])
     session = game.session
     if session is not None and session.tournament and session.ended_at is None:
-        if _finished_count(session) >= len(session.lord_order):
+        if finished_count(session) >= len(session.lord_order):
             session.ended_at = game.ended_at or timezone.now()
             session.save(update_fields=["ended_at"])

@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from companion.actions.box_offers import table_box
 from companion.models import Table
+from companion.queries.box import table_box
 from companion.rules import modes
 from companion.rules.box import Box, BoxError, BoxHero, check_hero
 from companion.rules.cards import load_deck

@@ -28,7 +28,7 @@ from companion.rules.offers import (
     trick_choices,
 )
 from companion.rules.turns import judgement_order
-from companion.web.views.common import _not_found, _private, with_actor, with_table
+from companion.web.views.common import not_found, private_headers, with_actor, with_table
 from companion.web.views.maneuver import damage_dialog
 from companion.words.names import table_hero_card
 
@@ -42,7 +42,7 @@ def _seat_dialog(
     me = actor.seat if actor is not None else None
     view = seat_dialog_view(table, seat_id, asker_id=me.pk if me is not None else None)
     if view is None:
-        return _not_found(request)
+        return not_found(request)
     seat = view.seat
     if me is not None and me.pk == seat_id and seat.hero is None and me.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
@@ -96,7 +96,7 @@ def _seat_dialog(
         # The games on: their notes in the damage controls (slot "damage_note").
         "games": view.games,
     }
-    return _private(render(request, "companion/live.html#seat_dialog", context))
+    return private_headers(render(request, "companion/live.html#seat_dialog", context))
 
 
 @require_GET
@@ -121,7 +121,7 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     try:
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     labels = {
         "weapon": _("Weapon"),
         "armor": _("Armor"),
@@ -141,7 +141,7 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "groups": groups,
         "english": translation.get_language().startswith("en"),
     }
-    return _private(render(request, "companion/live.html#equip_dialog", context))
+    return private_headers(render(request, "companion/live.html#equip_dialog", context))
 
 
 RANKS = [(n, rank_label(n)) for n in range(1, 14)]
@@ -154,7 +154,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     try:
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
     # 军争: the odds from the live deck, saying what was taken out.
@@ -187,7 +187,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "deck_size": len(deck),
         "live": live,
     }
-    return _private(render(request, "companion/live.html#judge_dialog", context))
+    return private_headers(render(request, "companion/live.html#judge_dialog", context))
 
 
 @require_GET
@@ -199,7 +199,7 @@ def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpRespon
         "ranks": RANKS,
         "rank_needed": not pending or rank_decides(Check(pending["check"])),
     }
-    return _private(render(request, "companion/live.html#replace_dialog", context))
+    return private_headers(render(request, "companion/live.html#replace_dialog", context))
 
 
 @require_GET
