@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError
 from companion.models import Seat, Table
-from companion.queries.seats import seat_view, statuses  # noqa: F401
+from companion.queries.seats import statuses
 from companion.rules import modes
 
 

@@ -13,7 +13,6 @@ from django.utils import timezone
 from companion.actions.inputs import mode_of
 from companion.actions.session_deal import finished_count, open_session
 from companion.models import Game, Table
-from companion.queries.scores import IDENTITIES, LINE_CODES, TIE_BREAK, game_record  # noqa: F401
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import PlayerResult

@@ -31,7 +31,7 @@ from companion.actions.inputs import mode_of
 from companion.actions.scoring import score_results
 from companion.actions.session_deal import next_session_number
 from companion.models import GAME_CORRECTED, SESSION_STARTED, Game, Seat, Session, Table
-from companion.queries.sessions import NOT_OVER, PANEL_KINDS, game_numbered, is_over  # noqa: F401
+from companion.queries.sessions import NOT_OVER, game_numbered, is_over
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
 

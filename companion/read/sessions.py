@@ -27,11 +27,10 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.actions.core import NotFound
-from companion.actions.sessions import _finished_game
+from companion.actions.core import ActionError, NotFound
 from companion.models import GAME_CORRECTED, Event, Game, Session, Table
 from companion.queries.scores import game_record
-from companion.queries.sessions import PANEL_KINDS
+from companion.queries.sessions import NOT_OVER, PANEL_KINDS, game_numbered, is_over
 from companion.read.session_games import GameSummary, correction_counts, game_summary, scored
 from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
@@ -178,7 +177,11 @@ def session_of(table: Table, number: Any = None) -> Session:
 
 def finished_game(table: Table, number: Any) -> GameSummary:
     """A finished game of this table with its breakdowns and cumulative session totals."""
-    game = _finished_game(table, number)
+    game = game_numbered(table, number)
+    if game is None:
+        raise NotFound()
+    if not is_over(game):
+        raise ActionError(NOT_OVER, status=409, code="not_finished")
     if not game.scores:
         raise NotFound()
     running: dict[int, int] = {}
