@@ -8,7 +8,7 @@ from companion.web.tapform import SeatTap
 
 
 class AfterlifeTap(SeatTap):
-    """A tap whose action is one of the afterlife's own (`action` names it there)."""
+    """A tap of the afterlife's: its `action` is one of the afterlife's own actions."""
 
 
 class GiveForm(AfterlifeTap):

@@ -8,7 +8,7 @@ from companion.web.tapform import SeatTap
 
 
 class ProtectionTap(SeatTap):
-    """A tap whose action is one of the protection's own (`action` names it there)."""
+    """A tap of the protection's: its `action` is one of the protection's own actions."""
 
 
 class StrikeForm(ProtectionTap):
