@@ -317,7 +317,7 @@ class Session(models.Model):
     players = models.JSONField(default=dict, blank=True)
     # The session's hero box (`rules.box.Box.stored()`: the standard heroes switched
     # off, the heroes the table added); empty: the standard 25. Read through
-    # `actions.box_offers.table_box`.
+    # `queries.box.table_box`.
     box = models.JSONField(default=dict, blank=True)
 
     class Meta:

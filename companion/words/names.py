@@ -73,7 +73,7 @@ class HeroCard:
 
 def hero_card(hero_id: str, box: Box | None = None, scope: str = "") -> HeroCard | None:
     """The card of a hero id, or None for an empty or unknown id. A hero the table added is
-    known from its box (`actions.box_offers.table_box`), its help entries under `scope` (the
+    known from its box (`queries.box.table_box`), its help entries under `scope` (the
     table's code)."""
     if not hero_id:
         return None

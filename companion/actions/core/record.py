@@ -168,9 +168,9 @@ def action(
 ) -> Any:
     """Every write's frame, in one place: one short transaction; the acting screen read from
     its token with the table's row locked (`actor_for`); an action id this table has applied
-    already answered as a replay (`_already`, or `replay`) without running the action again.
+    already answered as a replay (`already_applied`, or `replay`) without running the action again.
     The action itself is then called as `fn(actor, **fields, action_id=...)`; it checks the
-    rights and the phase, changes rows and calls `_record` (the event, the version, the
+    rights and the phase, changes rows and calls `record_change` (the event, the version, the
     announcement on commit).
 
     Outside, an action keeps its keyword-only form: `seat_change_hp(token=..., seat_id=...,

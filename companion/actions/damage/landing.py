@@ -1,6 +1,6 @@
 """How a worked-out damage lands: its steps applied to the seat rows (up to a seat it leaves
 dying while the chain goes on), the games on at the table told seat by seat, the rows written
-with one event (`_record_steps`), and that event's undo (`undo_resolved`)."""
+with one event (`record_steps`), and that event's undo (`undo_resolved`)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ LIVE: weakref.WeakSet[AsyncWebsocketConsumer] = weakref.WeakSet()
 
 
 def layer_down(layer: Any) -> bool:
-    """Whether this process's probe last found the channel layer unreachable (`_watch_layer`)."""
+    """Whether this process's probe last found the channel layer unreachable (`watch_layer`)."""
     return bool(getattr(layer, "sgs_down", False))
 
 
