@@ -74,6 +74,8 @@ REQUIRED = {
 # first use): allowed on the way, not required.
 MAYBE = {
     "actions/inputs.py",
+    # The seats as the rules' inputs (distances, the turn bar's statuses), read by the delta.
+    "queries/seats.py",
     "templatetags/sgs.py",
     # The page's slots for the games on (none here: one check, when a piece with a slot renders).
     "templatetags/game_tags.py",
