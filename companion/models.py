@@ -91,6 +91,8 @@ class Table(models.Model):
     # change asks nobody else (it was a Redis round trip per tap). Not the table's state: no
     # version, no event; the actions never write it.
     screen_langs = models.PositiveSmallIntegerField(default=0)
+    # `opts` as last parsed: (mode, options as parsed, the options); not a field.
+    _opts_kept: tuple[str, dict[str, Any], modes.TableOptions] | None = None
 
     class Meta:
         constraints = [
@@ -114,10 +116,18 @@ class Table(models.Model):
         return instance
 
     @property
-    def opts(self) -> Any:
+    def opts(self) -> modes.TableOptions:
         """This table's options, typed by its mode (companion.rules.modes): the one way every
-        option is read. Typed `Any` here: each mode has its own options class."""
-        return modes.get(self.mode).options(self.options)
+        option is read. Parsed once per mode and options value and kept on the instance (a tap
+        reads them several times); an action that sets `options` or `mode`, or changes the
+        options in place, reads the new value at its next access."""
+        raw = self.options or {}
+        kept = self._opts_kept
+        if kept is not None and kept[0] == self.mode and kept[1] == raw:
+            return kept[2]
+        parsed = modes.get(self.mode).options(raw)
+        self._opts_kept = (self.mode, dict(raw), parsed)
+        return parsed
 
     @property
     def group(self) -> str:

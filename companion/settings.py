@@ -75,8 +75,10 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
 ]
 
 # The game packages (companion/games/<key>/, each a Django app reached only through
-# companion.hooks): registering a game is one line here.
+# companion.hooks, or as a mode through companion.rules.modes): registering a game is one line
+# here.
 GAMES = [
+    "companion.games.identity",
     "companion.games.protection",
     "companion.games.last_three",
     "companion.games.house",

@@ -7,7 +7,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.rules import chance
+from companion.rules import chance, modes
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Without pytest-django (`-p no:django`: the rules alone) no app is made ready: the identity
+    game's mode, the default, is registered as its app registers it (its rules are plain
+    Python)."""
+    if not config.pluginmanager.has_plugin("django"):
+        from companion.games.identity.rules import IdentityMode
+
+        modes.register(IdentityMode())
+
 
 # Mixed into every test's seed, to try the suite under other draws (`SGS_TEST_SEED=2 pytest ...`);
 # read here only: the app itself never takes a seed from the environment.

@@ -84,7 +84,7 @@ def leader_offer(table: Table) -> list[str]:
     mode = mode_of(table)
     offer_from = getattr(mode, "leader_offer_from", None)
     hero_box = table_box(table)
-    if offer_from is None or (_standard(hero_box) and not getattr(table.opts, "lord_pack", False)):
+    if offer_from is None or (_standard(hero_box) and not table.opts.flag("lord_pack")):
         return mode.leader_offer()
     try:
         return list(offer_from(table.opts, hero_box))

@@ -66,7 +66,7 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
 
 def _first_game(table: Table) -> bool:
     """First-game mode (no heroes): an option of the identity game only."""
-    return bool(getattr(table.opts, "first_game_mode", False))
+    return table.opts.flag("first_game_mode")
 
 
 def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = "") -> Change:

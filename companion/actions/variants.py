@@ -1,28 +1,21 @@
-"""The identity game's variants (docs/rules.md §9, docs/variants.md): the words for an option the
-rules refuse (`companion.rules.modes.OptionRefusal`, by its code), translated when shown."""
+"""The words for an option the rules refuse (`companion.rules.modes.OptionRefusal`, by its code),
+translated when shown: added by the game package whose mode's options refuse it (the identity
+game's variants, docs/rules.md §9, docs/variants.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
 from companion.rules.modes import OptionRefusal
 
-REFUSALS: dict[str, Promise] = {
-    "rebirth_dark_souls": _(
-        "Rebirth and dark souls both decide what becomes of the dead: choose one."
-    ),
-    "rebirth_first_game": _("Rebirth draws a new hero, and first-game mode plays without heroes."),
-    "protection_dark_souls": _(
-        "The protection of the first player out is the rule for tables without dark souls."
-    ),
-    "lord_pack_first_game": _(
-        "The lord pack offers heroes, and first-game mode plays without heroes."
-    ),
-    "rebels_know_one_rebel": _(
-        "Rebels who know each other need two rebels or more; this deal has one."
-    ),
-}
+REFUSALS: dict[str, Promise] = {}
+
+
+def add_refusals(words: Mapping[str, Promise]) -> None:
+    """A game package's refusal codes in words (from its `words` module, when its app is ready)."""
+    REFUSALS.update(words)
 
 
 def refusal_message(refusal: OptionRefusal) -> Promise | str:

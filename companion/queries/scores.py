@@ -12,13 +12,18 @@ from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import Breakdown, GameRecord, ScoreLine
 
-# Every score line code of every mode, in order (the columns of a session's export).
-LINE_CODES = modes.score_codes()
 IDENTITIES = tuple(identity.value for identity in Identity)
 TIE_BREAK = gettext_lazy(
     "Ties: more games won, then more kills, then fewer games played; players still equal "
     "share a rank."
 )
+
+
+def line_codes() -> tuple[str, ...]:
+    """Every score line code of every mode, in order (the columns of a session's export): asked
+    each time, since a mode's package registers its mode when its app is ready, after this
+    module may have been imported."""
+    return modes.score_codes()
 
 
 def game_record(score: Mapping[str, Any]) -> GameRecord:

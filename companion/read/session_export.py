@@ -10,11 +10,11 @@ from typing import Any
 from django.utils import timezone
 
 from companion.models import SESSION_STARTED, Event, Session
-from companion.queries.scores import LINE_CODES
+from companion.queries.scores import line_codes
 from companion.read.session_games import GameSummary
 from companion.read.sessions import game_events, summarize
 
-CSV_COLUMNS = (
+_HEAD = (
     "session",
     "game",
     "started_at",
@@ -34,10 +34,25 @@ CSV_COLUMNS = (
     "killed",
     "died_in_final_duel",
     "won",
-    *LINE_CODES,
-    "total",
-    "cumulative",
 )
+_TAIL = ("total", "cumulative")
+
+
+def csv_columns() -> tuple[str, ...]:
+    """The CSV's columns: every mode's score line codes between the player's and the totals
+    (asked each time: the modes register when their apps are ready)."""
+    return (*_HEAD, *line_codes(), *_TAIL)
+
+
+def __getattr__(name: str) -> Any:
+    # The module's columns as attributes, read when asked (after every mode has registered).
+    if name == "CSV_COLUMNS":
+        return csv_columns()
+    if name == "LINE_CODES":
+        return line_codes()
+    raise AttributeError(name)
+
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -63,10 +78,11 @@ def export_csv(session: Session) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    codes = line_codes()
+    writer.writerow((*_HEAD, *codes, *_TAIL))
     for game in summary.games:
         for p in game.players:
-            by_code = dict.fromkeys(LINE_CODES, 0)
+            by_code = dict.fromkeys(codes, 0)
             for item in p.items:
                 by_code[item.code] = by_code.get(item.code, 0) + item.total
             card = p.hero_card
@@ -93,7 +109,7 @@ def export_csv(session: Session) -> str:
                         ";".join(v.name for v in p.kills),
                         int(p.final_duel),
                         int(p.won),
-                        *(by_code[c] for c in LINE_CODES),
+                        *(by_code[c] for c in codes),
                         p.total,
                         p.cumulative,
                     )

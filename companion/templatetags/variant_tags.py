@@ -50,7 +50,7 @@ def table_options(state: Any, live: bool = False) -> list[TableOption]:
     except OptionsError:
         options = mode.options({})
     return [
-        TableOption(name, OPTIONS.get(name, name), bool(getattr(options, name)))
+        TableOption(name, OPTIONS.get(name, name), options.flag(name))
         for name in options.names()
         if name not in VARIANTS and (not live or name in options.LIVE)
     ]
@@ -68,7 +68,7 @@ def variant_options(state: Any) -> list[VariantOption]:
     for name, (label, line) in VARIANTS.items():
         if name not in options.names():
             continue
-        on = bool(getattr(options, name))
+        on = options.flag(name)
         blocked: Promise | str = ""
         if not on:
             try:

@@ -171,14 +171,19 @@ class RankField(Typed):
             raise forms.ValidationError(CARD, code="invalid") from None
 
 
+def _option_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in modes.option_names()]
+
+
 class OptionNames(Shared, forms.MultipleChoiceField):
     """The option names a form holds; names no mode knows are dropped (never an error)."""
 
     widget = forms.MultipleHiddenInput
 
     def __init__(self) -> None:
-        names = modes.option_names()
-        super().__init__(required=False, choices=[(name, name) for name in names])
+        # Asked when checked, not when the form class is made: a mode registers when its game
+        # package's app is ready.
+        super().__init__(required=False, choices=_option_choices)
 
     def to_python(self, value: Any) -> list[str]:
         known = modes.option_names()

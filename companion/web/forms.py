@@ -54,19 +54,27 @@ class LockForm(TapForm):
     locked = Flag()
 
 
+# One flag for every option (a tap form's fields are shared, never changed).
+_OPTION_FLAG = Flag()
+
+
 class OptionsForm(TapForm):
     """`fields` names the options the form holds (the others keep their value); each named
-    option is a flag (OptionsForm.base_fields, below). Without `fields`, every option is."""
+    option is a flag. Without `fields`, every option is."""
 
     action = staticmethod(actions.table_set_options)
     fields = OptionNames()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A flag for every option of every mode, asked when the form is made: a mode registers
+        # when its game package's app is ready, which may be after this module is imported.
+        for name in modes.option_names():
+            self.fields.setdefault(name, _OPTION_FLAG)
+
     def arguments(self) -> dict[str, Any]:
         named = self.cleaned_data["fields"] or modes.option_names()
         return {"options": {name: self.cleaned_data[name] for name in named}}
-
-
-OptionsForm.base_fields.update({name: Flag() for name in modes.option_names()})
 
 
 class HostForm(SeatTap):

@@ -1,13 +1,16 @@
 """The translated words of the game's states: identities, winning sides, phases and judgement
-outcomes (from the Django translation files)."""
+outcomes (from the Django translation files); a mode's own (its name, its winning sides) come
+from its game package (`register_mode`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -59,9 +62,10 @@ def place_label(place: str) -> str:
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
-    """The translated words for a winning side, keyed by the mode: the identity
-    game's sides; 3 vs 3's colours, with their players when `names` are given; 1 vs 1's
-    winner by name (`names`), or the card's side when no name is known."""
+    """The translated words for a winning side, keyed by the mode: its package's words
+    (`register_mode`: the identity game's sides); 3 vs 3's colours, with their players when
+    `names` are given; 1 vs 1's winner by name (`names`), or the card's side when no name is
+    known."""
     joined = pgettext("list separator", ", ").join(names)
     if mode == "threes":
         text = {
@@ -80,11 +84,8 @@ def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) 
             "lord": _("The second player wins"),
             "renegade": _("The first player wins"),
         }[side]
-    return {
-        "lord": _("The Lord and the Loyalists win"),
-        "rebels": _("The Rebels win"),
-        "renegade": _("The Renegade wins"),
-    }.get(side, "")
+    words = _MODE_WORDS.get(mode)
+    return words.side(side, joined) if words is not None and words.side is not None else ""
 
 
 def phase_label(phase: str) -> str:
@@ -122,15 +123,44 @@ def outcome_label(outcome: str) -> str:
     }.get(outcome, outcome)
 
 
+@dataclass(frozen=True)
+class ModeWords:
+    """A way to play's words: its name and one line on who plays (the create form), how it
+    words a winning side (`side(side, joined names)`; None: no words), and what the deal button
+    waits for while too few or too many are seated (None: the count from its limits)."""
+
+    name: Promise | str
+    line: Promise | str
+    side: Callable[[str, str], str] | None = None
+    seats_needed: Promise | str | None = None
+
+
+_MODE_WORDS: dict[str, ModeWords] = {
+    "threes": ModeWords(
+        gettext_lazy("3 vs 3"),
+        gettext_lazy("Exactly 6 players: two teams, a commander each, a draft."),
+    ),
+    "duel": ModeWords(
+        gettext_lazy("1 vs 1"),
+        gettext_lazy("Exactly 2 players: three heroes each, in a secret order."),
+    ),
+}
+
+
+def register_mode(key: str, words: ModeWords) -> None:
+    """A mode's package gives its words (from its `words` module, imported when its app is
+    ready); a key registered again is replaced."""
+    _MODE_WORDS[key] = words
+
+
 def mode_choices() -> list[tuple[str, str, str]]:
     """The ways to play a new table may choose, in the registry's order: key, name, and one line
     on who plays (the home page's create form)."""
-    words = {
-        "identity": (_("Identity game"), _("4 to 10 players; a public lord.")),
-        "threes": (_("3 vs 3"), _("Exactly 6 players: two teams, a commander each, a draft.")),
-        "duel": (_("1 vs 1"), _("Exactly 2 players: three heroes each, in a secret order.")),
-    }
-    return [(key, *words[key]) for key in modes.keys() if key in words]
+    return [
+        (key, str(words.name), str(words.line))
+        for key in modes.keys()
+        if (words := _MODE_WORDS.get(key)) is not None
+    ]
 
 
 def mode_label(key: str) -> str:
@@ -143,4 +173,10 @@ def seats_needed(key: str) -> str:
     mode = modes.get(key)
     if mode.min_players == mode.max_players:
         return _("The deal needs exactly %(n)s players.") % {"n": mode.min_players}
-    return _("Identities need 4 to 10 players.")
+    words = _MODE_WORDS.get(key)
+    if words is not None and words.seats_needed is not None:
+        return str(words.seats_needed)
+    return _("Identities need %(min)d to %(max)d players.") % {
+        "min": mode.min_players,
+        "max": mode.max_players,
+    }

@@ -1,6 +1,7 @@
-"""The identity game's variants and house rules in words (docs/rules.md §9, docs/variants.md): each
-option's name and one line on what it changes, and the variants on at a table or in a game's
-record (the display's header, the phones' rules panel, the session history)."""
+"""The table options in words (docs/rules.md §9, docs/variants.md): each option's name, a
+variant's one line on what it changes, and the variants on at a table or in a game's record (the
+display's header, the phones' rules panel, the session history). The words of a mode's own
+options (the identity game's variants and house rules) come from its game package."""
 
 from __future__ import annotations
 
@@ -15,58 +16,25 @@ from companion.rules import modes
 from companion.rules.modes import OptionsError
 
 # The options that are not variants, in the host's form: name: label (the form lists those the
-# table's mode declares, `TableOptions.names`, in that order).
+# table's mode declares, `TableOptions.names`, in that order). Every table's here; a game
+# package adds its mode's (`add_words`).
 OPTIONS: dict[str, Promise] = {
-    "six_two_renegades": _("6 players: 2 rebels and 2 renegades"),
-    "eight_two_renegades": _("8 players: 3 rebels and 2 renegades"),
-    "first_game_mode": _("First-game mode (no heroes)"),
     "maneuvering": _("Maneuvering (军争) expansion cards in the deck"),
     "referee_mode": _("Referee mode: anyone may adjust anyone's HP"),
 }
 
-# name: (label, one line on what it changes), in the form's order.
-VARIANTS: dict[str, tuple[Promise, Promise]] = {
-    "rebirth": (
-        _("Rebirth"),
-        _(
-            "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
-            "players) they come back with a new hero at 1 HP, still dead for victory."
-        ),
-    ),
-    "dark_souls": (
-        _("Dark souls"),
-        _(
-            "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
-            "with a one-off effect."
-        ),
-    ),
-    "first_out_protection": (
-        _("Protect the first out"),
-        _(
-            "The previous game's first player out keeps his last HP until someone else is out "
-            "or he strikes back."
-        ),
-    ),
-    "last_three": (
-        _("Last three"),
-        _(
-            "With three alive, after three rounds everyone loses 1 HP at the end of each round "
-            "(from 4 players: at 4 the first death starts it)."
-        ),
-    ),
-    "lord_pack": (
-        _("Lord pack"),
-        _("The lord chooses from 3 heroes and 1 lord hero drawn from the table's box."),
-    ),
-    "rebels_know_each_other": (
-        _("Rebels know each other"),
-        _("Each rebel's phone shows the other rebels from the deal (5 players or more)."),
-    ),
-    "lord_five_cards": (
-        _("The lord starts with 5 cards"),
-        _("The lord draws one card more at the start."),
-    ),
-}
+# The variants and house rules, name: (label, one line on what it changes), in the form's order:
+# added by the game package whose mode declares them (`add_words`).
+VARIANTS: dict[str, tuple[Promise, Promise]] = {}
+
+
+def add_words(
+    options: Mapping[str, Promise], variants: Mapping[str, tuple[Promise, Promise]]
+) -> None:
+    """A game package's options in words (from its `words` module, imported when its app is
+    ready): the options that are not variants, and the variants with their one line."""
+    OPTIONS.update(options)
+    VARIANTS.update(variants)
 
 
 @dataclass(frozen=True)
@@ -85,7 +53,4 @@ def variants_on(mode: str, options: Mapping[str, Any] | None) -> list[VariantOn]
         parsed = modes.get(mode).options(dict(options or {}))
     except (OptionsError, KeyError, ValueError):
         return []
-    on = getattr(parsed, "variants_on", None)
-    if on is None:
-        return []
-    return [VariantOn(name, *VARIANTS[name]) for name in on() if name in VARIANTS]
+    return [VariantOn(name, *VARIANTS[name]) for name in parsed.variants_on() if name in VARIANTS]

@@ -70,4 +70,4 @@ def test_the_same_options_deal_at_five(option: str) -> None:
     actions.table_set_options(token=table.host_token, options={option: True})
     actions.identities_deal(token=table.host_token)
     table.refresh_from_db()
-    assert table.status == Table.Status.DEALT and getattr(table.opts, option)
+    assert table.status == Table.Status.DEALT and table.opts.flag(option)

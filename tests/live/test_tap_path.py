@@ -83,6 +83,9 @@ MAYBE = {
 # A game package's history words (companion/games/<key>/words.py): the registry asks every
 # clause of the HP line's kind, whichever table registered games play at (one check each).
 GAME_WORDS = re.compile(r"games/\w+/words\.py")
+# A game package's rules are plain rules like the core's: the table's mode's (the identity game's,
+# companion/games/identity/rules/) are asked on the way, as the core's rules/ are.
+GAME_RULES = re.compile(r"games/\w+/rules(/\w+)?\.py")
 # On the in-memory layer only: its delivery (Redis delivers on several processes).
 IN_MEMORY = {"live/layers.py"}
 # On Redis only: the socket checks that the layer is reachable before it takes a tap, and the
@@ -129,7 +132,11 @@ async def test_an_hp_tap_goes_through_the_five_stops_the_architecture_names() ->
         assert stop in order[at:], (stop, order)
         at = order.index(stop, at) + 1
     outside_rules = {
-        name for name in order if not name.startswith("rules/") and not GAME_WORDS.fullmatch(name)
+        name
+        for name in order
+        if not name.startswith("rules/")
+        and not GAME_WORDS.fullmatch(name)
+        and not GAME_RULES.fullmatch(name)
     }
     # No other file of a game's package but the hooks of the games on at this table (the house
     # rules, on at every identity table: their slot is padded alike for every phone).

@@ -15,12 +15,12 @@ import pytest
 from django.test import Client
 
 from companion import actions
+from companion.games.identity.rules import IdentityMode
 from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.read import screens
 from companion.read.state import public_state
 from companion.rules import modes
-from companion.rules.modes.identity import IdentityMode
 from tests.support.game import picked_all
 
 pytestmark = pytest.mark.django_db

@@ -71,9 +71,14 @@ def test_no_mode_imports_another() -> None:
     contracts = {c["name"]: c for c in config["tool"]["importlinter"]["contracts"]}
     independent = next(c for name, c in contracts.items() if name.startswith("No mode imports"))
     outside = next(c for name, c in contracts.items() if name.startswith("Outside the rules"))
-    for module in ("identity", "threes", "duel"):
+    for module in ("threes", "duel"):
         assert f"companion.rules.modes.{module}" in independent["modules"]
         assert f"companion.rules.modes.{module}" in outside["forbidden_modules"]
+    # The identity game is a game package: the core never imports it, nor does another game.
+    core = next(c for name, c in contracts.items() if name.startswith("The core never imports"))
+    assert core["forbidden_modules"] == ["companion.games"]
+    games = next(c for name, c in contracts.items() if name.startswith("No game imports"))
+    assert games["modules"] == ["companion.games.*"]
 
 
 # The hooks added for the new modes keep the identity game as it was.

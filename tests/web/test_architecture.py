@@ -56,10 +56,10 @@ def test_what_a_module_takes_from_another_is_public() -> None:
 
 def test_an_underscore_import_would_be_found(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(
-        "from companion.actions.play import (\n    _in_play,\n    living_seat,\n)\n"
+        "from companion.somewhere import (\n    _hidden,\n    shown,\n)\n"
         "from collections import _private_thing\n"
     )
-    assert _underscore_imports(tmp_path) == ["m.py: companion.actions.play._in_play"]
+    assert _underscore_imports(tmp_path) == ["m.py: companion.somewhere._hidden"]
 
 
 def test_a_circle_would_be_found() -> None:

@@ -45,7 +45,7 @@ def test_each_mode_offers_its_own_options_and_takes_each(key: str) -> None:
     for name in declared:
         assert _tick(table, name, True) == 204, name
         table.refresh_from_db()
-        assert getattr(table.opts, name) is True, name
+        assert table.opts.flag(name) is True, name
         assert _tick(table, name, False) == 204, name
         table.refresh_from_db()
-        assert getattr(table.opts, name) is False, name
+        assert table.opts.flag(name) is False, name

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
 
-from companion.games.afterlife.actions import load
+from companion.games.afterlife.actions import DARK_SOULS, REBIRTH, load
 from companion.games.afterlife.rules import rebirth
 from companion.games.afterlife.rules.souls import soul_for
 from companion.games.afterlife.words import SOUL_EFFECTS, SOUL_LABELS
@@ -96,8 +96,8 @@ def afterlife_view(table: Table, seats: Sequence[Seat]) -> AfterlifeView | None:
     """What every screen shows of the rebirths and dark souls (None: neither is on, or no game
     is in play or over)."""
     opts = table.opts
-    on_rebirth = bool(getattr(opts, "rebirth", False))
-    on_souls = bool(getattr(opts, "dark_souls", False))
+    on_rebirth = opts.flag(REBIRTH)
+    on_souls = opts.flag(DARK_SOULS)
     if not (on_rebirth or on_souls) or table.status not in (
         Table.Status.PLAYING,
         Table.Status.FINISHED,

@@ -18,10 +18,6 @@ REBELS = "rebels_know_each_other"
 LORD_FIVE = "lord_five_cards"
 
 
-def _option(table: Table, name: str) -> bool:
-    return bool(getattr(table.opts, name, False))
-
-
 def _at_start(table: Table) -> bool:
     """From the deal to the end of the first round: when the start cards are drawn."""
     return table.status in (Table.Status.DEALT, Table.Status.HEROES) or (
@@ -42,11 +38,11 @@ class HouseGame(hooks.Game):
         # On wherever the mode offers the rule, on or off: the covered card's fellows slot is
         # padded alike for every seat whether the option is on or not, so neither a phone's
         # size nor switching the option tells anyone who is a rebel.
-        return REBELS in type(table.opts).names() or _option(table, LORD_FIVE)
+        return REBELS in type(table.opts).names() or table.opts.flag(LORD_FIVE)
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
         # The header's reminder that the lord draws five, while the start cards are drawn.
-        if _option(table, LORD_FIVE) and _at_start(table):
+        if table.opts.flag(LORD_FIVE) and _at_start(table):
             return {"lord_five_cards": True}
         return {}
 
@@ -54,7 +50,7 @@ class HouseGame(hooks.Game):
         if not seat.identity:
             return {}
         found = _fellows(table, seat, seats)
-        if _option(table, LORD_FIVE) and _at_start(table) and seat.identity == Identity.LORD:
+        if table.opts.flag(LORD_FIVE) and _at_start(table) and seat.identity == Identity.LORD:
             # Only the lord's phone says it (the lord being public).
             found["start_cards"] = rules.starting_cards(Identity.LORD, lord_five_cards=True)
         return found
@@ -82,7 +78,7 @@ def _fellows(table: Table, seat: Seat, seats: list[Seat] | None) -> dict[str, An
         names = [r[1] for r in rows]
         longest = sorted(names, key=lambda n: -len(str(conditional_escape(n)).encode()))
         found["fellows_pad"] = tuple(longest[: rebels - 1])
-    if _option(table, REBELS) and all(r[2] for r in rows):
+    if table.opts.flag(REBELS) and all(r[2] for r in rows):
         me = next(i for i, r in enumerate(rows) if r[0] == seat.pk)
         known = rules.known_identities(
             [Identity(r[2]) for r in rows],

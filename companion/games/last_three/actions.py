@@ -21,11 +21,13 @@ from companion.games.last_three import rules
 from companion.models import Event, Seat, Table
 
 KEY = "last_three"
+# Its table option (the identity game's).
+OPTION = "last_three"
 
 
 def enabled(table: Table) -> bool:
     """Whether the table plays the last-three rule (an identity game's option)."""
-    return bool(getattr(table.opts, "last_three", False))
+    return table.opts.flag(OPTION)
 
 
 def current(table: Table) -> rules.LastThree:

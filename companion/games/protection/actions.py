@@ -32,11 +32,13 @@ from companion.hooks import HpChange
 from companion.models import Event, Game, Seat, Table
 
 KEY = "protection"
+# Its table option (the identity game's).
+OPTION = "first_out_protection"
 
 
 def enabled(table: Table) -> bool:
     """Whether the table plays with the protection (an identity game's option)."""
-    return bool(getattr(table.opts, "first_out_protection", False))
+    return table.opts.flag(OPTION)
 
 
 def current(table: Table) -> rules.Protection | None:

@@ -17,12 +17,11 @@ from companion.rules.modes.base import (
     TableOptions,
 )
 from companion.rules.modes.duel import DuelMode
-from companion.rules.modes.identity import IdentityMode
 from companion.rules.modes.threes import ThreesMode
 
 DEFAULT = "identity"
 
-_MODES: dict[str, Mode] = {mode.key: mode for mode in (IdentityMode(), ThreesMode(), DuelMode())}
+_MODES: dict[str, Mode] = {mode.key: mode for mode in (ThreesMode(), DuelMode())}
 
 
 def register(mode: Mode) -> None:
@@ -36,14 +35,19 @@ def get(key: str) -> Mode:
     return _MODES[key]
 
 
+def _in_order() -> list[Mode]:
+    """The modes, the default first (the create form's first choice), then as registered."""
+    return sorted(_MODES.values(), key=lambda mode: mode.key != DEFAULT)
+
+
 def keys() -> tuple[str, ...]:
-    return tuple(_MODES)
+    return tuple(mode.key for mode in _in_order())
 
 
 def option_names() -> tuple[str, ...]:
     """Every option name of every mode, each once, in the modes' own order."""
     names: dict[str, None] = {}
-    for mode in _MODES.values():
+    for mode in _in_order():
         names.update(dict.fromkeys(mode.options_type.names()))
     return tuple(names)
 
@@ -52,7 +56,7 @@ def score_codes() -> tuple[str, ...]:
     """Every score line code of every mode, each once, in the modes' own order (an export's
     columns)."""
     codes: dict[str, None] = {}
-    for mode in _MODES.values():
+    for mode in _in_order():
         codes.update(dict.fromkeys(mode.score_codes))
     return tuple(codes)
 

@@ -59,11 +59,23 @@ class TableOptions:
 
     # Options a host may still change once a game is in play.
     LIVE: ClassVar[frozenset[str]] = frozenset({"referee_mode"})
+    # The options that are variants or house rules (docs/rules.md §9), in the form's order: none
+    # for a plain table.
+    VARIANTS: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """Every option of this type, in the order the host's form lists them."""
         return tuple(f.name for f in dataclasses.fields(cls))
+
+    def flag(self, name: str) -> bool:
+        """Whether the option `name` is on: how a game package reads its own option, which only
+        its mode's options declare (False at a table of another mode)."""
+        return name in _declared(type(self)) and bool(getattr(self, name))
+
+    def variants_on(self) -> tuple[str, ...]:
+        """The names of the variants switched on, in the form's order (the header's list)."""
+        return tuple(name for name in self.VARIANTS if getattr(self, name))
 
     @classmethod
     def parse(cls: type[O], raw: Mapping[str, Any]) -> O:
@@ -92,6 +104,18 @@ class TableOptions:
     def with_changes(self: O, changes: Mapping[str, Any]) -> O:
         """These options with some changed, validated as `parse` does."""
         return type(self).parse({**self.stored(), **changes})
+
+
+# Each options class's field names, for `flag` (read on every tap: dataclasses.fields() each
+# time would build them again).
+_FIELDS: dict[type[TableOptions], frozenset[str]] = {}
+
+
+def _declared(cls: type[TableOptions]) -> frozenset[str]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 @dataclass(frozen=True)

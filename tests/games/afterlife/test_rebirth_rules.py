@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from companion.games.afterlife.rules import rebirth
 from companion.games.afterlife.rules.rebirth import GiftRefusal, GiftRefused, RebirthState
+from companion.games.identity.rules import IdentityMode
 from companion.rules import box as hero_box
 from companion.rules import modes, scoring, victory
 from companion.rules.identities import Identity
-from companion.rules.modes.identity import IdentityMode
 from companion.rules.scoring import PlayerResult
 from companion.rules.victory import DRAW_THREE, LORD_DISCARDS_ALL, SeatStatus, Side
 

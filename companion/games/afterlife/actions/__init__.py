@@ -24,7 +24,9 @@ from companion.games.afterlife.actions.souls_actions import (
     unspend_luohan,
 )
 from companion.games.afterlife.actions.state import (
+    DARK_SOULS,
     KEY,
+    REBIRTH,
     Afterlife,
     died,
     enabled,
@@ -38,8 +40,10 @@ from companion.games.afterlife.actions.state import (
 from companion.games.afterlife.actions.undo_actions import UNDO_KINDS, undo, undo_death
 
 __all__ = [
+    "DARK_SOULS",
     "GIFT_REFUSALS",
     "KEY",
+    "REBIRTH",
     "SOUL_REFUSALS",
     "UNDO_KINDS",
     "Afterlife",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from companion.actions.core import ActionError, Actor, Change, action, record_change, seat_public
 from companion.games.afterlife.actions.state import (
     KEY,
+    REBIRTH,
     open_tap,
     replaced,
     save_state,
@@ -39,7 +40,7 @@ GIFT_REFUSALS: dict[rebirth.GiftRefusal, Promise] = {
 def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The tapping player gives the dead player `seat_id` one hand card (docs/rules.md §9.1); at the
     threshold he is reborn at once: the app draws his new hero (`box.rebirth_hero`), HP 1."""
-    tap = open_tap(actor, seat_id, "rebirth")
+    tap = open_tap(actor, seat_id, REBIRTH)
     table = actor.table
     giver, receiver, seats, ids, state = tap.tapper, tap.seat, tap.seats, tap.ids, tap.state
     turn_index = ids.index(table.turn_seat_id) if table.turn_seat_id in ids else 0

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from companion.actions.core import ActionError, Actor, Change, action, record_change, seat_public
 from companion.actions.inputs import ordered_seats
 from companion.games.afterlife.actions.state import (
+    DARK_SOULS,
     KEY,
     Afterlife,
     load,
@@ -46,7 +47,7 @@ SOUL_REFUSALS: dict[souls.SoulRefusal, Promise] = {
 def soul_haunt(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The tapping dead loyalist, rebel or renegade chooses the living player `seat_id` to
     haunt: he becomes 罗汉, 玄武 or 祝由, public (docs/rules.md §9.2)."""
-    tap = open_tap(actor, seat_id, "dark_souls")
+    tap = open_tap(actor, seat_id, DARK_SOULS)
     table = actor.table
     owner, host, seats, ids, state = tap.tapper, tap.seat, tap.seats, tap.ids, tap.state
     me = ids.index(owner.pk)
@@ -93,7 +94,7 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     """The dark soul of the dead player `seat_id` is used, then gone: 玄武's swap or 祝由's order
     (confirmed on the haunted player's phone or the soul's). 罗汉 is never used by a tap: it
     prevents a point of the haunted player's next damage itself (`prevent_damage`)."""
-    tap = open_tap(actor, seat_id, "dark_souls")
+    tap = open_tap(actor, seat_id, DARK_SOULS)
     table = actor.table
     tapper, owner, seats, ids, state = tap.tapper, tap.seat, tap.seats, tap.ids, tap.state
     soul = next((s for s in state.souls if s.owner == ids.index(owner.pk)), None)
@@ -139,9 +140,7 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
 
 
 def _luohan_on(table: Table) -> bool:
-    return bool(getattr(table.opts, "dark_souls", False)) and any(
-        s.soul is Soul.LUOHAN for s in load(table).souls
-    )
+    return table.opts.flag(DARK_SOULS) and any(s.soul is Soul.LUOHAN for s in load(table).souls)
 
 
 def luohan_steps(

@@ -20,6 +20,9 @@ from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
 
 KEY = "afterlife"
+# Its two table options (the identity game's), which share its state.
+REBIRTH = "rebirth"
+DARK_SOULS = "dark_souls"
 
 
 @dataclass(frozen=True)
@@ -74,13 +77,13 @@ def restore(table: Table, before: dict[str, Any]) -> None:
 def enabled(table: Table) -> bool:
     """Whether the table plays with rebirth or dark souls (the identity game's options)."""
     opts = table.opts
-    return bool(getattr(opts, "rebirth", False) or getattr(opts, "dark_souls", False))
+    return opts.flag(REBIRTH) or opts.flag(DARK_SOULS)
 
 
 def with_reborn(table: Table, found: list[SeatStatus]) -> list[SeatStatus]:
     """The seats for the mode's victory, rewards and duel with their `reborn` flag (a living
     player after a rebirth, still dead for the end of the game)."""
-    if not getattr(table.opts, "rebirth", False):
+    if not table.opts.flag(REBIRTH):
         return found
     return rebirth.with_reborn(found, load(table).rebirth)
 
@@ -100,14 +103,14 @@ def died(table: Table, seats: Sequence[Seat], seat: Seat) -> None:
     gifts (the lord never: his death ends the game); with dark souls on, a loyalist, rebel or
     renegade is to choose whom to haunt (once a game), and the souls haunting him are gone."""
     opts = table.opts
-    if not (getattr(opts, "rebirth", False) or getattr(opts, "dark_souls", False)):
+    if not (opts.flag(REBIRTH) or opts.flag(DARK_SOULS)):
         return
     state = load(table)
     index = [s.pk for s in seats].index(seat.pk)
     identity = Identity(seat.identity)
-    if opts.rebirth and identity != Identity.LORD:
+    if opts.flag(REBIRTH) and identity != Identity.LORD:
         state = replaced(state, rebirth=rebirth.died(state.rebirth, index))
-    if opts.dark_souls:
+    if opts.flag(DARK_SOULS):
         kept = tuple(souls.host_died(state.souls, index))
         choosing = state.choosing
         if souls.soul_for(identity) and index not in state.owners:
@@ -124,8 +127,8 @@ def replaced(state: Afterlife, **changes: Any) -> Afterlife:
 
 # Each table option's refusal when it is off: its message and code.
 _OFF: dict[str, tuple[Promise, str]] = {
-    "rebirth": (_("Rebirth is not on at this table."), "no_rebirth"),
-    "dark_souls": (_("Dark souls are not on at this table."), "no_dark_souls"),
+    REBIRTH: (_("Rebirth is not on at this table."), "no_rebirth"),
+    DARK_SOULS: (_("Dark souls are not on at this table."), "no_dark_souls"),
 }
 
 
@@ -146,7 +149,7 @@ def open_tap(actor: Actor, seat_id: Any, option: str) -> Tap:
     or `dark_souls`) on, a game being played, a player's own phone, `seat_id` a seat of the
     table (the table's row is locked already: `actions.core.action`)."""
     table = actor.table
-    if not getattr(table.opts, option, False):
+    if not table.opts.flag(option):
         message, code = _OFF[option]
         raise ActionError(message, 409, code)
     _playing(table)

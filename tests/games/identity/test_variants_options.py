@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
+from companion.games.identity.rules import IdentityGameOptions
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import OptionsError, OptionsRefused
-from companion.rules.modes.identity import IdentityGameOptions
 
 VARIANTS = (
     "rebirth",
