@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
+from companion.infra.fastsql import loaded_copy
 from companion.rules import modes
 
 # The seat limits are the rules' (docs/rules.md §1): written once, in companion.rules.identities.
@@ -110,7 +110,7 @@ class Table(models.Model):
         """Remember the values as read, so a save can write only what an action changed."""
         instance = super().from_db(db, field_names, values)
         instance._loaded_values = {
-            name: copy.deepcopy(value) if isinstance(value, list | dict) else value
+            name: loaded_copy(value) if isinstance(value, list | dict) else value
             for name, value in zip(field_names, values, strict=False)
         }
         return instance
