@@ -119,13 +119,13 @@ class Table(models.Model):
     def opts(self) -> modes.TableOptions:
         """This table's options, typed by its mode (companion.rules.modes): the one way every
         option is read. Parsed once per mode and options value and kept on the instance (a tap
-        reads them several times); an action that sets `options` or `mode`, or changes the
-        options in place, reads the new value at its next access."""
+        reads them several times; `modes.options_of` shares them between tables); an action that
+        sets `options` or `mode`, or changes them in place, reads the new value next time."""
         raw = self.options or {}
         kept = self._opts_kept
         if kept is not None and kept[0] == self.mode and kept[1] == raw:
             return kept[2]
-        parsed = modes.get(self.mode).options(raw)
+        parsed = modes.options_of(self.mode, raw)
         self._opts_kept = (self.mode, dict(raw), parsed)
         return parsed
 
