@@ -197,7 +197,9 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
         connections. This consumer reads the database only through `database_sync_to_async`
         (which does that itself) and the database thread, so relaying a frame needs no hop.
         STOCK_PATH=1 keeps Channels' own (docs/performance.md, "Stock against hand-made")."""
-        if "layer" in settings.STOCK_PARTS:
+        # An attached socket (every frame of a tap, on each screen) has no Channels loop: the
+        # settings are not read for it.
+        if not self.attached and "layer" in settings.STOCK_PARTS:
             await super().dispatch(message)
             return
         handler = getattr(self, get_handler_name(message), None)
