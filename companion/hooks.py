@@ -199,6 +199,20 @@ class Game:
         redrawn."""
         return set()
 
+    def start_heroes(
+        self, actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
+    ) -> Any:
+        """The deal is left: a game that gives the heroes its own way (a mode's draft) starts
+        it and returns the change it recorded (`outbox.Change`); None: the core's offers."""
+        return None
+
+    def hero_fell(
+        self, actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
+    ) -> Any:
+        """A dying seat of a mode with several heroes a seat is not saved: the change recorded
+        if the game brought its next hero in (`outbox.Change`), or None: the seat dies."""
+        return None
+
     # Read side --------------------------------------------------------------------------------
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
@@ -214,6 +228,14 @@ class Game:
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
         """Marks on one seat of the ring (public)."""
         return ()
+
+    def mode_view(
+        self, table: Table, seats: list[Seat], side: str | None, drafts: bool
+    ) -> dict[str, Any]:
+        """Named fields of the mode's view (companion.read.modeview.ModeView) as a screen of this
+        draft side sees them (`side` None: every screen; `drafts`: the screen picks and places
+        for its side): a drafted mode's draft, placements and orders."""
+        return {}
 
     def identity_shown(self, table: Table, seats: list[Seat]) -> set[int]:
         """Living seats whose identity every screen shows (e.g. a reborn player's, public since
@@ -328,6 +350,28 @@ def steps_landed(table: Table, seats: list[Seat], steps: tuple[DamageStep, ...])
     for game in on(table):
         game.steps_landed(ctx)
     return ctx
+
+
+def start_heroes(
+    actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
+) -> Any:
+    """The change of the first game on at `table` that gives the heroes its own way, or None."""
+    for game in on(table):
+        change = game.start_heroes(actor, table, seats, action_id, pool)
+        if change is not None:
+            return change
+    return None
+
+
+def hero_fell(
+    actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
+) -> Any:
+    """The change of the first game on at `table` that brought `seat`'s next hero in, or None."""
+    for game in on(table):
+        change = game.hero_fell(actor, table, seats, seat, action_id)
+        if change is not None:
+            return change
+    return None
 
 
 def identity_shown(table: Table, seats: list[Seat]) -> set[int]:

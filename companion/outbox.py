@@ -52,6 +52,27 @@ class Change:
     # makes its history line.
     event: tuple[str, dict[str, Any], int, int] | None = None
 
+    @classmethod
+    def delta(
+        cls,
+        table: Table,
+        seats: list[Seat],
+        *parts: str,
+        host_panel: bool = False,
+        private_seats: set[int] | None = None,
+    ) -> Change:
+        """A change sent as a delta of these seats (each once) and `parts`: HP, equipment, a
+        delayed trick, the turn moving; `private_seats` also get their private page."""
+        unique = list({s.pk: s for s in seats}.values())
+        return cls(
+            table.pk,
+            table.version,
+            private_seats=private_seats or set(),
+            host_panel=host_panel,
+            delta_seats=unique,
+            parts=frozenset(parts),
+        )
+
 
 def announce(change: Change) -> None:
     """Send `change_committed` for this change once the current transaction commits (at once

@@ -83,6 +83,11 @@ GAMES = [
     "companion.games.last_three",
     "companion.games.house",
     "companion.games.afterlife",
+    # The ways to play beyond the identity game register their mode (companion.rules.modes),
+    # in the order the create form offers them; the draft kit they share registers no game.
+    "companion.games.draft",
+    "companion.games.threes",
+    "companion.games.duel",
 ]
 
 INSTALLED_APPS = [

@@ -98,20 +98,11 @@ __all__ = [
 ]
 __all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
 
-# 3 vs 3 and 1 vs 1 (companion/actions/draft.py, teams.py).
-from companion.actions.draft import (  # noqa: E402
-    draft_first,
-    draft_pick,
-    draft_place,
-    draft_undo,
-)
+# Teams picked in the lobby and the question a mode's flow waits on (companion/actions/teams.py;
+# a mode's draft is its package's: companion/games/draft).
 from companion.actions.teams import flow_answer, team_commander, team_join  # noqa: E402
 
 __all__ += [
-    "draft_first",
-    "draft_pick",
-    "draft_place",
-    "draft_undo",
     "flow_answer",
     "team_commander",
     "team_join",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +19,6 @@ from companion.actions.core import (
     action,
     may_act_on,
 )
-from companion.actions.draft import hero_fall
 from companion.actions.inputs import _ordered, mode_of, statuses
 from companion.actions.play import _dying
 from companion.actions.turns import _turn_now, apply_flow, flow_state
@@ -111,9 +110,9 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     fallen_before = table.mode_state.get("fallen", {})
     if mode_of(table).heroes_per_seat > 1:
         # 1 vs 1: the next hero of the seat's order comes in, unless this was its last.
-        fell = hero_fall(actor, table, seats, seat, action_id)
+        fell = hooks.hero_fell(actor, table, seats, seat, action_id)
         if fell is not None:
-            return fell
+            return cast(Change, fell)
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
     # The seats as the games on count them (a reborn player, docs/rules.md §9.1), before the

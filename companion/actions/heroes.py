@@ -6,8 +6,11 @@ Stored names keep the identity game's word: the event kinds `heroes_lord_choosin
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.utils.translation import gettext_lazy as _
 
+from companion import hooks
 from companion.actions.box_offers import event_names as _named
 from companion.actions.box_offers import leader_offer as box_leader_offer
 from companion.actions.box_offers import others_offers, table_box
@@ -20,7 +23,6 @@ from companion.actions.core import (
     _seat_public,
     action,
 )
-from companion.actions.draft import start_draft
 from companion.actions.inputs import _leader, _ordered, mode_of, statuses
 from companion.actions.turns import begin_turns
 from companion.models import Event, Seat, Table
@@ -68,11 +70,12 @@ def _first_game(table: Table) -> bool:
 
 
 def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = "") -> Change:
-    """Leave the deal: straight to play in first-game mode, a mode's hero draft (3 vs 3,
-    1 vs 1: companion.actions.draft), else the leader's hero choice."""
+    """Leave the deal: straight to play in first-game mode, a game's own way of giving heroes
+    (a mode's hero draft: companion.hooks' `start_heroes`), else the leader's hero choice."""
     seats = _ordered(table)
-    if mode_of(table).draft_plan() is not None:
-        return start_draft(actor, table, seats, action_id, pool)
+    drafted = hooks.start_heroes(actor, table, seats, action_id, pool)
+    if drafted is not None:
+        return cast(Change, drafted)
     if _first_game(table):
         _start_hp(table, seats)
         begin_turns(table, seats)

@@ -96,7 +96,8 @@ def seat_change_hp(
     """Damage (delta < 0, with its source) or recovery (delta > 0, never above max HP); with
     `loss`, HP loss (失去体力: no source, no damage skills, no killer)."""
     table, seat = _playing_seat(actor, seat_id)
-    amount = _int(delta, _("HP changes by a whole number."))
+    # A tap's form has made the delta a whole number already; a direct caller's is converted.
+    amount = delta if type(delta) is int else _int(delta, _("HP changes by a whole number."))
     if amount == 0 or abs(amount) > MAX_DELTA:
         raise ActionError(_("HP changes by 1 to %(n)d at a time.") % {"n": MAX_DELTA})
     if loss:

@@ -41,21 +41,6 @@ def _dying(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
     return table, seat
 
 
-def _delta(
-    table: Table,
-    seats: list[Seat],
-    *parts: str,
-    host_panel: bool = False,
-    private_seats: set[int] | None = None,
-) -> Change:
-    """A change sent as a delta of these seats and parts: HP, equipment, a
-    delayed trick, the turn moving; `private_seats` also get their private page."""
-    unique = list({s.pk: s for s in seats}.values())
-    return Change(
-        table.pk,
-        table.version,
-        private_seats=private_seats or set(),
-        host_panel=host_panel,
-        delta_seats=unique,
-        parts=frozenset(parts),
-    )
+# A change sent as a delta of the seats it touched is built by the change itself (the outbox's
+# `Change.delta`, beside the fields it fills): every tap that sends a delta announces it there.
+_delta = Change.delta

@@ -3,17 +3,18 @@ draft board, the placements, the go, the places at the table, the fallen heroes.
 
 `Table.mode_state` holds secrets (a side's placement before both have placed, a face-down
 hero in the pool, 1 vs 1's order beyond the heroes in play). It is never handed to a template
-whole: `public_mode_view` is what every screen may see (the rules' views for no viewer:
-`Draft.view(None)`, `Placement.view(None, fallen)`), `private_mode_view` what one seat's phone
-may see (the views for its own side). The identity game has no mode view (None).
+whole: `public_mode_view` is what every screen may see, `private_mode_view` what one seat's phone
+may see (its own side's); the draft's part is the drafted mode's game's (`hooks.Game.mode_view`:
+the draft kit's views for no viewer, or for the phone's side). The identity game has no mode
+view (None).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import hooks
 from companion.actions.inputs import statuses
 from companion.models import Seat, Table
 from companion.rules import modes
@@ -24,7 +25,6 @@ from companion.rules.directions import (
     SAVAGE_ASSAULT,
     area_order,
 )
-from companion.rules.draft import Draft, Placement
 from companion.rules.identities import Identity
 from companion.rules.teams import Teams
 from companion.words.names import HeroCard, table_hero_card
@@ -143,14 +143,9 @@ class DrawNotice:
 AREA_TRICK_ORDER = (SAVAGE_ASSAULT, ARROW_BARRAGE, PEACH_GARDEN, AMAZING_GRACE)
 
 
-def _cards(table: Table, heroes: Sequence[str | None]) -> list[HeroCard | None]:
-    return [table_hero_card(h, table) if h else None for h in heroes]
-
-
 def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | None:
     mode = modes.get(table.mode)
-    plan = mode.draft_plan()
-    if plan is None and not mode.team_size:
+    if mode.draft_plan() is None and not mode.team_size:
         return None
     state: dict[str, Any] = table.mode_state or {}
     side: str | None = None
@@ -165,44 +160,9 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
         read = Teams.from_data(teams)
         parts["teams"] = [list(m) for m in read.members]
         parts["commanders"] = list(read.commanders)
-    if plan is not None:
-        parts.update(sides=plan.sides, slots=plan.slots, first_chooser=plan.first_chooser)
-        fallen = {str(k): int(v) for k, v in state.get("fallen", {}).items()}
-        parts["fallen"] = fallen
-        if state.get("draft"):
-            draft = Draft.from_data(plan, state["draft"])
-            seen = draft.view(side)
-            parts.update(
-                drafting=table.status == Table.Status.HEROES and not draft.done,
-                pool=[
-                    PoolCardView(
-                        i,
-                        table_hero_card(c.hero, table) if c.hero else None,
-                        c.taken_by,
-                        c.face_down,
-                    )
-                    for i, c in enumerate(seen.pool)
-                ],
-                first=seen.first,
-                turn=seen.turn,
-                left_in_step=seen.left_in_step,
-                held={s: _cards(table, h) for s, h in seen.held.items()},
-            )
-        if state.get("placement"):
-            placement = Placement.from_data(plan, state["placement"])
-            # A side's places are its drafter's alone until both are revealed (a
-            # 3 vs 3 commander places face down; his vanguards see them with everybody).
-            placer = side if drafts else None
-            parts.update(
-                placing=not placement.revealed,
-                placed_sides=[s for s in plan.sides if placement.has_placed(s)],
-                lineup={s: _cards(table, h) for s, h in placement.view(placer, fallen).items()},
-                revealed=placement.revealed,
-            )
-            if placement.revealed and mode.heroes_per_seat > 1:
-                parts["orders"] = _orders(
-                    table, mode, seats, placement.view(side, fallen), fallen, side
-                )
+    # The draft, the placements and 1 vs 1's orders: the drafted mode's game (the draft kit's).
+    for game in hooks.on(table):
+        parts.update(game.mode_view(table, seats, side, drafts))
     dealt = bool(seats) and all(s.identity for s in seats)
     if table.status == Table.Status.PLAYING and dealt:
         flow = state.get("flow", {})
@@ -219,34 +179,6 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
     if table.status == Table.Status.PLAYING and viewer is not None and viewer.alive:
         parts["area_tricks"] = _area_tricks(mode, seats, viewer)
     return ModeView(**parts)
-
-
-def _orders(
-    table: Table,
-    mode: modes.Mode,
-    seats: list[Seat],
-    lineup: dict[str, tuple[str | None, ...]],
-    fallen: dict[str, int],
-    viewer: str | None,
-) -> list[OrderLine]:
-    """Each seat's order (1 vs 1): its fallen heroes, the one in play, the rest to come (None
-    where this screen may not see them)."""
-    lines = []
-    for seat in seats:
-        side = mode.draft_side(Identity(seat.identity)) if seat.identity else None
-        if side is None or side not in lineup:
-            continue
-        gone = fallen.get(side, 0)
-        heroes = [
-            OrderHero(
-                table_hero_card(hero, table) if hero else None,
-                "fell" if i < gone or not seat.alive else "in_play" if i == gone else "to_come",
-            )
-            for i, hero in enumerate(lineup[side])
-        ]
-        to_come = sum(1 for h in heroes if h.state == "to_come")
-        lines.append(OrderLine(seat.pk, seat.name, heroes, to_come, side == viewer))
-    return lines
 
 
 # The events that start a draw every screen announces, and those that end it (a turn over).

@@ -1,13 +1,13 @@
-"""Words of 3 vs 3 and 1 vs 1 for their screens: the draft's sides, the go's answers
-and questions, the places at the table."""
+"""Words of the modes' own screens (the draft, the go): sides, answers, questions, places and
+slots, as each mode's package words its codes (companion.words.labels.game_word), and the
+directions of an area trick."""
 
 from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from companion.words.labels import draft_side_label, place_label
+from companion.words.labels import draft_side_label, game_word, place_label
 from companion.words.team_lines import answer_label
 
 register = template.Library()
@@ -21,12 +21,7 @@ def side_name(side: str) -> str:
 @register.filter
 def side_tag(side: str) -> str:
     """A side in one short word, for a card it has taken."""
-    return {
-        "warm": pgettext("side tag", "Warm"),
-        "cold": pgettext("side tag", "Cold"),
-        "lord": pgettext("side tag", "2nd"),
-        "renegade": pgettext("side tag", "1st"),
-    }.get(side, side)
+    return game_word("side_tag", side) or side
 
 
 @register.filter
@@ -36,10 +31,7 @@ def answer_name(answer: str) -> str:
 
 @register.filter
 def question_name(question: str) -> str:
-    return {
-        "first_side": _("Which side acts first?"),
-        "who_acts": _("Commander or vanguards?"),
-    }.get(question, question)
+    return game_word("question", question) or question
 
 
 @register.filter
@@ -59,23 +51,12 @@ def place_name(place: str) -> str:
 @register.filter
 def role_hint(role: str) -> str:
     """One line under a seat's open card on its own phone: what its role means."""
-    if role == "first_player":
-        return _("You move first, and draw one card fewer in your first draw phase.")
-    if role == "second_player":
-        return _("You pick first in the draft; the other player moves first.")
-    return _("Every identity is public in 3 vs 3.")
+    return game_word("role_hint", role) or ""
 
 
 @register.filter
 def slot_name(slot: str) -> str:
-    return {
-        "commander": _("Commander"),
-        "vanguard_a": _("Vanguard A"),
-        "vanguard_b": _("Vanguard B"),
-        "first": _("First"),
-        "second": _("Second"),
-        "third": _("Third"),
-    }.get(slot, slot)
+    return game_word("slot", slot) or slot
 
 
 @register.filter

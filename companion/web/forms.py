@@ -268,7 +268,7 @@ class ReshuffleForm(NoFields):
     action = "deck_reshuffle"
 
 
-# 3 vs 3 and 1 vs 1: teams, the draft, the placement, the go ----------------------
+# Teams and the go (3 vs 3; a mode's draft taps are its draft kit's, companion.games.draft) -----
 
 
 class TeamForm(TapForm):
@@ -282,36 +282,6 @@ class CommanderForm(TapForm):
     action = "team_commander"
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     seat = SeatId(required=False)  # none: the tapping seat
-
-
-class DraftFirstForm(TapForm):
-    action = "draft_first"
-    side = Text(_("No such side."))
-
-
-class DraftPickForm(TapForm):
-    """One hero of the pool, by its position (a face-down one has no other name)."""
-
-    action = "draft_pick"
-    keywords: ClassVar[Mapping[str, str]] = {"position": "positions"}
-    position = Whole(_("That hero is not in the pool."))
-
-
-class DraftPlaceForm(TapForm):
-    """A side's heroes in the order of its places (three)."""
-
-    action = "draft_place"
-    first = Text(_("Place exactly the heroes your side's places take."))
-    second = Text(_("Place exactly the heroes your side's places take."))
-    third = Text(_("Place exactly the heroes your side's places take."))
-
-    def arguments(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {"heroes": [data["first"], data["second"], data["third"]]}
-
-
-class DraftUndoForm(NoFields):
-    action = "draft_undo"
 
 
 class AnswerForm(TapForm):
@@ -358,10 +328,6 @@ CORE_FORMS: dict[str, type[TapForm]] = {
     "chaingo": ChainGoForm,
     "team": TeamForm,
     "commander": CommanderForm,
-    "draftfirst": DraftFirstForm,
-    "draftpick": DraftPickForm,
-    "draftplace": DraftPlaceForm,
-    "draftundo": DraftUndoForm,
     "answer": AnswerForm,
 }
 

@@ -8,9 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import pgettext
 
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -34,56 +33,46 @@ def identity_label(identity: str | None, mode: str = modes.DEFAULT) -> str:
     return labels.get(identity, "")
 
 
+# The words a game package gives for its own codes, by kind: "side" (a draft side's name),
+# "side_tag" (a side in one short word), "place" (a seat's place or role), "role_hint" (what a
+# role means, under its open card), "slot" (a place a side fills in its placement), "question"
+# and "asking" (what a mode's flow asks, on the screens and in the history) and "answer". Each is
+# a function code -> words, None for a code that is not its own (`register_words`, from the
+# package's `words` module, imported when its app is ready).
+_WORDS: dict[str, list[Callable[[str], str | None]]] = {}
+
+
+def register_words(kind: str, words: Callable[[str], str | None]) -> None:
+    """A game package's words for its codes of `kind` (see `_WORDS`)."""
+    found = _WORDS.setdefault(kind, [])
+    if words not in found:
+        found.append(words)
+
+
+def game_word(kind: str, code: str) -> str | None:
+    """The words a game package gives for `code` of `kind`, or None: no package's code."""
+    for words in _WORDS.get(kind, ()):
+        text = words(code)
+        if text is not None:
+            return text
+    return None
+
+
 def draft_side_label(side: str) -> str:
-    """A draft side's name: 3 vs 3's colours; 1 vs 1's players, by who moves first (the
-    renegade card's player) and second (the lord card's)."""
-    return {
-        "warm": _("the warm side"),
-        "cold": _("the cold side"),
-        "lord": _("the second player"),
-        "renegade": _("the first player"),
-    }.get(side, side)
+    """A draft side's name, in its mode's words (3 vs 3's colours; 1 vs 1's players)."""
+    return game_word("side", side) or side
 
 
 def place_label(place: str) -> str:
-    """A seat's place or role ("cold_vanguard_a", "warm_commander", "first_player"): 3 vs 3's
-    colour and place, 1 vs 1's first or second player."""
-    players = {"first_player": _("First player"), "second_player": _("Second player")}
-    if place in players:
-        return players[place]
-    colour, _sep, role = place.partition("_")
-    side = capfirst(draft_side_label(colour))
-    return {
-        "commander": _("%(side)s: commander") % {"side": side},
-        "vanguard_a": _("%(side)s: vanguard A") % {"side": side},
-        "vanguard_b": _("%(side)s: vanguard B") % {"side": side},
-        "vanguard": _("%(side)s: vanguard") % {"side": side},
-    }.get(role, place)
+    """A seat's place or role ("cold_vanguard_a", "warm_commander", "first_player"), in its
+    mode's words."""
+    return game_word("place", place) or place
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:
     """The translated words for a winning side, keyed by the mode: its package's words
-    (`register_mode`: the identity game's sides); 3 vs 3's colours, with their players when
-    `names` are given; 1 vs 1's winner by name (`names`), or the card's side when no name is
-    known."""
+    (`register_mode`), with the players when `names` are given where the mode says so."""
     joined = pgettext("list separator", ", ").join(names)
-    if mode == "threes":
-        text = {
-            "lord": _("The warm side wins"),
-            "renegade": _("The cold side wins"),
-        }.get(side, "")
-        if text and joined:
-            return _("%(side)s: %(names)s") % {"side": text, "names": joined}
-        return text
-    if mode == "duel":
-        if side not in ("lord", "renegade"):
-            return ""
-        if joined:
-            return _("%(name)s wins") % {"name": joined}
-        return {
-            "lord": _("The second player wins"),
-            "renegade": _("The first player wins"),
-        }[side]
     words = _MODE_WORDS.get(mode)
     return words.side(side, joined) if words is not None and words.side is not None else ""
 
@@ -135,16 +124,8 @@ class ModeWords:
     seats_needed: Promise | str | None = None
 
 
-_MODE_WORDS: dict[str, ModeWords] = {
-    "threes": ModeWords(
-        gettext_lazy("3 vs 3"),
-        gettext_lazy("Exactly 6 players: two teams, a commander each, a draft."),
-    ),
-    "duel": ModeWords(
-        gettext_lazy("1 vs 1"),
-        gettext_lazy("Exactly 2 players: three heroes each, in a secret order."),
-    ),
-}
+# Each mode's words, registered by its package (`register_mode`).
+_MODE_WORDS: dict[str, ModeWords] = {}
 
 
 def register_mode(key: str, words: ModeWords) -> None:

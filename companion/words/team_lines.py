@@ -1,6 +1,6 @@
-"""The history's lines of 3 vs 3 and 1 vs 1: teams, the draft, the go, a hero falling
-(companion.words.history has the registry). Each line reads only the event's public part: a
-face-down pick names no hero, a placement no place."""
+"""The history's lines of the teams picked in the lobby and of the go (3 vs 3), by the core's
+actions (companion.words.history has the registry); the draft's lines are its kit's
+(companion.games.draft.words), a hero falling 1 vs 1's (companion.games.duel.words)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,17 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from companion.words.history import hero_name, line, line_of
-from companion.words.labels import draft_side_label
+from companion.words.history import line, line_of
+from companion.words.labels import game_word
 
 
 def answer_label(answer: str) -> str:
-    """An answer to the go's question."""
-    return {
-        "warm": _("the warm side acts first"),
-        "cold": _("the cold side acts first"),
-        "commander": _("the commander acts"),
-        "vanguards": _("the vanguards act"),
-    }.get(answer, answer)
+    """An answer to the question a mode's flow asks, in its mode's words."""
+    return game_word("answer", answer) or answer
 
 
 def _asking_text(public: dict[str, Any]) -> str:
-    return {
-        "first_side": _("the cold commander chooses the side that acts first"),
-        "who_acts": _("the commander chooses: commander or vanguards"),
-    }.get(public.get("asking", ""), "")
+    return game_word("asking", public.get("asking", "")) or ""
 
 
 # The line of a turn's end (companion.words.play_lines, imported before this module), kept for
@@ -57,59 +49,9 @@ def _team_commander(public: dict[str, Any], name: str) -> str:
     }
 
 
-@line("draft_started")
-def _draft_started(public: dict[str, Any], name: str) -> str:
-    return _("The hero draft has begun")
-
-
-@line("draft_first")
-def _draft_first(public: dict[str, Any], name: str) -> str:
-    return _("%(name)s chose: %(side)s picks first") % {
-        "name": name,
-        "side": draft_side_label(public.get("side", "")),
-    }
-
-
-@line("draft_picked")
-def _draft_picked(public: dict[str, Any], name: str) -> str:
-    heroes = [
-        hero_name(h, public) if h else _("a face-down hero") for h in public.get("heroes", [])
-    ]
-    return _("%(name)s picked %(heroes)s") % {"name": name, "heroes": ", ".join(heroes)}
-
-
-@line("draft_placed")
-def _draft_placed(public: dict[str, Any], name: str) -> str:
-    return _("%(name)s placed the heroes of %(side)s face down") % {
-        "name": name,
-        "side": draft_side_label(public.get("side", "")),
-    }
-
-
-@line("draft_revealed")
-def _draft_revealed(public: dict[str, Any], name: str) -> str:
-    return _("The heroes are revealed: take your hero card from the table")
-
-
-@line("draft_undone")
-def _draft_undone(public: dict[str, Any], name: str) -> str:
-    return _("%(side)s took back a step of the draft") % {
-        "side": draft_side_label(public.get("side", ""))
-    }
-
-
 @line("flow_answered")
 def _flow_answered(public: dict[str, Any], name: str) -> str:
     return _("%(name)s: %(answer)s") % {
         "name": name,
         "answer": answer_label(public.get("answer", "")),
-    }
-
-
-@line("hero_fell")
-def _hero_fell(public: dict[str, Any], name: str) -> str:
-    return _("%(name)s's %(fallen)s fell; %(hero)s comes in: discard its cards and draw 4") % {
-        "name": name,
-        "fallen": hero_name(public.get("fallen_hero", ""), public),
-        "hero": hero_name(public.get("hero", ""), public),
     }

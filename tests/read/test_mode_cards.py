@@ -11,6 +11,7 @@ import re
 import pytest
 
 from companion import actions
+from companion.games.draft import actions as draft_actions
 from companion.models import Seat, Table
 from companion.rules.heroes import hero_by_id
 from companion.rules.skills import skills_for
@@ -72,9 +73,9 @@ def test_the_placement_is_by_hero_cards_with_nothing_chosen(key: str, held: int)
 def test_the_draft_pool_is_cards_each_taken_one_marked_with_its_side() -> None:
     table, _seats = threes_lobby()
     dealt_and_started(table)
-    actions.draft_first(token=drafter(table, "warm").token, side="warm")
+    draft_actions.draft_first(token=drafter(table, "warm").token, side="warm")
     first = draft_now(table).pool[0]
-    actions.draft_pick(token=drafter(table, "warm").token, positions=[0])
+    draft_actions.draft_pick(token=drafter(table, "warm").token, positions=[0])
     for lang, warm in (("zh-hans", "暖色方"), ("en", "Warm")):
         display = page(f"/t/{table.code}/", lang)
         taken = re.search(r'<li class="pool-card taken side-warm[^"]*"[^>]*>(.*?)</li>', display)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from companion import actions
+from companion.games.draft import actions as draft_actions
 from companion.live import broadcast
 from companion.models import Table
 from companion.read.state import public_state
@@ -51,7 +51,7 @@ def test_the_draft_board_and_the_pick_taps_follow_whose_pick_it_is() -> None:
     warm, cold = drafter(table, "warm"), drafter(table, "cold")
     assert 'hx-post="act/draftfirst"' in page(f"/p/{warm.token}/")
     assert 'hx-post="act/draftfirst"' not in page(f"/p/{cold.token}/")
-    actions.draft_first(token=warm.token, side="cold")
+    draft_actions.draft_first(token=warm.token, side="cold")
     cold_page, warm_page = page(f"/p/{cold.token}/", "en"), page(f"/p/{warm.token}/", "en")
     assert cold_page.count('hx-post="act/draftpick"') == 16
     assert 'hx-post="act/draftpick"' not in warm_page
@@ -70,7 +70,7 @@ def test_placing_shows_the_form_to_each_drafter_until_his_side_has_placed() -> N
     phone = page(f"/p/{lord.token}/", "en")
     assert 'hx-post="act/draftplace"' in phone and "Place your heroes face down" in phone
     held = [h for p, s in draft_now(table).picks if s == "lord" for h in [draft_now(table).pool[p]]]
-    actions.draft_place(token=lord.token, heroes=held[:3])
+    draft_actions.draft_place(token=lord.token, heroes=held[:3])
     phone = page(f"/p/{lord.token}/", "en")
     assert 'hx-post="act/draftplace"' not in phone and "Your places:" in phone
     assert "has placed its heroes" in page(f"/t/{table.code}/", "en")

@@ -8,6 +8,7 @@ import pytest
 from django.utils import translation
 
 from companion import actions
+from companion.games.draft import actions as draft_actions
 from companion.models import Event
 from companion.rules.heroes import hero_by_id
 from companion.words.history import describe
@@ -38,7 +39,7 @@ def test_a_face_down_pick_reads_as_one_in_both_languages() -> None:
     dealt_and_started(table)
     draft = draft_now(table)
     down = min(draft.face_down)
-    actions.draft_pick(token=drafter(table, "lord").token, positions=[down])
+    draft_actions.draft_pick(token=drafter(table, "lord").token, positions=[down])
     hero = hero_by_id(draft.pool[down])
     for lang, words in (("en", "a face-down hero"), ("zh-hans", "一张暗置武将")):
         text = lines(table, lang)["draft_picked"]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from companion.models import Table
 from companion.read import history as history_module
@@ -116,3 +118,20 @@ def test_the_dialog_does_not_build_the_whole_public_state(monkeypatch: pytest.Mo
         response = client.get(path)
         assert response.status_code == 200, path
         assert 'class="dialog"' in response.content.decode()
+
+
+def test_the_dialog_asks_three_queries_whatever_the_tables_size() -> None:
+    """A phone's or the display's seat dialog reads the actor with its table, the seats and the
+    seat's HP history: three queries for 4, 8 or 10 seats (the whole public state would also
+    read the history, the seat moves waiting and more)."""
+    counts: dict[str, set[int]] = {}
+    client = Client()
+    for scene in ("lobby", "maneuver_eight", "ten"):
+        table = SCENES[scene]()
+        for path, _seat in dialog_paths(table):
+            client.get(path)  # the first asks of a process (the mode's caches) aside
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(path).status_code == 200, path
+            counts.setdefault(path.split("/")[1], set()).add(len(queries))
+    assert counts["p"] == counts["t"] == {3}, counts
+    assert len(counts["h"]) == 1, counts  # the host's console: the same for every table too

@@ -16,13 +16,13 @@ import re
 import pytest
 from django.test import Client
 
-from companion import actions
+from companion.games.draft import actions as draft_actions
+from companion.games.draft.rules import Draft, Placement
 from companion.live import broadcast
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
 from companion.read.state import public_state
 from companion.rules import modes
-from companion.rules.draft import Draft, Placement
 from tests.read.test_secrecy_screens import hero_leaks
 from tests.support.game import fresh, kill
 from tests.support.modeplay import (
@@ -189,7 +189,9 @@ def test_the_duel_draft_order_and_falls_never_show_a_hidden_hero() -> None:
         assert side is not None
         # Face-down heroes first, so both sides hold some.
         free = sorted(free_positions(draft), key=lambda p: p not in draft.face_down)
-        actions.draft_pick(token=drafter(table, side).token, positions=free[: draft.left_in_step])
+        draft_actions.draft_pick(
+            token=drafter(table, side).token, positions=free[: draft.left_in_step]
+        )
         check(table, f"picked {len(draft_now(table).picks)}")
         draft = draft_now(table)
     placement = placement_now(table)
@@ -202,7 +204,9 @@ def test_the_duel_draft_order_and_falls_never_show_a_hidden_hero() -> None:
         # A face-up hero first, face-down ones next: they come in as heroes fall.
         ups = [h for h in placement.held[side] if h not in down]
         downs = [h for h in placement.held[side] if h in down]
-        actions.draft_place(token=drafter(table, side).token, heroes=[ups[0], *downs, *ups[1:]][:3])
+        draft_actions.draft_place(
+            token=drafter(table, side).token, heroes=[ups[0], *downs, *ups[1:]][:3]
+        )
         check(table, f"placed {side}")
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
@@ -223,17 +227,19 @@ def test_the_duel_draft_order_and_falls_never_show_a_hidden_hero() -> None:
 def test_a_threes_placement_is_shown_to_nobody_else_before_both_have_placed() -> None:
     table, _seats = threes_lobby()
     dealt_and_started(table)
-    actions.draft_first(token=drafter(table, "warm").token, side="cold")
+    draft_actions.draft_first(token=drafter(table, "warm").token, side="cold")
     draft = draft_now(table)
     while not draft.done:
         side = draft.turn
         assert side is not None
         free = free_positions(draft)[: draft.left_in_step]
-        actions.draft_pick(token=drafter(table, side).token, positions=free)
+        draft_actions.draft_pick(token=drafter(table, side).token, positions=free)
         draft = draft_now(table)
     check(table, "drafted")
     placement = placement_now(table)
-    actions.draft_place(token=drafter(table, "warm").token, heroes=list(placement.held["warm"][:3]))
+    draft_actions.draft_place(
+        token=drafter(table, "warm").token, heroes=list(placement.held["warm"][:3])
+    )
     check(table, "warm placed")
     # Only the warm commander sees his placement: his vanguards and the cold side see nothing.
     warm_commander = table.seats.get(identity="lord")
@@ -242,6 +248,8 @@ def test_a_threes_placement_is_shown_to_nobody_else_before_both_have_placed() ->
     assert private_state(fresh(warm_commander)).mode_view.lineup["warm"][0] is not None
     assert private_state(fresh(warm_vanguard)).mode_view.lineup["warm"] == [None, None, None]
     assert private_state(fresh(cold_vanguard)).mode_view.lineup["warm"] == [None, None, None]
-    actions.draft_place(token=drafter(table, "cold").token, heroes=list(placement.held["cold"][:3]))
+    draft_actions.draft_place(
+        token=drafter(table, "cold").token, heroes=list(placement.held["cold"][:3])
+    )
     check(table, "revealed")
     assert public_state(table).mode_view.lineup["cold"][0] is not None

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.draft.rules import Draft
 from companion.rules import box, chance, heroes, identities, modes
-from companion.rules.draft import Draft
 from tests.conftest import SEED_SALT
 
 BASE_DIR = Path(__file__).resolve().parents[2]

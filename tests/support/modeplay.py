@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 
 from companion import actions
+from companion.games.draft import actions as draft_actions
+from companion.games.draft.rules import Draft, Placement
+from companion.games.duel.rules import DuelMode
+from companion.games.threes.rules import ThreesMode
 from companion.models import Seat, Table
 from companion.rules import modes
-from companion.rules.draft import Draft, Placement
-from companion.rules.modes.duel import DuelMode
-from companion.rules.modes.threes import ThreesMode
 from tests.support.factories import make_table
 from tests.support.game import fresh
 
@@ -88,12 +89,12 @@ def draft_all(table: Table) -> None:
     draft = draft_now(table)
     if draft.first is None:
         chooser = drafter(table, draft.plan.first_chooser or "")
-        actions.draft_first(token=chooser.token, side=draft.plan.sides[0])
+        draft_actions.draft_first(token=chooser.token, side=draft.plan.sides[0])
         draft = draft_now(table)
     while not draft.done:
         side = draft.turn
         assert side is not None
-        actions.draft_pick(
+        draft_actions.draft_pick(
             token=drafter(table, side).token, positions=free_positions(draft)[: draft.left_in_step]
         )
         draft = draft_now(table)
@@ -104,7 +105,7 @@ def place_all(table: Table, sides: list[str] | None = None) -> None:
     placement = placement_now(table)
     for side in sides or list(placement.plan.sides):
         heroes = placement.held[side][: len(placement.plan.slots)]
-        actions.draft_place(token=drafter(table, side).token, heroes=list(heroes))
+        draft_actions.draft_place(token=drafter(table, side).token, heroes=list(heroes))
 
 
 def in_play(key: str) -> tuple[Table, list[Seat]]:

@@ -90,7 +90,7 @@ UNDOABLE_KINDS = frozenset(
         "wine",
         "damage_resolved",
         "chain_continued",
-        # 1 vs 1 (companion.actions.draft.hero_fall): a hero fell and the next came in.
+        # 1 vs 1 (its package's hero_fall): a hero fell and the next came in.
         "hero_fell",
     }
 )

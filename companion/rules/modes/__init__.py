@@ -4,7 +4,7 @@
     options = mode.options(table.options)
 
 A mode lives in its game package (`companion/games/<key>/`), whose app registers it when ready
-(`register`); the modes still defined here are registered below.
+(`register`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
-from companion.rules.modes.duel import DuelMode
-from companion.rules.modes.threes import ThreesMode
 
 DEFAULT = "identity"
 
-_MODES: dict[str, Mode] = {mode.key: mode for mode in (ThreesMode(), DuelMode())}
+_MODES: dict[str, Mode] = {}
 
 
 def register(mode: Mode) -> None:

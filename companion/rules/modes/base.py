@@ -12,10 +12,9 @@ import dataclasses
 import random
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from companion.rules.directions import AREA_TRICKS, TURN_ORDER, Direction
-from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity
@@ -137,6 +136,14 @@ class FlowStep:
     state: dict[str, Any]
     turn: TurnPass | None = None
     choice: Choice | None = None
+
+
+class DraftShape(Protocol):
+    """What the core reads of a mode's draft plan: its two sides (the draft's rules, `DraftPlan`,
+    are the draft kit's, companion/games/draft, which a drafted mode's package imports)."""
+
+    @property
+    def sides(self) -> tuple[str, str]: ...
 
 
 @dataclass(frozen=True)
@@ -330,9 +337,10 @@ class Mode:
         """Cards this seat draws more (or fewer) than usual in its first draw phase: none."""
         return 0
 
-    # Heroes drafted by two sides instead of offered (see rules.draft); None: offers.
+    # Heroes drafted by two sides instead of offered (the draft kit, companion/games/draft);
+    # None: offers.
 
-    def draft_plan(self) -> DraftPlan | None:
+    def draft_plan(self) -> DraftShape | None:
         """The hero draft this mode plays, or None: the leader's offer, then the others'."""
         return None
 
@@ -347,11 +355,11 @@ class Mode:
     def seat_heroes(
         self,
         seats: Sequence[SeatStatus],
-        placement: Placement,
+        placement: Any,
         fallen: Mapping[str, int] | None = None,
     ) -> list[str]:
-        """Each seat's hero in play from a revealed placement (`fallen`: each side's heroes
-        dead so far, for a mode that plays several)."""
+        """Each seat's hero in play from a revealed placement (the draft kit's `Placement`;
+        `fallen`: each side's heroes dead so far, for a mode that plays several)."""
         raise Refused("no_draft", "this mode offers its heroes")
 
     # Teams picked in the lobby (rules.teams): their size, 0 for none.

@@ -1,9 +1,11 @@
 """A mode's hero draft (3 vs 3, 1 vs 1; docs/modes.md): the pool dealt when the game starts,
 who picks first, the picks, each side's secret placement (3 vs 3: its commander and vanguards;
-1 vs 1: its hero order), the reveal that starts play, an undo of a pick or a placement while
-nothing is revealed, and 1 vs 1's next hero when one falls.
+1 vs 1: its hero order), the reveal that starts play, and an undo of a pick or a placement while
+nothing is revealed. A drafted mode's package starts it (`start_draft`, from its game's
+`start_heroes` hook) and offers its taps (companion.games.draft.forms); 1 vs 1's next hero
+when one falls is its own (companion.games.duel.actions), on the state kept here.
 
-The rules are `companion.rules.draft` (`Draft`, `Placement`) behind the mode's hooks
+The rules are the kit's (`rules`: `Draft`, `Placement`) behind the mode's hooks
 (`draft_plan`, `draft_side`, `drafts_for_side`, `seat_heroes`, `hero_falls`); the state is kept
 in `Table.mode_state` ("draft", "placement", "fallen"). Each tap is checked against the seat it
 comes from: only a seat whose identity drafts for its side (`drafts_for_side`) picks and places,
@@ -20,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.box_offers import event_names, table_box
@@ -33,14 +34,14 @@ from companion.actions.core import (
     action,
 )
 from companion.actions.inputs import _ordered, mode_of, statuses
-from companion.actions.turns import _turn_now, apply_flow, begin_turns, flow_state
+from companion.actions.turns import begin_turns
+from companion.games.draft.rules import Draft, DraftPlan, Placement
 from companion.models import Seat, Table
-from companion.rules.draft import Draft, DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 
-# The words for the rules' refusals (companion.rules.draft, rules.teams, the go).
+# The words for the rules' refusals (the draft's rules, `rules`).
 REFUSALS: dict[str, Any] = {
     "first_not_chosen": _("Who picks first is not chosen yet."),
     "first_chosen": _("Who picks first is chosen already."),
@@ -75,7 +76,7 @@ def refused(error: Refused, status: int = 409) -> ActionError:
 
 def plan_of(mode: Mode) -> DraftPlan:
     plan = mode.draft_plan()
-    if plan is None:
+    if not isinstance(plan, DraftPlan):
         raise ActionError(_("This game offers its heroes; there is no draft."), 409, "no_draft")
     return plan
 
@@ -90,7 +91,7 @@ def placement_of(table: Table, plan: DraftPlan) -> Placement | None:
     return Placement.from_data(plan, data) if data else None
 
 
-def _keep(table: Table, **parts: Any) -> None:
+def keep(table: Table, **parts: Any) -> None:
     """Store these parts of the mode's state (None removes a part)."""
     state = dict(table.mode_state)
     for key, value in parts.items():
@@ -166,7 +167,7 @@ def start_draft(
             draft = Draft.deal(plan, known)
     except Refused as error:
         raise refused(error) from None
-    _keep(table, draft=draft.as_data(), placement=None, fallen=None, flow=None)
+    keep(table, draft=draft.as_data(), placement=None, fallen=None, flow=None)
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.NONE
     view = draft.view(None)
@@ -195,7 +196,7 @@ def draft_first(actor: Actor, *, side: str, action_id: str | None = None) -> Cha
         chosen = draft.choose_first(side)
     except Refused as error:
         raise refused(error) from None
-    _keep(table, draft=chosen.as_data())
+    keep(table, draft=chosen.as_data())
     return _record(
         actor,
         table,
@@ -222,9 +223,9 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
         raise refused(error) from None
     new = picked.picks[len(draft.picks) :]
     placement = Placement.after(picked) if picked.done else None
-    _keep(table, draft=picked.as_data())
+    keep(table, draft=picked.as_data())
     if placement is not None:
-        _keep(table, placement=placement.as_data())
+        keep(table, placement=placement.as_data())
     shown = picked.view(None)
     return _record(
         actor,
@@ -261,7 +262,7 @@ def draft_place(actor: Actor, *, heroes: Any, action_id: str | None = None) -> C
         placed = placement.place(side, chosen)
     except Refused as error:
         raise refused(error) from None
-    _keep(table, placement=placed.as_data())
+    keep(table, placement=placed.as_data())
     seats = _ordered(table)
     change = _record(
         actor,
@@ -291,7 +292,7 @@ def _reveal(
         raise refused(error) from None
     for seat, hero in zip(seats, heroes, strict=True):
         seat.hero = hero
-        _full_hp(mode, seat, seats)
+        full_hp(mode, seat, seats)
         seat.save(update_fields=["hero", "hp", "max_hp"])
     begin_turns(table, seats)
     table.status = Table.Status.PLAYING
@@ -304,7 +305,8 @@ def _reveal(
     )
 
 
-def _full_hp(mode: Mode, seat: Seat, seats: list[Seat]) -> None:
+def full_hp(mode: Mode, seat: Seat, seats: list[Seat]) -> None:
+    """The seat at its hero's full HP, as the mode counts it (the reveal, or a next hero)."""
     status = statuses([seat])[0]
     hero = table_box(seat.table).lookup(seat.hero)
     seat.max_hp = mode.start_hp(
@@ -336,15 +338,13 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
     assert draft is not None
     before = {"draft": draft.as_data(), "placement": placement.as_data() if placement else None}
     if placement is not None and placement.has_placed(side):
-        _keep(
-            table, placement=replace(placement, placed=_without(placement.placed, side)).as_data()
-        )
+        keep(table, placement=replace(placement, placed=_without(placement.placed, side)).as_data())
         undone = "placement"
     elif draft.picks and draft.picks[-1][1] == side and not (placement and placement.placed):
-        _keep(table, draft=replace(draft, picks=draft.picks[:-1]).as_data(), placement=None)
+        keep(table, draft=replace(draft, picks=draft.picks[:-1]).as_data(), placement=None)
         undone = "pick"
     elif not draft.picks and draft.first is not None and plan.first_chooser == side:
-        _keep(table, draft=replace(draft, first=None).as_data())
+        keep(table, draft=replace(draft, first=None).as_data())
         undone = "first"
     else:
         raise ActionError(_("Nothing of your side's to take back."), 409, "nothing")
@@ -366,91 +366,3 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
 
 def _without(placed: dict[str, tuple[str, ...]], side: str) -> dict[str, tuple[str, ...]]:
     return {other: heroes for other, heroes in placed.items() if other != side}
-
-
-# 1 vs 1: a hero falls --------------------------------------------------------------------------
-
-
-def hero_fall(
-    actor: Actor, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
-) -> Change | None:
-    """A dying seat of a mode with several heroes (1 vs 1) is not saved: its hero falls. The
-    next hero of its order comes in at full HP (the seat stays alive; the table is reminded to
-    discard the fallen hero's cards and draw 4), and the turn passes if it was the seat's. The
-    host may undo it (actions.undo): the fallen hero, its HP, the count and the turn return.
-    None when the fallen hero was the seat's last: the seat dies as usual (the fall counted)."""
-    mode = mode_of(table)
-    plan = plan_of(mode)
-    side = mode.draft_side(Identity(seat.identity))
-    placement = placement_of(table, plan)
-    if side is None or placement is None:
-        return None
-    fallen = {str(k): int(v) for k, v in table.mode_state.get("fallen", {}).items()}
-    fallen_before = dict(fallen)
-    count = fallen.get(side, 0) + 1
-    fall = mode.hero_falls(count)
-    fallen[side] = count
-    _keep(table, fallen=fallen)
-    if fall.out:
-        return None
-    index = seats.index(seat)
-    before = {
-        "hero": seat.hero,
-        "hp": seat.hp,
-        "max_hp": seat.max_hp,
-        "dying": True,
-        "damage_source": seat.damage_source_id,
-        "equipment": seat.equipment,
-        "judgement_zone": seat.judgement_zone,
-        "chained": seat.chained,
-        "wine": seat.wine,
-        # The whole count as it was: an undo (actions.undo) puts it back with the hero.
-        "fallen": fallen_before,
-    }
-    after: dict[str, Any] = {"fallen": fallen}
-    old_hero = seat.hero
-    seat.hero = mode.seat_heroes(statuses(seats), placement, fallen)[index]
-    _full_hp(mode, seat, seats)
-    seat.dying = False
-    seat.damage_source = None
-    seat.equipment = {}
-    seat.judgement_zone = []
-    seat.chained = False
-    seat.wine = ""
-    seat.save()
-    public: dict[str, Any] = {}
-    if fall.turn_passes and table.turn_seat_id == seat.pk:
-        flow = flow_state(table)
-        step = mode.flow_after_turn(statuses(seats), flow, index)
-        before["turn"] = {
-            **_turn_now(table),
-            "skips": list(table.phase_skips),
-            "turn_started_at": table.turn_started_at.isoformat() if table.turn_started_at else "",
-            **({"flow": flow} if "flow" in table.mode_state else {}),
-        }
-        now = timezone.now()
-        holder = apply_flow(table, seats, step, now)
-        table.phase_started_at = now
-        after["turn"] = _turn_now(table)
-        if holder is not None:
-            public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
-    return _record(
-        actor,
-        table,
-        kind="hero_fell",
-        public={
-            **_seat_public(seat),
-            "fallen_hero": old_hero,
-            "hero": seat.hero,
-            "fallen": count,
-            "reminder": fall.reminder or "",
-            "hp": seat.hp,
-            **event_names(table, [old_hero, seat.hero]),
-            **public,
-        },
-        before=before,
-        after={**after, "hero": seat.hero, "hp": seat.hp, "max_hp": seat.max_hp},
-        subject=seat,
-        action_id=action_id,
-        change=Change(table.pk, table.version, private_seats={seat.pk}),
-    )

@@ -1,4 +1,4 @@
-"""The two-side draft (companion/rules/draft.py) over random games of both modes' plans: the
+"""The two-side draft (companion/games/draft/rules.py) over random games of both modes' plans: the
 steps in order, whole or in parts; what each screen may see; the stored form."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from companion.rules.draft import Draft, DraftError, DraftPlan, Placement
+from companion.games.draft.rules import Draft, DraftError, DraftPlan, Placement
+from companion.games.duel.rules import PLAN as DUEL
+from companion.games.threes.rules import PLAN as THREES
 from companion.rules.heroes import STANDARD_HEROES
-from companion.rules.modes.duel import PLAN as DUEL
-from companion.rules.modes.threes import PLAN as THREES
 
 HEROES = [hero.id for hero in STANDARD_HEROES]
 PLANS = {"threes": THREES, "duel": DUEL}

@@ -7,9 +7,9 @@ card's player wins as `Side.LORD`, the renegade card's as `Side.RENEGADE`. Nothi
 identity game applies: no rewards or penalties for a death, no lord skills (there is no lord,
 and no teammate a lord skill could call on).
 
-Heroes: a draft (`PLAN`, rules.draft) of 10 heroes, 6 face up and 4 face down, picked
+Heroes: a draft (`PLAN`, the draft kit's rules) of 10 heroes, 6 face up and 4 face down, picked
 1-2-2-2-2-1 from the lord side; then each player puts 3 of his 5 in order, face down, and both
-first heroes are revealed together (rules.draft's `Placement`, `reveal_all=False`).
+first heroes are revealed together (the draft kit's `Placement`, `reveal_all=False`).
 
 A hero's death (`hero_falls`): its cards go to the discard pile, the next hero in its player's
 order comes in at full HP and draws 4, and a turn the fallen hero was playing ends at once (as
@@ -23,8 +23,8 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar
 
+from companion.games.draft.rules import DraftPlan, Placement
 from companion.rules import chance, flow
-from companion.rules.draft import DraftPlan, Placement
 from companion.rules.errors import Refused
 from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity

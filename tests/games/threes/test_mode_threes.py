@@ -1,4 +1,4 @@
-"""3 vs 3 (companion/rules/modes/threes.py), one test or parametrised case per sentence of
+"""3 vs 3 (companion/games/threes/rules/), one test or parametrised case per sentence of
 docs/rules.md §9.7's "3 vs 3" paragraph (quoted in each docstring), and the bad input the app's
 requirements list for both modes."""
 
@@ -11,22 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules.directions import (
-    AMAZING_GRACE,
-    ARROW_BARRAGE,
-    PEACH_GARDEN,
-    SAVAGE_ASSAULT,
-    TURN_ORDER,
-    Direction,
-    area_order,
-)
-from companion.rules.distance import SeatView, ring_distance
-from companion.rules.draft import Draft, DraftError, Placement
-from companion.rules.errors import Refused
-from companion.rules.heroes import STANDARD_HEROES
-from companion.rules.identities import Identity
-from companion.rules.modes.base import FlowStep, Mode
-from companion.rules.modes.threes import (
+from companion.games.draft.rules import Draft, DraftError, Placement
+from companion.games.threes.rules import (
     COMMANDER_SEATS,
     FIRST_SIDE,
     NO_LIGHTNING,
@@ -43,6 +29,20 @@ from companion.rules.modes.threes import (
     place_of,
     swap_colours,
 )
+from companion.rules.directions import (
+    AMAZING_GRACE,
+    ARROW_BARRAGE,
+    PEACH_GARDEN,
+    SAVAGE_ASSAULT,
+    TURN_ORDER,
+    Direction,
+    area_order,
+)
+from companion.rules.distance import SeatView, ring_distance
+from companion.rules.errors import Refused
+from companion.rules.heroes import STANDARD_HEROES
+from companion.rules.identities import Identity
+from companion.rules.modes.base import FlowStep, Mode
 from companion.rules.scoring import PlayerResult, standings
 from companion.rules.teams import TeamError, Teams, side_wins, team_standings
 from companion.rules.turns import LIGHTNING

@@ -9,6 +9,7 @@ import pytest
 
 from companion import actions
 from companion.actions import ActionError
+from companion.games.draft import actions as draft_actions
 from companion.models import Event, Seat, Table
 from companion.rules.heroes import hero_by_id
 from tests.support.game import fresh, kill
@@ -108,10 +109,10 @@ def test_the_draft_starts_with_sixteen_heroes_and_the_warm_commander_chooses_the
     warm, cold = drafter(table, "warm"), drafter(table, "cold")
     assert warm.identity == "lord" and cold.identity == "renegade"
     vanguard = table.seats.filter(identity="loyalist").first()
-    refused("not_chooser", table, actions.draft_first, token=cold.token, side="cold")
-    refused("not_drafter", table, actions.draft_first, token=vanguard.token, side="cold")
-    refused("first_not_chosen", table, actions.draft_pick, token=warm.token, positions=[0])
-    actions.draft_first(token=warm.token, side="cold")
+    refused("not_chooser", table, draft_actions.draft_first, token=cold.token, side="cold")
+    refused("not_drafter", table, draft_actions.draft_first, token=vanguard.token, side="cold")
+    refused("first_not_chosen", table, draft_actions.draft_pick, token=warm.token, positions=[0])
+    draft_actions.draft_first(token=warm.token, side="cold")
     assert draft_now(table).turn == "cold"
 
 
@@ -119,19 +120,19 @@ def test_picks_out_of_turn_too_many_or_taken_are_refused_and_change_nothing() ->
     table, _seats = threes_lobby()
     dealt_and_started(table)
     warm, cold = drafter(table, "warm"), drafter(table, "cold")
-    actions.draft_first(token=warm.token, side="warm")
-    refused("out_of_turn", table, actions.draft_pick, token=cold.token, positions=[0])
-    refused("too_many", table, actions.draft_pick, token=warm.token, positions=[0, 1])
-    refused("not_in_pool", table, actions.draft_pick, token=warm.token, positions=[16])
-    actions.draft_pick(token=warm.token, positions=[0])
+    draft_actions.draft_first(token=warm.token, side="warm")
+    refused("out_of_turn", table, draft_actions.draft_pick, token=cold.token, positions=[0])
+    refused("too_many", table, draft_actions.draft_pick, token=warm.token, positions=[0, 1])
+    refused("not_in_pool", table, draft_actions.draft_pick, token=warm.token, positions=[16])
+    draft_actions.draft_pick(token=warm.token, positions=[0])
     # The warm side has taken its one: now the cold side's step of two.
-    refused("step_done", table, actions.draft_pick, token=warm.token, positions=[1])
-    refused("taken", table, actions.draft_pick, token=cold.token, positions=[0])
-    actions.draft_pick(token=cold.token, positions=[1])
-    actions.draft_pick(token=cold.token, positions=[2])
+    refused("step_done", table, draft_actions.draft_pick, token=warm.token, positions=[1])
+    refused("taken", table, draft_actions.draft_pick, token=cold.token, positions=[0])
+    draft_actions.draft_pick(token=cold.token, positions=[1])
+    draft_actions.draft_pick(token=cold.token, positions=[2])
     # A third pick in the cold side's 2-pick step: the step is the warm side's now.
-    refused("step_done", table, actions.draft_pick, token=cold.token, positions=[3])
-    refused("too_many", table, actions.draft_pick, token=warm.token, positions=[3, 4, 5])
+    refused("step_done", table, draft_actions.draft_pick, token=cold.token, positions=[3])
+    refused("too_many", table, draft_actions.draft_pick, token=warm.token, positions=[3, 4, 5])
     draft = draft_now(table)
     assert draft.held("warm") == (draft.pool[0],)
     assert draft.held("cold") == (draft.pool[1], draft.pool[2])
@@ -141,15 +142,15 @@ def test_a_pick_is_recorded_with_its_heroes_and_can_be_undone_while_nothing_is_r
     table, _seats = threes_lobby()
     dealt_and_started(table)
     warm, cold = drafter(table, "warm"), drafter(table, "cold")
-    actions.draft_first(token=warm.token, side="warm")
-    actions.draft_pick(token=warm.token, positions=[5])
+    draft_actions.draft_first(token=warm.token, side="warm")
+    draft_actions.draft_pick(token=warm.token, positions=[5])
     event = Event.objects.filter(table=table, kind="draft_picked").last()
     assert event.public["heroes"] == [draft_now(table).pool[5]]
     # The cold commander may not take back the warm side's pick; the warm commander may.
-    refused("nothing", table, actions.draft_undo, token=cold.token)
-    actions.draft_undo(token=warm.token)
+    refused("nothing", table, draft_actions.draft_undo, token=cold.token)
+    draft_actions.draft_undo(token=warm.token)
     assert draft_now(table).picks == ()
-    actions.draft_pick(token=warm.token, positions=[3])
+    draft_actions.draft_pick(token=warm.token, positions=[3])
     assert draft_now(table).picks == ((3, "warm"),)
 
 
@@ -161,23 +162,23 @@ def test_placements_are_checked_and_the_second_reveals_all_six_and_starts_the_go
     warm, cold = drafter(table, "warm"), drafter(table, "cold")
     assert len(placement.held["warm"]) == len(placement.held["cold"]) == 8
     not_held = list(placement.held["cold"][:3])
-    refused("not_held", table, actions.draft_place, token=warm.token, heroes=not_held)
+    refused("not_held", table, draft_actions.draft_place, token=warm.token, heroes=not_held)
     two = list(placement.held["warm"][:2])
-    refused("wrong_count", table, actions.draft_place, token=warm.token, heroes=two)
-    refused("draft_over", table, actions.draft_pick, token=warm.token, positions=[0])
+    refused("wrong_count", table, draft_actions.draft_place, token=warm.token, heroes=two)
+    refused("draft_over", table, draft_actions.draft_pick, token=warm.token, positions=[0])
     warm_line = list(placement.held["warm"][2:5])
-    actions.draft_place(token=warm.token, heroes=warm_line)
-    refused("already_placed", table, actions.draft_place, token=warm.token, heroes=warm_line)
+    draft_actions.draft_place(token=warm.token, heroes=warm_line)
+    refused("already_placed", table, draft_actions.draft_place, token=warm.token, heroes=warm_line)
     # Taken back and placed again, still before the reveal.
-    actions.draft_undo(token=warm.token)
+    draft_actions.draft_undo(token=warm.token)
     assert not placement_now(table).has_placed("warm")
     warm_line = list(placement.held["warm"][:3])
-    actions.draft_place(token=warm.token, heroes=warm_line)
+    draft_actions.draft_place(token=warm.token, heroes=warm_line)
     table.refresh_from_db()
     assert table.status == Table.Status.HEROES
     assert all(not s.hero for s in table.seats.all())
     cold_line = list(placement.held["cold"][5:8])
-    actions.draft_place(token=cold.token, heroes=cold_line)
+    draft_actions.draft_place(token=cold.token, heroes=cold_line)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     seats = list(table.seats.order_by("position"))
@@ -191,7 +192,7 @@ def test_placements_are_checked_and_the_second_reveals_all_six_and_starts_the_go
     vanguard = by_identity["rebel"][0]
     assert vanguard.max_hp == hero_by_id(vanguard.hero).hp
     # Nothing to take back once revealed.
-    refused("not_drafting", table, actions.draft_undo, token=warm.token)
+    refused("not_drafting", table, draft_actions.draft_undo, token=warm.token)
     # The go: nobody has the turn until the cold commander names the side acting first.
     assert table.turn_seat_id is None and table.round == 0
 
@@ -260,10 +261,10 @@ def test_no_rescue_bonus_without_lord_skills() -> None:
 def test_picking_is_for_the_commander_of_the_side_in_turn_only() -> None:
     table, _seats = threes_lobby()
     dealt_and_started(table)
-    actions.draft_first(token=drafter(table, "warm").token, side="warm")
+    draft_actions.draft_first(token=drafter(table, "warm").token, side="warm")
     host_before = state(table)
     with pytest.raises(ActionError):
-        actions.draft_pick(token=table.host_token, positions=[0])
+        draft_actions.draft_pick(token=table.host_token, positions=[0])
     assert state(table) == host_before
     draft = draft_now(table)
     assert free_positions(draft)[0] == 0

@@ -9,6 +9,7 @@ import pytest
 
 from companion import actions
 from companion.actions import ActionError
+from companion.games.draft import actions as draft_actions
 from companion.models import Event, Seat, Table
 from companion.read.state import public_state
 from companion.rules.heroes import hero_by_id
@@ -62,14 +63,14 @@ def test_picks_alternate_one_two_two_and_a_third_pick_in_a_two_pick_step_is_refu
     table, _seats = mode_table("duel", 2)
     dealt_and_started(table)
     lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
-    refused("out_of_turn", table, actions.draft_pick, token=renegade.token, positions=[0])
-    refused("not_chooser", table, actions.draft_first, token=lord.token, side="lord")
-    actions.draft_pick(token=lord.token, positions=[0])
-    actions.draft_pick(token=renegade.token, positions=[1, 2])
-    refused("step_done", table, actions.draft_pick, token=renegade.token, positions=[3])
-    actions.draft_pick(token=lord.token, positions=[3])
-    actions.draft_pick(token=lord.token, positions=[4])
-    refused("step_done", table, actions.draft_pick, token=lord.token, positions=[5])
+    refused("out_of_turn", table, draft_actions.draft_pick, token=renegade.token, positions=[0])
+    refused("not_chooser", table, draft_actions.draft_first, token=lord.token, side="lord")
+    draft_actions.draft_pick(token=lord.token, positions=[0])
+    draft_actions.draft_pick(token=renegade.token, positions=[1, 2])
+    refused("step_done", table, draft_actions.draft_pick, token=renegade.token, positions=[3])
+    draft_actions.draft_pick(token=lord.token, positions=[3])
+    draft_actions.draft_pick(token=lord.token, positions=[4])
+    refused("step_done", table, draft_actions.draft_pick, token=lord.token, positions=[5])
     assert draft_now(table).turn == "renegade"
 
 
@@ -82,7 +83,7 @@ def test_a_face_down_pick_names_its_position_only_in_public() -> None:
         expected = None if position in draft.face_down else hero
         assert started.public["pool"][position] == expected
     down = min(draft.face_down)
-    actions.draft_pick(token=drafter(table, "lord").token, positions=[down])
+    draft_actions.draft_pick(token=drafter(table, "lord").token, positions=[down])
     picked = Event.objects.filter(table=table, kind="draft_picked").last()
     assert picked.public["positions"] == [down] and picked.public["heroes"] == [None]
     assert draft_now(table).held("lord") == (draft.pool[down],)
@@ -96,12 +97,12 @@ def test_the_order_is_checked_and_both_first_heroes_are_revealed_then_the_renega
     lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
     assert len(placement.held["lord"]) == len(placement.held["renegade"]) == 5
     theirs = list(placement.held["renegade"][:3])
-    refused("not_held", table, actions.draft_place, token=lord.token, heroes=theirs)
+    refused("not_held", table, draft_actions.draft_place, token=lord.token, heroes=theirs)
     lord_order = list(placement.held["lord"][2:5])
-    actions.draft_place(token=lord.token, heroes=lord_order)
+    draft_actions.draft_place(token=lord.token, heroes=lord_order)
     assert all(not s.hero for s in table.seats.all())
     renegade_order = list(placement.held["renegade"][:3])
-    actions.draft_place(token=renegade.token, heroes=renegade_order)
+    draft_actions.draft_place(token=renegade.token, heroes=renegade_order)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert fresh(lord).hero == lord_order[0] and fresh(renegade).hero == renegade_order[0]
@@ -233,22 +234,22 @@ def test_a_pick_and_a_placement_made_by_mistake_are_taken_back_until_the_reveal(
     table, _seats = mode_table("duel", 2)
     dealt_and_started(table)
     lord, renegade = drafter(table, "lord"), drafter(table, "renegade")
-    actions.draft_pick(token=lord.token, positions=[0])
+    draft_actions.draft_pick(token=lord.token, positions=[0])
     # Only the side's own last step: the renegade has nothing to take back.
-    refused("nothing", table, actions.draft_undo, token=renegade.token)
-    actions.draft_undo(token=lord.token)
+    refused("nothing", table, draft_actions.draft_undo, token=renegade.token)
+    draft_actions.draft_undo(token=lord.token)
     assert draft_now(table).picks == ()
     draft_all(table)
     placement = placement_now(table)
-    actions.draft_place(token=lord.token, heroes=list(placement.held["lord"][:3]))
-    actions.draft_undo(token=lord.token)
+    draft_actions.draft_place(token=lord.token, heroes=list(placement.held["lord"][:3]))
+    draft_actions.draft_undo(token=lord.token)
     assert not placement_now(table).has_placed("lord")
     order = list(placement.held["lord"][2:5])
-    actions.draft_place(token=lord.token, heroes=order)
-    actions.draft_place(token=renegade.token, heroes=list(placement.held["renegade"][:3]))
+    draft_actions.draft_place(token=lord.token, heroes=order)
+    draft_actions.draft_place(token=renegade.token, heroes=list(placement.held["renegade"][:3]))
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING and fresh(lord).hero == order[0]
-    refused("not_drafting", table, actions.draft_undo, token=lord.token)
+    refused("not_drafting", table, draft_actions.draft_undo, token=lord.token)
 
 
 def test_the_table_helpers_work_as_in_the_identity_game() -> None:

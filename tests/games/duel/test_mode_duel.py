@@ -1,4 +1,4 @@
-"""1 vs 1 (companion/rules/modes/duel.py), one test or parametrised case per sentence of
+"""1 vs 1 (companion/games/duel/rules.py), one test or parametrised case per sentence of
 docs/rules.md §9.8's "1 vs 1" paragraph (quoted in each docstring), and the bad input the app's
 requirements list for both modes."""
 
@@ -10,12 +10,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules.draft import Draft, Placement
-from companion.rules.errors import Refused
-from companion.rules.heroes import STANDARD_HEROES
-from companion.rules.identities import Identity
-from companion.rules.modes.base import HeroFall, Mode
-from companion.rules.modes.duel import (
+from companion.games.draft.rules import Draft, Placement
+from companion.games.duel.rules import (
     DISCARD_AND_DRAW_FOUR,
     LORD_SIDE,
     PLAN,
@@ -25,6 +21,10 @@ from companion.rules.modes.duel import (
     DuelMode,
     hero_in_play,
 )
+from companion.rules.errors import Refused
+from companion.rules.heroes import STANDARD_HEROES
+from companion.rules.identities import Identity
+from companion.rules.modes.base import HeroFall, Mode
 from companion.rules.scoring import PlayerResult, standings
 from companion.rules.turns import LIGHTNING
 from companion.rules.victory import DRAW_THREE, SeatStatus, Side
