@@ -23,124 +23,40 @@ This module imports nothing above the models: every layer may ask it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+# The contexts the games are handed and the values they add (re-exported: `hooks.HpChange`).
+from companion.hookvalues import (
+    NO_PARTS,
+    Death,
+    HpChange,
+    Later,
+    Parts,
+    SeatMark,
+    StepsLanded,
+    TurnEnd,
+)
 from companion.models import Event, Seat, Table
 from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
+from companion.rules.offers import Asker, TableTurn
 from companion.rules.victory import SeatStatus
 
 # A table's key for `on`: its mode and the options set on it.
 _Key = tuple[str, frozenset[str]]
 
-
-@dataclass
-class HpChange:
-    """A damage or an HP loss about to land on `seat`.
-
-    `kind`: "damage" (a recorded damage, `source` its source or None), "lose_hp" (失去体力),
-    "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
-    already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
-    negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
-    (keep a last HP), or prevent part of a damage before it lands (not for "resolver", whose
-    prevention is `damage_steps`): `change` then loses as much as `hp` gains, and the action
-    records the damage as `-change`. What a game adds to `public` and `after` goes into the
-    change's event; `private_seats` are phones to redraw; `whole_page`: every screen is redrawn
-    (not a delta of the seat)."""
-
-    table: Table
-    seat: Seat
-    source: Seat | None
-    kind: str
-    change: int
-    hp: int
-    hp_before: int
-    public: dict[str, Any] = field(default_factory=dict)
-    after: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-    whole_page: bool = False
-
-
-@dataclass
-class Death:
-    """A seat has died (`seat`, already dead in `seats`, the table in seat order). `before` and
-    `after` are the death's event's (a game may add what its undo needs; `after["turn"]` is
-    there when the turn passed with the death); `public` is added to its public part;
-    `private_seats`: phones to redraw beside the dead seat's."""
-
-    table: Table
-    seats: list[Seat]
-    seat: Seat
-    killer: Seat | None
-    before: dict[str, Any]
-    after: dict[str, Any]
-    public: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-
-
-@dataclass
-class TurnEnd:
-    """A turn or phase action has moved the turn (the table holds the new turn; `round_before`
-    is the round it was in). `before` and `after` are its event's, `public` is added to its
-    public part; `private_seats`: phones to redraw; `whole_page`: every screen is redrawn."""
-
-    table: Table
-    seats: list[Seat]
-    round_before: int
-    before: dict[str, Any]
-    after: dict[str, Any]
-    public: dict[str, Any] = field(default_factory=dict)
-    private_seats: set[int] = field(default_factory=set)
-    whole_page: bool = False
-
-
-@dataclass
-class StepsLanded:
-    """A damage the rules worked out (军争's resolver, or the rest of a chain) has landed:
-    `steps` are those applied (as `damage_steps` left them). What a game adds to `public` goes
-    into the damage's event; `whole_page`: every screen is redrawn."""
-
-    table: Table
-    seats: list[Seat]
-    steps: tuple[DamageStep, ...]
-    public: dict[str, Any] = field(default_factory=dict)
-    whole_page: bool = False
-
-
-@dataclass(frozen=True)
-class SeatMark:
-    """A mark a game puts on a seat in the ring: `css` joins the seat's classes, `mark` is the
-    class of the mark's span, `label` its words (translated when shown)."""
-
-    css: str
-    mark: str
-    label: Any
-
-
-@dataclass(frozen=True)
-class Parts:
-    """The games on at a table (`on`, their keys in order) and the values they add to a state,
-    read by their own templates: `parts.my_key` (or `parts["my_key"]`)."""
-
-    on: tuple[str, ...] = ()
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-    def __getitem__(self, name: str) -> Any:
-        return self.values[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.values
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.values.get(name, default)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
-
-
-NO_PARTS = Parts()
+__all__ = [
+    "NO_PARTS",
+    "Death",
+    "Game",
+    "HpChange",
+    "Later",
+    "Parts",
+    "SeatMark",
+    "StepsLanded",
+    "TurnEnd",
+]
 
 
 class Game:
@@ -148,13 +64,15 @@ class Game:
 
     `key`: the package's key (its state is `table.mode_state[key]`); `order`: the order the
     games are asked in (lower first); `templates`: slot name -> template; `forms`: tap name ->
-    form class (the form names its action); `event_kinds`: the kinds of the events its own taps
-    record (undoable; their undo is the game's `undo` alone)."""
+    form class (the form names its action); `dialogs`: dialog name -> view (a GET of one seat,
+    `<name>/<seat id>` under a screen's address); `event_kinds`: the kinds of the events its own
+    taps record (undoable; their undo is the game's `undo` alone)."""
 
     key: ClassVar[str] = ""
     order: ClassVar[int] = 100
     templates: ClassVar[Mapping[str, str]] = {}
     forms: ClassVar[Mapping[str, type]] = {}
+    dialogs: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     event_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def is_on(self, table: Table) -> bool:
@@ -191,6 +109,15 @@ class Game:
     def after_death(self, ctx: Death) -> None:
         """A seat has died."""
 
+    def turn_ending(self, table: Table, seat: Seat) -> None:
+        """`seat`'s turn is about to pass (before the mode's flow moves it): what lasts one turn
+        ends (write `seat`'s own fields, saved by the game)."""
+
+    def equipment_left(self, table: Table, seat: Seat, slot: str, card: str) -> int:
+        """`card` has left `seat`'s equipment `slot` (removed or replaced): the HP it recovers
+        (added up over the games on; the action writes it)."""
+        return 0
+
     def turn_passed(self, ctx: TurnEnd) -> None:
         """A turn or phase action has moved the turn."""
 
@@ -223,6 +150,14 @@ class Game:
         """Named values added to one seat's phone. `seats`: the table's seats in seat order when
         the caller has them (a change's frames read them once for all the phones they redraw),
         else None: a game that needs them reads them itself."""
+        return {}
+
+    def seat_dialog_parts(
+        self, table: Table, seat: Any, asker: Asker | None, turn: TableTurn
+    ) -> dict[str, Any]:
+        """Named values added to a seat's dialog (`seat`: the seat it shows, as
+        read.seat_view gives it; `asker`: who opened it, None on the public display), for the
+        game's controls there (slot "seat_controls")."""
         return {}
 
     def seat_marks(self, table: Table, seat: Seat) -> tuple[SeatMark, ...]:
@@ -293,6 +228,14 @@ def tap_forms() -> dict[str, type]:
     return found
 
 
+def dialog(name: str) -> Callable[..., Any] | None:
+    """The view of a registered game's dialog `name` (None: no game has one)."""
+    for game in games():
+        if name in game.dialogs:
+            return game.dialogs[name]
+    return None
+
+
 def event_kinds() -> frozenset[str]:
     """The kinds of the events the games' own taps record."""
     return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
@@ -318,6 +261,20 @@ def private_parts(table: Table, seat: Seat, seats: list[Seat] | None = None) -> 
     values: dict[str, Any] = {}
     for game in playing:
         values.update(game.private_parts(table, seat, seats))
+    return Parts(on=tuple(g.key for g in playing), values=values)
+
+
+def seat_dialog_parts(
+    table: Table, parts: Parts, seat: Any, asker: Asker | None, turn: TableTurn
+) -> Parts:
+    """`parts` (the table's public values) with what the games on at `table` add to a seat's
+    dialog for `asker`."""
+    playing = on(table)
+    if not playing:
+        return parts
+    values = dict(parts.values)
+    for game in playing:
+        values.update(game.seat_dialog_parts(table, seat, asker, turn))
     return Parts(on=tuple(g.key for g in playing), values=values)
 
 
@@ -350,6 +307,17 @@ def steps_landed(table: Table, seats: list[Seat], steps: tuple[DamageStep, ...])
     for game in on(table):
         game.steps_landed(ctx)
     return ctx
+
+
+def turn_ending(table: Table, seat: Seat) -> None:
+    """`seat`'s turn is about to pass: the games on at `table` end what lasts one turn."""
+    for game in on(table):
+        game.turn_ending(table, seat)
+
+
+def equipment_left(table: Table, seat: Seat, slot: str, card: str) -> int:
+    """The HP the games on at `table` recover when `card` leaves `seat`'s `slot`."""
+    return sum(game.equipment_left(table, seat, slot, card) for game in on(table))
 
 
 def start_heroes(

@@ -79,6 +79,8 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS") or [
 # here.
 GAMES = [
     "companion.games.identity",
+    # Before the other games: its history lines come before their clauses on its damage.
+    "companion.games.maneuvering",
     "companion.games.protection",
     "companion.games.last_three",
     "companion.games.house",
@@ -96,6 +98,8 @@ INSTALLED_APPS = [
     "channels",
     "companion",
     *GAMES,
+    # The group's all-time table: above the core, which never imports it.
+    "companion.groups",
 ]
 
 MIDDLEWARE = [

@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from companion.web.views import acts, box, dialogs, errors, handover, session, table
 from companion.web.views import help as help_views
@@ -34,11 +34,11 @@ urlpatterns = [
         rf"^[ph]/{TOKEN}/judge/(?P<seat_id>[0-9]{{1,12}})$", dialogs.judge_dialog, name="judge"
     ),
     re_path(rf"^[ph]/{TOKEN}/replace$", dialogs.replace_dialog, name="replace"),
-    # 军争: the damage dialog, card first, then source, then the resolved result.
+    # A game package's dialog of one seat (companion.hooks: `Game.dialogs`).
     re_path(
-        rf"^[ph]/{TOKEN}/damage/(?P<seat_id>[0-9]{{1,12}})$",
-        dialogs.damage_dialog,
-        name="damage",
+        rf"^[ph]/{TOKEN}/(?P<name>[a-z]{{1,16}})/(?P<seat_id>[0-9]{{1,12}})$",
+        dialogs.game_dialog,
+        name="game-dialog",
     ),
     re_path(
         rf"^t/{CODE}/seat/(?P<seat_id>[0-9]{{1,12}})$",
@@ -96,3 +96,5 @@ handler500 = "companion.web.views.errors.server_error"
 from companion.web.views.misc import robots_txt  # noqa: E402
 
 urlpatterns += [path("robots.txt", robots_txt, name="robots")]
+# The group's all-time table: an app above the core, reached only from here.
+urlpatterns += [path("", include("companion.groups.urls"))]

@@ -15,12 +15,6 @@ from companion.actions.core import (
     clean_code,
     clean_name,
 )
-from companion.actions.damage import (
-    damage_continue,
-    damage_resolve,
-    seat_drink_wine,
-    seat_set_chained,
-)
 from companion.actions.death import seat_die
 from companion.actions.deck import deck_reshuffle
 from companion.actions.equipment import equipment_remove, equipment_set
@@ -58,11 +52,7 @@ __all__ = [
     "clean_code",
     "clean_name",
     "event_undo",
-    "damage_resolve",
-    "damage_continue",
     "deck_reshuffle",
-    "seat_drink_wine",
-    "seat_set_chained",
     "hero_pick",
     "heroes_redeal",
     "box_add",

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from companion import hooks
 from companion.actions.core import (
     ActionError,
     Actor,
@@ -19,7 +20,6 @@ from companion.actions.core import (
 from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name
-from companion.rules.maneuvering import silver_lion_recovery
 
 SLOTS = {
     EquipmentSlot.WEAPON: "weapon",
@@ -99,13 +99,11 @@ def _equipment_changed(
     (with the distance table when the slot moves distances or ranges)."""
     before = dict(seat.equipment)
     seat.equipment = equipment
-    # 军争: 白银狮子 leaving the seat recovers 1 HP if wounded (001:463).
+    # A card leaving the seat may recover HP (the games on at the table say how much).
     hp_before, dying_before = seat.hp, seat.dying
     recovered = 0
-    if actor.table.opts.maneuvering and slot == "armor" and before.get(slot) != equipment.get(slot):
-        recovered = silver_lion_recovery(
-            armor_leaving=before.get(slot, ""), hp=seat.hp, max_hp=seat.max_hp
-        )
+    if before.get(slot) and before.get(slot) != equipment.get(slot):
+        recovered = hooks.equipment_left(actor.table, seat, slot, before[slot])
     fields = ["equipment"]
     if recovered:
         seat.hp += recovered

@@ -26,7 +26,6 @@ from companion.models import Seat, Table
 from companion.queries.seats import statuses
 from companion.rules.errors import Refused
 from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route
-from companion.rules.maneuvering import at_turn_end
 from companion.rules.modes.base import FlowStep
 from companion.rules.turns import PHASE_ORDER, Phase, next_phase
 
@@ -193,9 +192,7 @@ def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) ->
     living seat's start phase; a round begins when it comes back to the lord, rules.flow.
     pass_turn, docs/rules.md §3). Returns the new holder, None while the mode asks a question."""
     index = next(i for i, s in enumerate(seats) if s.pk == current.pk)
-    if current.wine:  # 酒 lasts one turn (rules.maneuvering.at_turn_end)
-        current.wine = at_turn_end(current.wine).value
-        current.save(update_fields=["wine"])
+    hooks.turn_ending(table, current)  # what lasts one turn ends with it
     try:
         step = mode_of(table).flow_after_turn(statuses(seats), flow_state(table), index)
     except Refused as refused:

@@ -19,13 +19,6 @@ from companion.actions.core import (
     record_change,
     seat_public,
 )
-from companion.actions.damage import (
-    CONTINUED,
-    RESOLVED,
-    SEAT_STATE_KINDS,
-    undo_resolved,
-    undo_seat_state,
-)
 from companion.actions.inputs import whole_number
 from companion.actions.turns import turn_now
 from companion.models import Event, Seat, Table
@@ -128,9 +121,6 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
     if target.kind == "hero_fell":
         _undo_hero_fall(table, target, seat)
         return
-    if target.kind in SEAT_STATE_KINDS:
-        undo_seat_state(seat, target)
-        return
     public = target.public
     if target.kind in ("equipped", "unequipped"):
         if target.kind == "equipped":
@@ -223,11 +213,6 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
         previous = {"turn": turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
-    elif target.kind in (RESOLVED, CONTINUED):
-        # A whole resolved damage: every seat it changed comes back at once.
-        restored = undo_resolved(table, target)
-        private = {s.pk for s in restored}
-        seat = next((s for s in restored if s.pk == seat.pk), seat)
     elif target.kind not in hooks.event_kinds():  # a game's own tap: its undo alone
         _undo_on_seat(table, target, seat)
         seat.save()

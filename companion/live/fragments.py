@@ -27,6 +27,7 @@ from companion.words.labels import identity_label
 from companion.words.names import card_english, english_ui
 
 if TYPE_CHECKING:
+    from companion.hooks import SeatMark
     from companion.read.delta import TableDelta
     from companion.read.history import HistoryLine
     from companion.read.private import PrivateState
@@ -90,10 +91,9 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         classes += " is-lord"
     if seat.dying:
         classes += " dying"
-    if seat.chained:
-        classes += " chained"
     for mark in seat.marks:  # a game's (companion.hooks.SeatMark)
-        classes += f" {escape(mark.css)}"
+        if mark.css:
+            classes += f" {escape(mark.css)}"
     if seat.id == turn_seat_id:
         classes += " has-turn"
     if seat.sideways:
@@ -135,10 +135,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
             for c in seat.zone
         )
         parts.append(f'<span class="zone">{chips}</span>')
-    if seat.chained or seat.wine:
-        parts.append(maneuver_marks(seat))
-    for mark in seat.marks:
-        parts.append(f'<span class="{escape(mark.mark)}">{escape(str(mark.label))}</span>')
+    parts += seat_marks(seat.marks)
     if seat.sideways:
         # 3 vs 3: the identity card turned sideways once the seat has acted.
         acted = escape(gettext("acted"))
@@ -161,21 +158,21 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
     return mark_safe("\n".join(parts))  # noqa: S308 - every value escaped
 
 
-def maneuver_marks(seat: PublicSeat) -> str:
-    """军争: a seat's chain (铁索连环) and its 酒 this turn, on every screen."""
-    from companion.words.names import card_label  # noqa: PLC0415 - kept off the shared import line
-
-    marks = []
-    if seat.chained:
-        label = escape(gettext("Chained"))
-        marks.append(f'<span class="chain-mark" title="{label}">{label}</span>')
-    if seat.wine:
-        wine = {"card": card_label("酒")}
-        word = (
-            gettext("drank %(card)s") if seat.wine == "active" else gettext("%(card)s used")
-        ) % wine
-        marks.append(f'<span class="wine-mark wine-{escape(seat.wine)}">{escape(word)}</span>')
-    return f'<span class="maneuver-marks">{"".join(marks)}</span>'
+def seat_marks(marks: tuple[SeatMark, ...]) -> list[str]:
+    """The games' marks on a seat (companion.hooks.SeatMark), a group's in one span."""
+    found: list[tuple[str, list[str]]] = []
+    for mark in marks:
+        label = escape(str(mark.label))
+        title = f' title="{label}"' if mark.titled else ""
+        span = f'<span class="{escape(mark.mark)}"{title}>{label}</span>'
+        if mark.group and found and found[-1][0] == mark.group:
+            found[-1][1].append(span)
+        else:
+            found.append((mark.group, [span]))
+    return [
+        f'<span class="{escape(group)}">{"".join(spans)}</span>' if group else spans[0]
+        for group, spans in found
+    ]
 
 
 def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = False) -> SafeString:
@@ -240,7 +237,13 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
 def help_links(text: str) -> SafeString:
     """A line of words (a history line, an HP change, a damage step), escaped, with each card,
     hero and skill name it holds made a tap that opens its help entry."""
-    return mark_safe(_help_names().sub(_help_span, str(escape(text))))  # noqa: S308 - escaped
+    return mark_safe(_linked(str(escape(text))))  # noqa: S308 - escaped
+
+
+# Every change renders the history's lines again, per language: each line's links are found once.
+@lru_cache(maxsize=2048)
+def _linked(escaped: str) -> str:
+    return _help_names().sub(_help_span, escaped)
 
 
 # Skill names that are also ordinary words of the history's lines (对 X 的救援).

@@ -31,7 +31,6 @@ class PrivateState:
     hp: int = 0
     max_hp: int = 0
     dying: bool = False
-    maneuvering: bool = False
     # The seat the mode makes known to all (the identity game's lord): its card is open.
     leader: bool = False
     # The leader has chosen a hero and waits for the others.
@@ -74,7 +73,6 @@ def private_hp(seat: Seat, table: Table) -> PrivateState:
         hp=seat.hp,
         max_hp=seat.max_hp,
         dying=seat.dying,
-        maneuvering=table.opts.maneuvering,
         leader_waiting=False,
     )
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from companion import hooks
-from companion.actions.damage import paused_chain
 from companion.models import Handover, Seat, Table
 from companion.queries.seats import seat_view, statuses
 from companion.read.history import HistoryLine, history_lines
@@ -36,7 +35,6 @@ from companion.rules.victory import SeatStatus, Side
 from companion.words.labels import seats_needed, side_label
 
 __all__ = [
-    "ChainPause",
     "DistanceRow",
     "EquipmentView",
     "HandoverNotice",
@@ -57,15 +55,6 @@ class HandoverNotice:
     seat_id: int
     name: str
     deadline_ms: int
-
-
-@dataclass(frozen=True)
-class ChainPause:
-    """A chain paused (docs/rules.md §9.9): who it left dying, whether he still is, who is next."""
-
-    dying_name: str
-    waiting: bool
-    rest_names: list[str]
 
 
 @dataclass(frozen=True)
@@ -90,7 +79,6 @@ class PublicState:
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
     # 军争: a chain waiting for a seat it left dying to be saved or die.
-    chain_pause: ChainPause | None = None
     # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
     mode_view: ModeView | None = None
     # The games on and their public values, for their templates in the page's slots.
@@ -235,21 +223,8 @@ def public_state(
         pending=pending_judgement(table, seats) if playing else None,
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
-        chain_pause=_chain_pause(table, seats) if playing else None,
         mode_view=view,
         games=turn.games if turn is not None else hooks.public_parts(table, seats),
-    )
-
-
-def _chain_pause(table: Table, seats: list[Seat]) -> ChainPause | None:
-    """军争: the chain waiting for the seat it left dying, if any."""
-    pause = paused_chain(table)
-    if pause is None:
-        return None
-    return ChainPause(
-        dying_name=pause.get("dying_name", ""),
-        waiting=any(s.alive and s.dying for s in seats),
-        rest_names=list(pause.get("rest_names", [])),
     )
 
 

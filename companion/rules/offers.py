@@ -1,7 +1,6 @@
-"""What a seat's dialog offers whoever opens it: the delayed tricks they may place or take out, and
-军争's damage, chain (铁索连环) and 酒 controls. Plain values in, plain values out; each tap is
-judged again by its action (companion.actions.tricks, .damage, .maneuvering), so an offer never
-grants what the action would refuse.
+"""What a seat's dialog offers whoever opens it: the delayed tricks they may place or take out,
+and the HP controls. Plain values in, plain values out; each tap is judged again by its action
+(companion.actions.tricks, .hp), so an offer never grants what the action would refuse.
 
 The asker is the host's console, a seat's phone, or nobody (the public display: `None`).
 """
@@ -104,37 +103,3 @@ def deck_tricks(*, maneuvering: bool, mode: str) -> list[str]:
     order: 兵粮寸断 with 军争 only, none the mode plays without (3 vs 3: 闪电)."""
     refused = modes.get(mode).card_refused
     return [t for t in deck_delayed_tricks(maneuvering=maneuvering) if not refused(t)]
-
-
-@dataclass(frozen=True)
-class ManeuverControls:
-    """军争's buttons on a seat's dialog: the damage dialog, chain or free (铁索连环), drink 酒."""
-
-    damage: bool
-    chain: bool
-    wine: bool
-
-
-def maneuver_controls(
-    asker: Asker | None,
-    turn: TableTurn,
-    *,
-    seat_id: int,
-    seat_alive: bool,
-    seat_dying: bool,
-    maneuvering: bool,
-) -> ManeuverControls | None:
-    """军争's controls for the asker on this seat (None: none at all, the part is not shown).
-
-    The damage dialog: whoever may change the seat, or any living player (they say who dealt it).
-    The chain: whoever may change the seat, or the current player (the card's user). 酒: on one's
-    own seat only, by whoever may change it, and not while dying (a dying player's 酒 is a rescue,
-    actions.seat_rescue)."""
-    if not (turn.playing and seat_alive and maneuvering) or asker is None:
-        return None
-    user = asker.seated and asker.seat_id == turn.seat_id
-    return ManeuverControls(
-        damage=asker.may_act or asker.seated,
-        chain=asker.may_act or user,
-        wine=asker.may_act and asker.seat_id == seat_id and not seat_dying,
-    )

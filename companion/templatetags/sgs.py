@@ -45,12 +45,6 @@ def seat_item(seat: state.PublicSeat, i: int, turn_seat_id: int | None) -> SafeS
     return fragments.seat_item(seat, int(i), turn_seat_id)
 
 
-@register.filter
-def chained_names(seats: list[state.PublicSeat]) -> list[str]:
-    """军争: the names of the living chained seats, in play order."""
-    return [s.name for s in seats if s.chained and s.alive]
-
-
 @register.simple_tag
 def distances(state_: state.PublicState) -> SafeString:
     return fragments.distances(state_)

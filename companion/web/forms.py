@@ -21,7 +21,6 @@ from companion import actions, hooks
 from companion.actions.equipment import SLOT_NAMES
 from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
-from companion.rules.damage_offers import HORSE_SLOTS
 from companion.rules.judgement import Check
 from companion.rules.turns import PHASE_ORDER
 from companion.web.fields import (
@@ -229,39 +228,6 @@ class HandoverNoForm(SeatTap):
     action = staticmethod(actions.handover_cancel)
 
 
-# 军争: a whole resolved damage, a seat's chain, its 酒 -----------------------------
-
-
-class ResolveForm(TapForm):
-    action = staticmethod(actions.damage_resolve)
-    target = SeatId()
-    card = Text(_("Unknown damage."))
-    source = SourceSeat(required=False)
-    amount = Whole(_("Damage is a whole number."), required=False)
-    damage_type = Choice(DAMAGE_TYPES, _("Unknown damage type."), default="")
-    weapon_skill = Flag()
-    black = Flag()
-    target_hand_empty = Flag()
-    qilin = Choice(HORSE_SLOTS, _("The target has no such horse."), default="")
-    axe = Flag()
-    shown = Text(_("The damage has changed since it was shown: look at it again."))
-
-
-class ChainForm(SeatTap):
-    action = staticmethod(actions.seat_set_chained)
-    chained = Flag()
-
-
-class WineForm(SeatTap):
-    action = staticmethod(actions.seat_drink_wine)
-
-
-class ChainGoForm(NoFields):
-    """The rest of a chain, once the seat it left dying was saved or died."""
-
-    action = staticmethod(actions.damage_continue)
-
-
 class ReshuffleForm(NoFields):
     """The draw pile was made again from the discard pile: the live odds start over."""
 
@@ -320,12 +286,7 @@ CORE_FORMS: dict[str, type[TapForm]] = {
     "handover": HandoverForm,
     "handoverok": HandoverOkForm,
     "handoverno": HandoverNoForm,
-    # 军争
-    "resolve": ResolveForm,
-    "chain": ChainForm,
-    "wine": WineForm,
     "reshuffle": ReshuffleForm,
-    "chaingo": ChainGoForm,
     "team": TeamForm,
     "commander": CommanderForm,
     "answer": AnswerForm,

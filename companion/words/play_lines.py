@@ -282,3 +282,8 @@ def _undo(public: dict[str, Any], name: str) -> str:
     if "hp" in public and kind in ("damage", "lose_hp", "recover", "max_hp", "rescue", "died"):
         text += " · " + _("%(name)s has HP %(hp)s") % {"name": name, "hp": _hp(public)}
     return text
+
+
+@line("deck_reshuffled")
+def _deck_reshuffled(public: dict[str, Any], name: str) -> str:
+    return _("The deck was reshuffled: the judgement odds start over")

@@ -20,6 +20,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from companion import actions
+from companion.games.maneuvering import actions as maneuver
 from companion.live import broadcast
 from companion.models import Seat, Table
 from companion.rules.heroes import hero_by_id
@@ -239,15 +240,15 @@ async def test_no_screen_ever_holds_another_living_players_identity(
     # 军争: chains, a damage along them, its undo, a reshuffle, a 酒.
     chained = [others[0], others[-1]]
     steps += [
-        lambda: actions.seat_set_chained(token=host, seat_id=chained[0].pk, chained=True),
-        lambda: actions.seat_set_chained(token=host, seat_id=chained[1].pk, chained=True),
-        lambda: actions.damage_resolve(
+        lambda: maneuver.seat_set_chained(token=host, seat_id=chained[0].pk, chained=True),
+        lambda: maneuver.seat_set_chained(token=host, seat_id=chained[1].pk, chained=True),
+        lambda: maneuver.damage_resolve(
             token=host, target=chained[0].pk, card="雷杀", source=lord.pk
         ),
         lambda: actions.event_undo(token=host, version=Table.objects.get(pk=table.pk).version),
         lambda: actions.deck_reshuffle(token=host),
         lambda: actions.turn_set(token=host, seat_id=lord.pk, phase="play"),
-        lambda: actions.seat_drink_wine(token=lord.token, seat_id=lord.pk),
+        lambda: maneuver.seat_drink_wine(token=lord.token, seat_id=lord.pk),
     ]
     for step in steps:
         await database_sync_to_async(step)()

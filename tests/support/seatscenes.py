@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from companion import actions
 from companion.games.afterlife import actions as afterlife
+from companion.games.maneuvering import actions as maneuver
 from companion.models import Seat, Table
 from tests.actions.flow_helpers import after, holder_of, to_phase
 from tests.actions.test_turns import first_game
@@ -69,9 +70,9 @@ def maneuver_eight() -> Table:
     _equip(table, holder, "古锭刀", "赤兔")
     _equip(table, b, "藤甲", "绝影")
     _equip(table, c, "白银狮子", "麒麟弓")
-    actions.seat_set_chained(token=holder.token, seat_id=b.pk, chained=True)
-    actions.seat_set_chained(token=holder.token, seat_id=c.pk, chained=True)
-    actions.seat_drink_wine(token=holder.token, seat_id=holder.pk)
+    maneuver.seat_set_chained(token=holder.token, seat_id=b.pk, chained=True)
+    maneuver.seat_set_chained(token=holder.token, seat_id=c.pk, chained=True)
+    maneuver.seat_drink_wine(token=holder.token, seat_id=holder.pk)
     actions.trick_place(token=holder.token, seat_id=b.pk, name="兵粮寸断")
     lord = by_identity(table, "lord")[0]
     victims = [s for s in (d, e) if s.pk != lord.pk]

@@ -24,6 +24,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from companion import actions
+from companion.games.maneuvering import actions as maneuver
 from companion.infra import dbthread
 from companion.models import Seat, Table
 from tests.actions.flow_helpers import after, holder_of
@@ -190,7 +191,7 @@ def _chain_table() -> tuple[Table, list[Seat], Seat, list[Seat]]:
     source = holder_of(table)
     chained = [after(seats, source, n) for n in (1, 2, 3, 4)]
     for seat in chained:
-        actions.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
+        maneuver.seat_set_chained(token=table.host_token, seat_id=seat.pk, chained=True)
     table.refresh_from_db()
     return table, seats, source, chained
 

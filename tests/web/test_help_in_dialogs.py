@@ -13,7 +13,7 @@ from companion import actions
 from companion.rules import help as rules_help
 from tests.actions.flow_helpers import after, holder_of, to_phase
 from tests.actions.test_turns import first_game
-from tests.web.test_maneuver_dialog import dialog, scene
+from tests.games.maneuvering.test_dialog import dialog, scene
 from tests.web.test_views import csrf_client, htmx_post
 
 pytestmark = pytest.mark.django_db

@@ -85,11 +85,6 @@ UNDOABLE_KINDS = frozenset(
         "phase",
         "turn",
         "turn_ended",
-        # 军争 (companion.actions.damage): a chain, a 酒, a whole resolved damage.
-        "chained",
-        "wine",
-        "damage_resolved",
-        "chain_continued",
         # 1 vs 1 (its package's hero_fall): a hero fell and the next came in.
         "hero_fell",
     }

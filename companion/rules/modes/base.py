@@ -284,6 +284,14 @@ class Mode:
         """A finished game's score for each player (and whether they won), same keys."""
         raise NotImplementedError
 
+    def rating_team(self, identity: Identity, index: int) -> str:
+        """The team a seat of this identity (at seat `index`) is rated with once the game is
+        over (a group's rating, companion.groups): the seats that win or lose together share
+        one. Default: the draft side (3 vs 3's colours, 1 vs 1's players), else each seat
+        alone."""
+        side = self.draft_side(identity)
+        return side if side else f"seat{index}"
+
     def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
         """In a tournament: the leader's seat index for each game, the first at `first_index`;
         the tournament ends after the last."""

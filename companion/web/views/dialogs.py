@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from companion import hooks
 from companion.actions import Actor, NotFound
 from companion.actions.core import may_act_on
 from companion.actions.equipment import SLOTS
@@ -23,16 +24,21 @@ from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
 from companion.rules.offers import (
     Asker,
     TableTurn,
-    maneuver_controls,
     seat_controls,
     trick_choices,
 )
 from companion.rules.turns import judgement_order
 from companion.web.views.common import not_found, private_headers, with_actor, with_table
-from companion.web.views.maneuver import damage_dialog
 from companion.words.names import table_hero_card
 
-__all__ = ["damage_dialog"]  # 军争's damage dialog, routed with the other dialogs
+
+def game_dialog(request: HttpRequest, token: str, name: str, seat_id: int) -> HttpResponse:
+    """A game package's dialog of one seat (companion.hooks: `Game.dialogs`), by its name."""
+    view = hooks.dialog(name)
+    if view is None:
+        return not_found(request)
+    response: HttpResponse = view(request, token=token, seat_id=seat_id)
+    return response
 
 
 def _seat_dialog(
@@ -85,16 +91,9 @@ def _seat_dialog(
         "can_undo": controls.undo,
         "maneuvering": maneuvering,
         "hp_history": hp_history(table, seat_id),
-        "maneuver": maneuver_controls(
-            asker,
-            turn,
-            seat_id=seat.id,
-            seat_alive=seat.alive,
-            seat_dying=seat.dying,
-            maneuvering=maneuvering,
-        ),
-        # The games on: their notes in the damage controls (slot "damage_note").
-        "games": view.games,
+        # The games on: their controls (slot "seat_controls") and their notes in the damage
+        # controls (slot "damage_note").
+        "games": hooks.seat_dialog_parts(table, view.games, seat, asker, turn),
     }
     return private_headers(render(request, "companion/live.html#seat_dialog", context))
 

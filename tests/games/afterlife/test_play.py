@@ -11,6 +11,7 @@ from companion import actions
 from companion.actions import ActionError
 from companion.games.afterlife import actions as afterlife
 from companion.games.afterlife.actions import rebirth_actions
+from companion.games.maneuvering import actions as maneuver
 from companion.models import Event, Game, Seat, Table
 from companion.read.state import public_state
 from companion.rules import box
@@ -341,8 +342,8 @@ def test_luohan_is_part_of_a_resolved_damage_and_of_lightning() -> None:
     afterlife.soul_haunt(token=loyalists[0].token, seat_id=rebel.pk)
     hp = fresh(rebel).hp
     actions.turn_set(token=table.host_token, seat_id=lord.pk, phase="play")
-    actions.seat_drink_wine(token=lord.token, seat_id=lord.pk)
-    actions.damage_resolve(token=lord.token, target=rebel.pk, card="杀", source=lord.pk)
+    maneuver.seat_drink_wine(token=lord.token, seat_id=lord.pk)
+    maneuver.damage_resolve(token=lord.token, target=rebel.pk, card="杀", source=lord.pk)
     assert fresh(rebel).hp == hp - 1  # 杀 + 酒 = 2, 罗汉 prevents 1
     event = Event.objects.filter(table=table, kind="damage_resolved").latest("version")
     assert ["luohan_prevented", 2, 1] in event.public["steps"][0]["changes"]

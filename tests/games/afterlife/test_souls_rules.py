@@ -83,13 +83,8 @@ def test_luohan_prevents_its_seat_s_step_of_a_resolved_damage_before_it_lands() 
     """docs/rules.md §9.2: the block is a prevention, before the damage lands: on a chained seat it takes
     the point off that seat's step only; on the target at 1 HP, a damage of 1 leaves him at 1,
     not dying, and spreads no chain."""
-    from companion.rules.damage import (
-        DamageCard,
-        DamageRequest,
-        DamageType,
-        SeatState,
-        resolve_damage,
-    )
+    from companion.games.maneuvering.rules.resolver import resolve_damage
+    from companion.rules.damage import DamageCard, DamageRequest, DamageType, SeatState
 
     seats = [
         SeatState(seat=10, hp=1, alive=True, chained=True),

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from companion import actions
 from companion.actions.core import ActionError
+from companion.games.maneuvering import actions as maneuver
 from companion.games.protection import actions as protection
 from companion.models import Event, Seat, Table
 from companion.read.private import private_state
@@ -238,7 +239,7 @@ def test_the_resolver_s_damage_keeps_his_last_hp_and_notes_the_attacker() -> Non
     attacker = others(table, first)[0]
     if first.hp > 1:
         actions.seat_change_hp(token=table.host_token, seat_id=first.pk, delta=1 - first.hp)
-    actions.damage_resolve(token=attacker.token, target=first.pk, card="杀", source=attacker.pk)
+    maneuver.damage_resolve(token=attacker.token, target=first.pk, card="杀", source=attacker.pk)
     seat = fresh(first)
     assert (seat.hp, seat.dying) == (1, False)
     event = last_event(table)

@@ -10,6 +10,7 @@ import pytest
 from companion import actions
 from companion.actions import ActionError
 from companion.games.draft import actions as draft_actions
+from companion.games.maneuvering import actions as maneuver
 from companion.models import Event, Seat, Table
 from companion.rules.heroes import hero_by_id
 from tests.support.game import fresh, kill
@@ -294,7 +295,7 @@ def test_lightning_is_refused_in_threes_and_other_delayed_tricks_are_not() -> No
 def test_lightning_damage_is_refused_in_threes_and_other_damage_is_not() -> None:
     """No dialog offers 闪电's damage at a 3 vs 3 table; a request made by hand is refused too,
     in the preview and in the resolve, the same way as placing the card."""
-    from companion.actions.damage import damage_preview
+    from companion.games.maneuvering.actions import damage_preview
 
     table, _seats = in_play("threes")
     target = table.seats.filter(alive=True).order_by("position").first()
@@ -314,13 +315,13 @@ def test_lightning_damage_is_refused_in_threes_and_other_damage_is_not() -> None
     refused(
         "card_refused",
         table,
-        actions.damage_resolve,
+        maneuver.damage_resolve,
         token=table.host_token,
         target=target.pk,
         card="闪电",
     )
     hp = fresh(target).hp
-    actions.damage_resolve(token=table.host_token, target=target.pk, card="南蛮入侵")
+    maneuver.damage_resolve(token=table.host_token, target=target.pk, card="南蛮入侵")
     assert fresh(target).hp < hp
 
 

@@ -166,6 +166,14 @@ class IdentityMode(Mode):
         """计分规则 (docs/rules.md §8)."""
         return scoring.record_game(players, side)
 
+    def rating_team(self, identity: Identity, index: int) -> str:
+        """The lord's side (lord and loyalists), the rebels, and each renegade alone."""
+        if identity in (Identity.LORD, Identity.LOYALIST):
+            return Side.LORD.value
+        if identity == Identity.REBEL:
+            return Side.REBELS.value
+        return f"{Side.RENEGADE.value}{index}"
+
     def leader_rotation(self, seat_count: int, first_index: int) -> list[int]:
         """推广版计分赛: the lord passes to the next seat until everybody has been lord once."""
         return scoring.tournament_lords(seat_count, first_index)

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class GroupsConfig(AppConfig):
+    name = "companion.groups"
+    label = "groups"
+    verbose_name = "Groups"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A finished or corrected game of an attached evening reaches the group when its change
+        # commits, as the screens hear it (companion.outbox).
+        from companion.groups import receivers  # noqa: PLC0415
+
+        receivers.connect()

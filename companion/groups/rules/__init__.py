@@ -1,0 +1,1 @@
+"""A group's all-time table as plain Python (no Django): standings, records, heroes, ratings."""
