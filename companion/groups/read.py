@@ -1,6 +1,7 @@
 """What the group page shows: standings per way to play, records, heroes and ratings, read from
 the group's own rows in five queries whatever its history (the group, its games, their results,
-its players, its log). Only finished games are ever copied into those rows, and only this group's."""
+its players, its log). Only finished games are ever copied into those rows, and only this
+group's."""
 
 from __future__ import annotations
 

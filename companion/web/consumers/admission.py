@@ -24,8 +24,8 @@ from companion.infra import logs
 from companion.live import broadcast
 from companion.models import Table
 from companion.web import throttle
-from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, _layer_failed
-from companion.web.consumers.layer_probe import LIVE, _watch_layer
+from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, layer_failed
+from companion.web.consumers.layer_probe import LIVE, watch_layer
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +99,10 @@ class AdmissionMixin:
         # The newest table version this socket was sent (a snapshot or a relayed frame).
         self.sent_version = 0
         # Taps, status questions and snapshots run one after another in `_work`, a task of their
-        # own, so that the socket is read (and a ping answered) meanwhile.
+        # own, so that the socket is read (and a ping answered) meanwhile ("eager": a tap started
+        # in the reading turn, until it waits).
         self._jobs: deque[tuple[str, dict[str, Any]]] = deque()
-        self._worker: asyncio.Task[None] | None = None
+        self._worker: asyncio.Future[None] | str | None = None
         self._sync_queued = False
         self._reading_version = False
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -159,7 +160,7 @@ class AdmissionMixin:
         if not isinstance(self.channel_layer, InMemoryChannelLayer):
             # A layer that can go away (Redis) is watched; one in this process's memory cannot.
             LIVE.add(self)
-            _watch_layer(self.channel_layer)
+            watch_layer(self.channel_layer)
         # Join first, then read: a change committed in between reaches us twice, never zero times.
         self._queue("snapshot", {})
 
@@ -238,5 +239,5 @@ class AdmissionMixin:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except (RedisError, OSError, AttributeError) as exc:  # redis-py: a dropped writer
-                _layer_failed(exc)
+                layer_failed(exc)
                 return
