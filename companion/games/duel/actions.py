@@ -111,7 +111,7 @@ def undo_fall(table: Table, event: Event) -> set[int]:
     """The fallen hero comes back, dying, with its HP, equipment and zone; the next hero goes
     back into the order (the fallen count) and the turn back if it passed. Refused once the hero
     that came in has changed (its HP, or a later fall). The seat's phone is redrawn."""
-    seat = Seat.objects.get(pk=event.subject_seat_id)
+    seat = Seat.objects.get(pk=event.subject_seat_id or 0)
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
     before, after = event.before, event.after
