@@ -33,6 +33,7 @@ from companion.hookvalues import (
     HpChange,
     Later,
     Parts,
+    RescueCard,
     SeatMark,
     StepsLanded,
     TurnEnd,
@@ -53,6 +54,7 @@ __all__ = [
     "HpChange",
     "Later",
     "Parts",
+    "RescueCard",
     "SeatMark",
     "StepsLanded",
     "TurnEnd",
@@ -66,7 +68,12 @@ class Game:
     games are asked in (lower first); `templates`: slot name -> template; `forms`: tap name ->
     form class (the form names its action); `dialogs`: dialog name -> view (a GET of one seat,
     `<name>/<seat id>` under a screen's address); `event_kinds`: the kinds of the events its own
-    taps record (undoable; their undo is the game's `undo` alone)."""
+    taps record (undoable; their undo is the game's `undo` alone); `damage_types`: the damage
+    types its cards deal besides "normal" (the "−" tap offers them where it is on);
+    `rescue_cards`: card -> `RescueCard`, the cards besides 桃 that save a dying seat;
+    `host_undoes`: those of its event kinds only the host may undo (as a death); `draw_starts`:
+    its event kinds after which every screen shows a draw of the mode's `opening_draw` cards
+    until a turn ends (the event's public `name`, `hero` and `seat`: whose, if one seat's)."""
 
     key: ClassVar[str] = ""
     order: ClassVar[int] = 100
@@ -74,6 +81,10 @@ class Game:
     forms: ClassVar[Mapping[str, type]] = {}
     dialogs: ClassVar[Mapping[str, Callable[..., Any]]] = {}
     event_kinds: ClassVar[frozenset[str]] = frozenset()
+    damage_types: ClassVar[tuple[str, ...]] = ()
+    rescue_cards: ClassVar[Mapping[str, RescueCard]] = {}
+    host_undoes: ClassVar[frozenset[str]] = frozenset()
+    draw_starts: ClassVar[frozenset[str]] = frozenset()
 
     def is_on(self, table: Table) -> bool:
         """Whether this game plays at `table` (from its mode and options only: `on` remembers
@@ -239,6 +250,30 @@ def dialog(name: str) -> Callable[..., Any] | None:
 def event_kinds() -> frozenset[str]:
     """The kinds of the events the games' own taps record."""
     return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
+
+
+def host_undoes() -> frozenset[str]:
+    """The games' event kinds only the host may undo."""
+    return frozenset(kind for game in _GAMES.values() for kind in game.host_undoes)
+
+
+def draw_starts(table: Table) -> tuple[str, ...]:
+    """The event kinds of the games on at `table` after which every screen shows a draw."""
+    return tuple(sorted({kind for game in on(table) for kind in game.draw_starts}))
+
+
+def damage_types(table: Table | None = None) -> tuple[str, ...]:
+    """ "normal" and the damage types of the games on at `table` (None: of every game)."""
+    playing = games() if table is None else on(table)
+    return ("normal", *(kind for game in playing for kind in game.damage_types))
+
+
+def rescue_card(table: Table, card: str) -> tuple[RescueCard, bool] | None:
+    """A game's rescue `card` and whether its game is on at `table` (None: no game has it)."""
+    for game in games():
+        if card in game.rescue_cards:
+            return game.rescue_cards[card], game in on(table)
+    return None
 
 
 def public_parts(table: Table, seats: list[Seat]) -> Parts:

@@ -1,6 +1,6 @@
 """The values the games' hooks (companion.hooks) pass around: the contexts the write side hands
 each game on (`HpChange`, `Death`, `TurnEnd`, `StepsLanded`) and what the read side gathers from
-them (`SeatMark`, `Parts`, a value worked out when first read: `Later`)."""
+them (`SeatMark`, `Parts`, `RescueCard`, a value worked out when first read: `Later`)."""
 
 from __future__ import annotations
 
@@ -96,6 +96,16 @@ class SeatMark:
     label: Any
     titled: bool = False
     group: str = ""
+
+
+@dataclass(frozen=True)
+class RescueCard:
+    """A game's card that saves its dying drinker (the dying player's own, +1 HP): `off`, why
+    it is refused where the game is off; `not_own`, why it is for anyone but the dying player
+    or the host."""
+
+    off: Any
+    not_own: Any
 
 
 class Later:

@@ -78,33 +78,37 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
 
 
 def leader_offer(table: Table) -> list[str]:
-    """The hero ids offered to the table's leader, from the table's box: the lord pack's four
-    when it is on, else docs/rules.md §2's five (a mode without `leader_offer_from`: its own
-    offer)."""
+    """The hero ids offered to the table's leader, from the table's box as the mode deals from
+    it (`Mode.leader_offer_from`: the identity game's lord pack's four, else docs/rules.md §2's
+    five), else the mode's own offer."""
     mode = mode_of(table)
-    offer_from = getattr(mode, "leader_offer_from", None)
     hero_box = table_box(table)
-    if offer_from is None or (_standard(hero_box) and not table.opts.flag("lord_pack")):
-        return mode.leader_offer()
     try:
-        return list(offer_from(table.opts, hero_box))
+        offer = mode.leader_offer_from(table.opts, hero_box, standard=_standard(hero_box))
     except ValueError:
         raise _too_few() from None
+    return mode.leader_offer() if offer is None else list(offer)
 
 
 def others_offers(
     table: Table, *, player_count: int, taken: set[str], count: int
 ) -> list[list[str]]:
     """The other players' candidates from the table's box (docs/rules.md §2): disjoint, none taken
-    (a mode without `leader_offer_from` deals its own `offers`)."""
+    (the mode's own `offers` from the standard heroes as they come, or where the mode deals no
+    other box: `Mode.offers_from`)."""
     mode = mode_of(table)
     hero_box = table_box(table)
-    if getattr(mode, "leader_offer_from", None) is None or _standard(hero_box):
-        return mode.offers(player_count=player_count, taken=taken, count=count)
     try:
-        return box.deal_candidates(hero_box, taken=taken, player_count=player_count, count=count)
+        found = (
+            None
+            if _standard(hero_box)
+            else mode.offers_from(hero_box, player_count=player_count, taken=taken, count=count)
+        )
     except ValueError:
         raise _too_few() from None
+    if found is None:
+        return mode.offers(player_count=player_count, taken=taken, count=count)
+    return found
 
 
 def _standard(hero_box: box.Box) -> bool:

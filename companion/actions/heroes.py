@@ -60,25 +60,26 @@ def _start_hp(table: Table, seats: list[Seat]) -> None:
             status,
             hero_hp=hero_hp,
             player_count=len(seats),
-            first_game=_first_game(table),
+            first_game=mode.without_heroes(table.opts),
         )
         seat.hp = seat.max_hp
         seat.save(update_fields=["hero", "hero_pick", "hero_candidates", "hp", "max_hp"])
 
 
-def _first_game(table: Table) -> bool:
-    """First-game mode (no heroes): an option of the identity game only."""
-    return table.opts.flag("first_game_mode")
+def _without_heroes(table: Table) -> bool:
+    """A table that plays with no heroes (the mode's: the identity game's first-game mode)."""
+    return mode_of(table).without_heroes(table.opts)
 
 
 def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = "") -> Change:
-    """Leave the deal: straight to play in first-game mode, a game's own way of giving heroes
-    (a mode's hero draft: companion.hooks' `start_heroes`), else the leader's hero choice."""
+    """Leave the deal: straight to play without heroes (first-game mode), a game's own way of
+    giving heroes (a mode's hero draft: companion.hooks' `start_heroes`), else the leader's hero
+    choice."""
     seats = ordered_seats(table)
     drafted = hooks.start_heroes(actor, table, seats, action_id, pool)
     if drafted is not None:
         return cast(Change, drafted)
-    if _first_game(table):
+    if _without_heroes(table):
         _start_hp(table, seats)
         begin_turns(table, seats)
         table.status = Table.Status.PLAYING

@@ -29,7 +29,6 @@ from companion.rules.skills import has_skills, skills_for
 
 MAX_DELTA = 10
 MAX_MAX_HP = 12
-DAMAGE_TYPES = ("normal", "fire", "thunder")
 
 
 def _may_adjust(actor: Actor, table: Table, seat: Seat) -> None:
@@ -125,7 +124,8 @@ def seat_change_hp(
             action_id=action_id,
             change=_hp_change(table, seat, was_dying),
         )
-    if damage_type not in DAMAGE_TYPES or (damage_type != "normal" and not table.opts.maneuvering):
+    # Besides "normal", the damage types of the games on (fire and thunder: 军争's cards).
+    if damage_type not in hooks.damage_types(table):
         raise ActionError(_("Unknown damage type."), code="damage_type")
     source_seat = None
     if source not in ("", None, "none"):
@@ -275,7 +275,8 @@ def seat_set_max_hp(
 def seat_rescue(
     actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
 ) -> Change:
-    """A 桃 from a seat (+1), or the dying player's own 酒 (军争): back to 1 HP ends dying."""
+    """A 桃 from a seat (+1), or the dying player's own rescue card of a game on (军争's 酒,
+    +1): back to 1 HP ends dying."""
     table, seat = dying_seat(actor, seat_id, _("That player is not dying."))
     if kind == "peach":
         giver = seat_of(table, by) if by not in ("", None) else actor.seat
@@ -285,14 +286,13 @@ def seat_rescue(
             raise ActionError(_("A dead player cannot give a Peach."), 409, "dead_source")
         if not may_act_on(actor, giver.pk):
             raise ActionError(_("Only the giver can record their Peach."), status=403)
-    elif kind == "wine":
+    elif (found := hooks.rescue_card(table, kind)) is not None:
+        card, game_on = found
+        if not game_on:
+            raise ActionError(card.off, code=f"no_{kind}")
         giver = seat
-        if not table.opts.maneuvering:
-            raise ActionError(
-                _("Wine is a Maneuvering (军争) card; that expansion is off."), code="no_wine"
-            )
         if not (actor.is_host or (actor.seat and actor.seat.pk == seat.pk)):
-            raise ActionError(_("Only the dying player can drink Wine."), status=403)
+            raise ActionError(card.not_own, status=403)
     else:
         raise ActionError(_("Unknown rescue."))
     before = seat.hp

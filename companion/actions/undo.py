@@ -65,17 +65,17 @@ def _undo_target(actor: Actor, table: Table, version: Any) -> Event:
     return target
 
 
-def _changed_since() -> ActionError:
+def changed_since() -> ActionError:
     return ActionError(
         _("That change cannot be undone: the table has changed since."), 409, "changed"
     )
 
 
-def _restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
+def restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
     """Put the turn back where a phase, turn or death change found it (only while the table is
     still where that change left it)."""
     if not undo_turn_allowed(turn_now(table), after):
-        raise _changed_since()
+        raise changed_since()
     # Within one turn the skips stay as they are now (a judgement since may have added one);
     # back to an earlier turn, that turn's skips return.
     if before.get("seat") != table.turn_seat_id:
@@ -110,7 +110,7 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             killer.equipment = restore_equipment(killer.equipment, discarded)
             killer.save(update_fields=["equipment"])
         if "turn" in target.before and "turn" in target.after:
-            _restore_turn(table, target.before["turn"], target.after["turn"])
+            restore_turn(table, target.before["turn"], target.after["turn"])
         elif "flow" in target.before:
             table.mode_state = {**table.mode_state, "flow": target.before["flow"]}
         if "fallen" in target.before:  # 1 vs 1: the last hero's fall is counted again
@@ -118,9 +118,6 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
         return
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
-    if target.kind == "hero_fell":
-        _undo_hero_fall(table, target, seat)
-        return
     public = target.public
     if target.kind in ("equipped", "unequipped"):
         if target.kind == "equipped":
@@ -130,11 +127,11 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
         else:
             restored = undo_unequip(seat.equipment, public["slot"], public["card"])
         if restored is None:
-            raise _changed_since()
+            raise changed_since()
         if "hp" in target.after:
             # 白银狮子 left and its holder recovered: the HP goes back with it.
             if seat.hp != target.after["hp"]:
-                raise _changed_since()
+                raise changed_since()
             seat.hp = target.before["hp"]
             seat.dying = target.before.get("dying", False)
         seat.equipment = restored
@@ -144,7 +141,7 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             seat.judgement_zone, target.before.get("zone", []), target.after.get("zone", [])
         )
         if zone is None:
-            raise _changed_since()
+            raise changed_since()
         seat.judgement_zone = zone
         return
     if target.kind == "max_hp":
@@ -156,36 +153,13 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
         seat.damage_source_id = target.before.get("damage_source")
 
 
-def _undo_hero_fall(table: Table, target: Event, seat: Seat) -> None:
-    """1 vs 1: the fallen hero comes back, dying, with its HP, equipment and zone; the next
-    hero goes back into the order (the fallen count) and the turn back if it passed. Refused
-    once the hero that came in has changed (its HP, or a later fall)."""
-    before, after = target.before, target.after
-    if seat.hero != after.get("hero") or seat.hp != after.get("hp"):
-        raise _changed_since()
-    if "turn" in before and "turn" in after:
-        _restore_turn(table, before["turn"], after["turn"])
-    table.mode_state = {**table.mode_state, "fallen": before.get("fallen", {})}
-    seat.hero = before["hero"]
-    seat.hp = before["hp"]
-    seat.max_hp = before["max_hp"]
-    seat.dying = True
-    seat.damage_source_id = before.get("damage_source")
-    seat.equipment = before.get("equipment", {})
-    seat.judgement_zone = before.get("judgement_zone", [])
-    seat.chained = before.get("chained", False)
-    seat.wine = before.get("wine", "")
-
-
 def _first_seat(table: Table, seat_id: Any) -> Seat | None:
     return table.seats.filter(pk=seat_id).first() if seat_id else None
 
 
 TURN_KINDS = ("phase", "turn", "turn_ended")
 # The undone changes that alter what the seat's own page shows (its HP tracker, dying, death).
-PRIVATE_UNDO_KINDS = frozenset(
-    {"damage", "lose_hp", "recover", "max_hp", "rescue", "died", "hero_fell"}
-)
+PRIVATE_UNDO_KINDS = frozenset({"damage", "lose_hp", "recover", "max_hp", "rescue", "died"})
 
 
 @action
@@ -197,7 +171,8 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Only changes of a game in play can be undone."), 409, "not_playing")
     target = _undo_target(actor, table, version)
-    if target.kind in ("died", "hero_fell") and not actor.is_host:
+    # A death, or a game's event that is one (hooks.Game.host_undoes: a hero's fall).
+    if (target.kind == "died" or target.kind in hooks.host_undoes()) and not actor.is_host:
         raise ActionError(_("Only the host can undo a death."), status=403)
     seat = _first_seat(table, target.subject_seat_id)
     if seat is None:
@@ -211,7 +186,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     private = {seat.pk} if target.kind in PRIVATE_UNDO_KINDS or "hp" in target.after else set()
     if target.kind in TURN_KINDS:
         previous = {"turn": turn_now(table), "skips": list(table.phase_skips)}
-        _restore_turn(table, target.before, target.after)
+        restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
     elif target.kind not in hooks.event_kinds():  # a game's own tap: its undo alone
         _undo_on_seat(table, target, seat)

@@ -181,18 +181,18 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
     return ModeView(**parts)
 
 
-# The events that start a draw every screen announces, and those that end it (a turn over).
-DRAW_STARTS = ("draft_revealed", "hero_fell")
+# The events that end a draw every screen announces (a turn over); the games' start it
+# (hooks.draw_starts: the draft's reveal, a hero come in).
 DRAW_ENDS = ("turn_ended", "turn_set")
 
 
 def _draw_notice(table: Table, cards: int) -> DrawNotice | None:
-    """The draw to announce now: the latest of the reveal (every hero) and a hero coming in,
-    unless a turn has ended since (events undone do not count)."""
+    """The draw to announce now: after the latest event that starts one (every hero's, or one
+    seat's new hero's), unless a turn has ended since (events undone do not count)."""
     last = (
         table.events.filter(
             game_number=table.game_number,
-            kind__in=DRAW_STARTS + DRAW_ENDS,
+            kind__in=hooks.draw_starts(table) + DRAW_ENDS,
             undone_by__isnull=True,
             private_to__isnull=True,
         )
@@ -202,13 +202,12 @@ def _draw_notice(table: Table, cards: int) -> DrawNotice | None:
     )
     if last is None or last["kind"] in DRAW_ENDS:
         return None
-    if last["kind"] == "draft_revealed":
-        return DrawNotice(cards)
     public = last["public"]
+    hero = public.get("hero", "")
     return DrawNotice(
         cards,
         str(public.get("name", "")),
-        table_hero_card(public.get("hero", ""), table),
+        table_hero_card(hero, table) if hero else None,
         public.get("seat"),
     )
 

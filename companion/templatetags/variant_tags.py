@@ -65,9 +65,10 @@ def variant_options(state: Any) -> list[VariantOption]:
     except OptionsError:
         return []
     rows = []
-    for name, (label, line) in VARIANTS.items():
-        if name not in options.names():
+    for name in options.VARIANTS:  # the mode's order
+        if name not in VARIANTS:
             continue
+        label, line = VARIANTS[name]
         on = options.flag(name)
         blocked: Promise | str = ""
         if not on:

@@ -90,13 +90,18 @@ class Flag(Shared, forms.BooleanField):
 
 
 class Choice(Shared, forms.TypedChoiceField):
-    """One word of a closed set; empty is `default` when one is given, an error otherwise."""
+    """One word of a closed set; empty is `default` when one is given, an error otherwise.
+    `words` may be a function, asked when checked (a set the games add to once registered)."""
 
     widget = forms.HiddenInput
 
     def __init__(self, words: Any, message: Any, *, default: str | None = None) -> None:
         super().__init__(
-            choices=[(str(word), str(word)) for word in words],
+            choices=(
+                (lambda: [(str(word), str(word)) for word in words()])
+                if callable(words)
+                else [(str(word), str(word)) for word in words]
+            ),
             required=default is None,
             empty_value=default if default is not None else "",
             error_messages=_say(message),

@@ -19,7 +19,6 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import actions, hooks
 from companion.actions.equipment import SLOT_NAMES
-from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
 from companion.rules.judgement import Check
 from companion.rules.turns import PHASE_ORDER
@@ -110,7 +109,7 @@ class HpForm(SeatTap):
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id", "lose": "loss"}
     delta = Whole(_("HP changes by a whole number."))
     source = SourceSeat(required=False)
-    damage_type = Choice(DAMAGE_TYPES, _("Unknown damage type."), default="normal")
+    damage_type = Choice(hooks.damage_types, _("Unknown damage type."), default="normal")
     lose = Flag()
 
 
@@ -120,10 +119,15 @@ class MaxHpForm(SeatTap):
     max_hp = Whole(_("Max HP is a whole number."))
 
 
+def _rescue_kinds() -> tuple[str, ...]:
+    """桃 and the games' rescue cards (军争's 酒), asked when the tap is checked."""
+    return ("peach", *(card for game in hooks.games() for card in game.rescue_cards))
+
+
 class RescueForm(SeatTap):
     action = staticmethod(actions.seat_rescue)
     by = SeatId(_("Say who gives the Peach."), required=False)  # none: the tapping seat
-    kind = Choice(("peach", "wine"), _("Unknown rescue."), default="peach")
+    kind = Choice(_rescue_kinds, _("Unknown rescue."), default="peach")
 
 
 class DieForm(SeatTap):

@@ -1,7 +1,7 @@
 """The table options in words (docs/rules.md §9, docs/variants.md): each option's name, a
 variant's one line on what it changes, and the variants on at a table or in a game's record (the
-display's header, the phones' rules panel, the session history). The words of a mode's own
-options (the identity game's variants and house rules) come from its game package."""
+display's header, the phones' rules panel, the session history). The words of a game's options
+(a mode's, a variant's, 军争's) come from its game package."""
 
 from __future__ import annotations
 
@@ -16,15 +16,14 @@ from companion.rules import modes
 from companion.rules.modes import OptionsError
 
 # The options that are not variants, in the host's form: name: label (the form lists those the
-# table's mode declares, `TableOptions.names`, in that order). Every table's here; a game
-# package adds its mode's (`add_words`).
+# table's mode declares, `TableOptions.names`, in that order). The core's here; a game package
+# adds its own (`add_words`: a mode's, an expansion's).
 OPTIONS: dict[str, Promise] = {
-    "maneuvering": _("Maneuvering (军争) expansion cards in the deck"),
     "referee_mode": _("Referee mode: anyone may adjust anyone's HP"),
 }
 
-# The variants and house rules, name: (label, one line on what it changes), in the form's order:
-# added by the game package whose mode declares them (`add_words`).
+# The variants and house rules, name: (label, one line on what it changes): added by the game
+# package that plays them (`add_words`); the form lists them in the mode's order (`VARIANTS`).
 VARIANTS: dict[str, tuple[Promise, Promise]] = {}
 
 

@@ -244,10 +244,10 @@ def test_the_mode_offers_the_lord_pack_only_with_the_option_on() -> None:
     box = owned_box()
     pack = mode.options({"lord_pack": True})
     plain = mode.options({})
-    offer = mode.leader_offer_from(pack, box, random.Random(1))  # type: ignore[attr-defined]
-    assert len(offer) == 4 and box.hero(offer[3]).lord
-    offer = mode.leader_offer_from(plain, box, random.Random(1))  # type: ignore[attr-defined]
-    assert len(offer) == 5 and {"WEI001", "SHU001", "WU001"} <= set(offer)
+    offer = mode.leader_offer_from(pack, box, random.Random(1))
+    assert offer is not None and len(offer) == 4 and box.hero(offer[3]).lord
+    offer = mode.leader_offer_from(plain, box, random.Random(1))
+    assert offer is not None and len(offer) == 5 and {"WEI001", "SHU001", "WU001"} <= set(offer)
 
 
 def test_without_the_pack_the_lords_five_come_from_the_box() -> None:

@@ -85,8 +85,6 @@ UNDOABLE_KINDS = frozenset(
         "phase",
         "turn",
         "turn_ended",
-        # 1 vs 1 (its package's hero_fall): a hero fell and the next came in.
-        "hero_fell",
     }
 )
 

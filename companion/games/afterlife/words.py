@@ -10,6 +10,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from companion.words import variants
 from companion.words.history import clause, hero_name, line
 
 # The dark souls 暗魂 (docs/rules.md §9.2, rules/souls.py).
@@ -100,3 +101,25 @@ def _soul_used_text(public: dict[str, Any], name: str) -> str:
 @line("soul_haunted")
 def _soul_haunted(public: dict[str, Any], name: str) -> str:
     return _("%(name)s's dark soul %(soul)s haunts %(host)s") % _soul_words(public)
+
+
+# Its variants (docs/rules.md §9.1, §9.2): name: (label, one line on what it changes).
+variants.add_words(
+    {},
+    {
+        "rebirth": (
+            gettext_lazy("Rebirth"),
+            gettext_lazy(
+                "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
+                "players) they come back with a new hero at 1 HP, still dead for victory."
+            ),
+        ),
+        "dark_souls": (
+            gettext_lazy("Dark souls"),
+            gettext_lazy(
+                "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
+                "with a one-off effect."
+            ),
+        ),
+    },
+)

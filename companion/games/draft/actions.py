@@ -67,6 +67,9 @@ REFUSALS: dict[str, Any] = {
     "face_down": _("This draft deals heroes face down: it cannot be entered by hand."),
 }
 
+# Every hero is revealed: every screen shows the opening draw until a turn ends.
+REVEALED = "draft_revealed"
+
 
 def refused(error: Refused, status: int = 409) -> ActionError:
     """A rules refusal as the action's error: nothing changed, the code kept."""
@@ -301,7 +304,7 @@ def _reveal(
     return record_change(
         actor,
         table,
-        kind="draft_revealed",
+        kind=REVEALED,
         public={"heroes": {str(s.pk): s.hero for s in seats}},
         change=Change(table.pk, table.version, private_seats=_all_phones(seats)),
     )

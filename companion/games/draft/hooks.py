@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from companion import hooks
-from companion.games.draft.actions import start_draft
+from companion.games.draft.actions import REVEALED, start_draft
 from companion.games.draft.forms import FORMS
 from companion.games.draft.read import draft_view
 from companion.models import Seat, Table
@@ -17,6 +17,7 @@ class DraftingGame(hooks.Game):
     """A mode that drafts its heroes: on at the tables of that mode (`key`)."""
 
     forms: ClassVar[dict[str, type]] = dict(FORMS)
+    draw_starts: ClassVar[frozenset[str]] = frozenset({REVEALED})
 
     def is_on(self, table: Table) -> bool:
         return table.mode == self.key

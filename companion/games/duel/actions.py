@@ -6,15 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from companion.actions.box_offers import event_names
-from companion.actions.core import Actor, Change, record_change, seat_public
+from companion.actions.core import ActionError, Actor, Change, record_change, seat_public
 from companion.actions.inputs import mode_of
 from companion.actions.turns import apply_flow, flow_state, turn_now
+from companion.actions.undo import changed_since, restore_turn
 from companion.games.draft.actions import full_hp, keep, placement_of, plan_of
-from companion.models import Seat, Table
+from companion.models import Event, Seat, Table
 from companion.queries.seats import statuses
 from companion.rules.identities import Identity
+
+# A hero fell and the next came in: undoable, by the host alone (as a death), by `undo_fall`.
+FELL = "hero_fell"
 
 
 def hero_fall(
@@ -23,7 +28,7 @@ def hero_fall(
     """A dying seat of a mode with several heroes (1 vs 1) is not saved: its hero falls. The
     next hero of its order comes in at full HP (the seat stays alive; the table is reminded to
     discard the fallen hero's cards and draw 4), and the turn passes if it was the seat's. The
-    host may undo it (actions.undo): the fallen hero, its HP, the count and the turn return.
+    host may undo it (`undo_fall`): the fallen hero, its HP, the count and the turn return.
     None when the fallen hero was the seat's last: the seat dies as usual (the fall counted)."""
     mode = mode_of(table)
     plan = plan_of(mode)
@@ -83,7 +88,7 @@ def hero_fall(
     return record_change(
         actor,
         table,
-        kind="hero_fell",
+        kind=FELL,
         public={
             **seat_public(seat),
             "fallen_hero": old_hero,
@@ -99,4 +104,31 @@ def hero_fall(
         subject=seat,
         action_id=action_id,
         change=Change(table.pk, table.version, private_seats={seat.pk}),
+        undoable=True,
     )
+
+
+def undo_fall(table: Table, event: Event) -> set[int]:
+    """The fallen hero comes back, dying, with its HP, equipment and zone; the next hero goes
+    back into the order (the fallen count) and the turn back if it passed. Refused once the hero
+    that came in has changed (its HP, or a later fall). The seat's phone is redrawn."""
+    seat = Seat.objects.get(pk=event.subject_seat_id or 0)
+    if not seat.alive:
+        raise ActionError(_("That player is dead; undo the death first."), 409, "dead")
+    before, after = event.before, event.after
+    if seat.hero != after.get("hero") or seat.hp != after.get("hp"):
+        raise changed_since()
+    if "turn" in before and "turn" in after:
+        restore_turn(table, before["turn"], after["turn"])
+    table.mode_state = {**table.mode_state, "fallen": before.get("fallen", {})}
+    seat.hero = before["hero"]
+    seat.hp = before["hp"]
+    seat.max_hp = before["max_hp"]
+    seat.dying = True
+    seat.damage_source_id = before.get("damage_source")
+    seat.equipment = before.get("equipment", {})
+    seat.judgement_zone = before.get("judgement_zone", [])
+    seat.chained = before.get("chained", False)
+    seat.wine = before.get("wine", "")
+    seat.save()
+    return {seat.pk}

@@ -6,14 +6,21 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from companion.games.draft.hooks import DraftingGame
-from companion.games.duel.actions import hero_fall
-from companion.models import Seat, Table
+from companion.games.duel.actions import FELL, hero_fall, undo_fall
+from companion.models import Event, Seat, Table
 
 
 class DuelGame(DraftingGame):
     key: ClassVar[str] = "duel"
+    event_kinds: ClassVar[frozenset[str]] = frozenset({FELL})
+    host_undoes: ClassVar[frozenset[str]] = frozenset({FELL})
+    # Every screen shows the draw of a hero come in (its new hand), as the draft's reveal's.
+    draw_starts: ClassVar[frozenset[str]] = DraftingGame.draw_starts | {FELL}
 
     def hero_fell(
         self, actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
     ) -> Any:
         return hero_fall(actor, table, seats, seat, action_id)
+
+    def undo(self, table: Table, event: Event) -> set[int]:
+        return undo_fall(table, event) if event.kind == FELL else set()

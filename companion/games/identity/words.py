@@ -34,55 +34,19 @@ MODE = labels.ModeWords(
     seats_needed=_("Identities need 4 to 10 players."),
 )
 
-# Its options that are not variants, in the host's form.
+# Its options that are not variants, in the host's form (军争's is its package's).
 OPTIONS: dict[str, Promise] = {
     "six_two_renegades": _("6 players: 2 rebels and 2 renegades"),
     "eight_two_renegades": _("8 players: 3 rebels and 2 renegades"),
     "first_game_mode": _("First-game mode (no heroes)"),
 }
 
-# Its variants and house rules (docs/rules.md §9): name: (label, one line on what it changes),
-# in the form's order.
+# Its own variant (docs/rules.md §9.5): name: (label, one line on what it changes). The others
+# its options declare are their game packages' words (afterlife, protection, last_three, house).
 VARIANTS: dict[str, tuple[Promise, Promise]] = {
-    "rebirth": (
-        _("Rebirth"),
-        _(
-            "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
-            "players) they come back with a new hero at 1 HP, still dead for victory."
-        ),
-    ),
-    "dark_souls": (
-        _("Dark souls"),
-        _(
-            "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
-            "with a one-off effect."
-        ),
-    ),
-    "first_out_protection": (
-        _("Protect the first out"),
-        _(
-            "The previous game's first player out keeps his last HP until someone else is out "
-            "or he strikes back."
-        ),
-    ),
-    "last_three": (
-        _("Last three"),
-        _(
-            "With three alive, after three rounds everyone loses 1 HP at the end of each round "
-            "(from 4 players: at 4 the first death starts it)."
-        ),
-    ),
     "lord_pack": (
         _("Lord pack"),
         _("The lord chooses from 3 heroes and 1 lord hero drawn from the table's box."),
-    ),
-    "rebels_know_each_other": (
-        _("Rebels know each other"),
-        _("Each rebel's phone shows the other rebels from the deal (5 players or more)."),
-    ),
-    "lord_five_cards": (
-        _("The lord starts with 5 cards"),
-        _("The lord draws one card more at the start."),
     ),
 }
 

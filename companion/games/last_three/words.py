@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from companion.games.last_three.rules import COUNTDOWN_ROUNDS
 from companion.rules.flow import shown_hp
+from companion.words import variants
 from companion.words.history import clause
 
 
@@ -60,3 +61,18 @@ def _round_loss(public: dict[str, Any]) -> list[str]:
 @clause("died")
 def _died_clauses(public: dict[str, Any]) -> list[str]:
     return [*_last_three_started(public), *_round_loss(public)]
+
+
+# Its variant (docs/rules.md §9.4): name: (label, one line on what it changes).
+variants.add_words(
+    {},
+    {
+        "last_three": (
+            gettext_lazy("Last three"),
+            gettext_lazy(
+                "With three alive, after three rounds everyone loses 1 HP at the end of each round "
+                "(from 4 players: at 4 the first death starts it)."
+            ),
+        ),
+    },
+)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.hp import DAMAGE_TYPES
 from companion.games.maneuvering import actions
 from companion.games.maneuvering.rules.offers import HORSE_SLOTS
+from companion.rules.damage import DamageType
 from companion.web.fields import Choice, Flag, SeatId, SourceSeat, Text, Whole
 from companion.web.tapform import NoFields, SeatTap, TapForm
 
@@ -22,7 +22,7 @@ class ResolveForm(ManeuveringTap):
     card = Text(_("Unknown damage."))
     source = SourceSeat(required=False)
     amount = Whole(_("Damage is a whole number."), required=False)
-    damage_type = Choice(DAMAGE_TYPES, _("Unknown damage type."), default="")
+    damage_type = Choice(tuple(DamageType), _("Unknown damage type."), default="")
     weapon_skill = Flag()
     black = Flag()
     target_hand_empty = Flag()

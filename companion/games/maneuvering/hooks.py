@@ -19,6 +19,7 @@ from companion.games.maneuvering.rules.offers import maneuver_controls
 from companion.games.maneuvering.state import chain_pause
 from companion.games.maneuvering.views import damage_dialog
 from companion.models import Event, Seat, Table
+from companion.rules.damage import DamageType
 from companion.rules.offers import Asker, TableTurn
 from companion.words.names import card_label
 
@@ -64,6 +65,14 @@ class ManeuveringGame(hooks.Game):
     }
     dialogs: ClassVar[dict[str, Callable[..., Any]]] = {"damage": damage_dialog}
     event_kinds: ClassVar[frozenset[str]] = OWN_KINDS
+    damage_types: ClassVar[tuple[str, ...]] = (DamageType.FIRE, DamageType.THUNDER)
+    # 酒 saves its dying drinker (docs/rules.md §6).
+    rescue_cards: ClassVar[dict[str, hooks.RescueCard]] = {
+        "wine": hooks.RescueCard(
+            off=_("Wine is a Maneuvering (军争) card; that expansion is off."),
+            not_own=_("Only the dying player can drink Wine."),
+        )
+    }
 
     def is_on(self, table: Table) -> bool:
         return table.opts.flag(KEY)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from companion.words import variants
 from companion.words.history import clause, line
 from companion.words.names import card_label, skill_list
 
@@ -179,3 +181,12 @@ def _chain_continued(public: dict[str, Any], name: str) -> str:
             *_paused(public),
         ]
     )
+
+
+# Its option in the host's form (docs/rules.md §9.9: an expansion of the deck, not a variant).
+variants.add_words(
+    {
+        "maneuvering": gettext_lazy("Maneuvering (军争) expansion cards in the deck"),
+    },
+    {},
+)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from companion.words import variants
 from companion.words.history import clause, line
 
 
@@ -35,3 +37,18 @@ def _protection_ended(public: dict[str, Any], name: str) -> str:
         "name": name,
         "target": public.get("target_name", ""),
     }
+
+
+# Its variant (docs/rules.md §9.3): name: (label, one line on what it changes).
+variants.add_words(
+    {},
+    {
+        "first_out_protection": (
+            gettext_lazy("Protect the first out"),
+            gettext_lazy(
+                "The previous game's first player out keeps his last HP until someone else is out "
+                "or he strikes back."
+            ),
+        ),
+    },
+)

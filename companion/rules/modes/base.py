@@ -12,7 +12,7 @@ import dataclasses
 import random
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from companion.rules.directions import AREA_TRICKS, TURN_ORDER, Direction
 from companion.rules.errors import Refused
@@ -20,6 +20,9 @@ from companion.rules.flow import TurnPass
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, PlayerResult
 from companion.rules.victory import SeatStatus, Side
+
+if TYPE_CHECKING:
+    from companion.rules.box import Box
 
 O = TypeVar("O", bound="TableOptions")  # noqa: E741
 K = TypeVar("K", bound=Hashable)
@@ -214,6 +217,11 @@ class Mode:
         """A seat's max HP (and starting HP) for its hero (None: no heroes, first-game mode)."""
         raise NotImplementedError
 
+    def without_heroes(self, options: TableOptions) -> bool:
+        """Whether the table plays with no heroes (the identity game's first-game mode): the
+        deal goes straight to play, every seat at `start_hp(hero_hp=None)`."""
+        return False
+
     def leader_offer(self, rng: random.Random | None = None) -> list[str]:
         """The hero ids offered to the leader, who chooses before the others."""
         raise NotImplementedError
@@ -229,6 +237,25 @@ class Mode:
         """Disjoint hero offers for `count` seats (the others, once the leader has chosen),
         none of them in `taken`."""
         raise NotImplementedError
+
+    def leader_offer_from(
+        self,
+        options: TableOptions,
+        hero_box: Box,
+        rng: random.Random | None = None,
+        *,
+        standard: bool = False,
+    ) -> list[str] | None:
+        """The leader's offer from a table's box (`standard`: the standard heroes as they come),
+        or None: the mode's own (`leader_offer`)."""
+        return None
+
+    def offers_from(
+        self, hero_box: Box, *, player_count: int, taken: Collection[str], count: int
+    ) -> list[list[str]] | None:
+        """The others' offers from a table's box that is not the standard heroes as they come,
+        or None: the mode's own (`offers`)."""
+        return None
 
     # The game's flow, over the seats in table order (index i is the i-th seat round the table).
 

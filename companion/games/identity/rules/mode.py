@@ -69,18 +69,35 @@ class IdentityMode(Mode):
     def is_leader(self, identity: Identity) -> bool:
         return identity == Identity.LORD
 
+    def without_heroes(self, options: TableOptions) -> bool:
+        """First-game mode: no heroes (docs/rules.md §2)."""
+        return isinstance(options, IdentityGameOptions) and options.first_game_mode
+
     def leader_offer(self, rng: random.Random | None = None) -> list[str]:
         """The lord's five: 曹操, 刘备, 孙权 and two others (docs/rules.md §2)."""
         return heroes.lord_candidates(rng)
 
     def leader_offer_from(
-        self, options: TableOptions, hero_box: box.Box, rng: random.Random | None = None
-    ) -> list[str]:
+        self,
+        options: TableOptions,
+        hero_box: box.Box,
+        rng: random.Random | None = None,
+        *,
+        standard: bool = False,
+    ) -> list[str] | None:
         """The lord's offer from a table's box: with the lord pack (docs/rules.md §9.5, 004) 3
-        random non-lord heroes and one of the box's lord heroes, else docs/rules.md §2's five."""
-        if isinstance(options, IdentityGameOptions) and options.lord_pack:
+        random non-lord heroes and one of the box's lord heroes, else docs/rules.md §2's five
+        (None from the standard heroes as they come: `leader_offer`)."""
+        lord_pack = isinstance(options, IdentityGameOptions) and options.lord_pack
+        if lord_pack:
             return box.lord_pack_offer(hero_box, rng)
-        return box.lord_offer(hero_box, rng)
+        return None if standard else box.lord_offer(hero_box, rng)
+
+    def offers_from(
+        self, hero_box: box.Box, *, player_count: int, taken: Collection[str], count: int
+    ) -> list[list[str]] | None:
+        """Disjoint candidates from the box's heroes (docs/rules.md §2)."""
+        return box.deal_candidates(hero_box, taken=taken, player_count=player_count, count=count)
 
     def offers(
         self,
