@@ -137,4 +137,4 @@ def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
         "own": handover.requested_by == f"seat:{handover.seat_id}",
         "name": handover.seat.name,
     }
-    return _private(render(request, "companion/live.html#handover", context))
+    return _private(render(request, "companion/live/dialogs/handover.html#handover", context))
