@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import secrets
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
+from companion.infra.fastsql import loaded_copy
 from companion.rules import modes
 
 # The seat limits are the rules' (docs/rules.md §1): written once, in companion.rules.identities.
@@ -110,7 +110,7 @@ class Table(models.Model):
         """Remember the values as read, so a save can write only what an action changed."""
         instance = super().from_db(db, field_names, values)
         instance._loaded_values = {
-            name: copy.deepcopy(value) if isinstance(value, list | dict) else value
+            name: loaded_copy(value) if isinstance(value, list | dict) else value
             for name, value in zip(field_names, values, strict=False)
         }
         return instance
@@ -119,13 +119,13 @@ class Table(models.Model):
     def opts(self) -> modes.TableOptions:
         """This table's options, typed by its mode (companion.rules.modes): the one way every
         option is read. Parsed once per mode and options value and kept on the instance (a tap
-        reads them several times); an action that sets `options` or `mode`, or changes the
-        options in place, reads the new value at its next access."""
+        reads them several times; `modes.options_of` shares them between tables); an action that
+        sets `options` or `mode`, or changes them in place, reads the new value next time."""
         raw = self.options or {}
         kept = self._opts_kept
         if kept is not None and kept[0] == self.mode and kept[1] == raw:
             return kept[2]
-        parsed = modes.get(self.mode).options(raw)
+        parsed = modes.options_of(self.mode, raw)
         self._opts_kept = (self.mode, dict(raw), parsed)
         return parsed
 

@@ -21,6 +21,10 @@ from companion.models import Seat, Table
 # Sent once per committed change, with `change`. Its receivers must not raise for expected
 # faults (Redis away): the change stands whatever happens to its frames.
 change_committed = Signal()
+# Sent after `change_committed` for a change that is not a delta (a delta, such as an HP tap or
+# the turn moving, never deals, ends or corrects a game): what listens for those alone, such as a
+# group's history, is then not entered by the taps that are most of a game.
+whole_change_committed = Signal()
 log = logging.getLogger(__name__)
 
 
@@ -83,6 +87,13 @@ def announce(change: Change) -> None:
 def _send(change: Change) -> None:
     # Every receiver hears it, whatever another one does; a receiver's own fault is a bug.
     for receiver, result in change_committed.send_robust(sender=Change, change=change):
+        if isinstance(result, Exception):
+            log.error(
+                "a receiver of change %s failed: %r", change.version, receiver, exc_info=result
+            )
+    if change.delta_seats is not None or not change.applied:
+        return
+    for receiver, result in whole_change_committed.send_robust(sender=Change, change=change):
         if isinstance(result, Exception):
             log.error(
                 "a receiver of change %s failed: %r", change.version, receiver, exc_info=result

@@ -8,7 +8,7 @@ from typing import Any
 from companion.groups.models import Evening
 from companion.groups.services import record_evening
 from companion.models import Event
-from companion.outbox import Change, change_committed
+from companion.outbox import Change, whole_change_committed
 
 # The changes that end a game or change a finished one's record, and a phone joining (it is
 # recognised, or asked, at once).
@@ -16,9 +16,8 @@ KINDS = ("game_over", "game_corrected", "seat_joined")
 
 
 def on_change(sender: Any, change: Change, **kwargs: Any) -> None:
-    """A delta (an HP tap, a turn) never ends a game: it costs nothing here."""
-    if change.delta_seats is not None or not change.applied:
-        return
+    """Heard for whole changes only (a delta, such as an HP tap or a turn, never ends a game, and
+    is not sent here)."""
     if not Event.objects.filter(
         table_id=change.table_id, version=change.version, kind__in=KINDS
     ).exists():
@@ -28,4 +27,4 @@ def on_change(sender: Any, change: Change, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    change_committed.connect(on_change, dispatch_uid="groups.on_change")
+    whole_change_committed.connect(on_change, dispatch_uid="groups.on_change")

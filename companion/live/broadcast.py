@@ -8,6 +8,7 @@ it, `data-action` (the tap's action id), so any delivery can be matched to its t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
@@ -42,6 +43,9 @@ LANGS = [code for code, _name in settings.LANGUAGES]
 RENDER_COUNTS = {"public": 0}
 
 
+# A tap hashes its screen's token several times (its arrival, its place in line, its key): the
+# hash of the tokens in use is kept, a few thousand screens' worth.
+@functools.lru_cache(maxsize=4096)
 def fingerprint(token: str) -> str:
     """A short hash naming a token inside the server without carrying it."""
     return hashlib.sha256(token.encode()).hexdigest()[:16]

@@ -237,7 +237,13 @@ def event_line(e: HistoryLine, *, data_line: bool = False) -> SafeString:
 def help_links(text: str) -> SafeString:
     """A line of words (a history line, an HP change, a damage step), escaped, with each card,
     hero and skill name it holds made a tap that opens its help entry."""
-    return mark_safe(_help_names().sub(_help_span, str(escape(text))))  # noqa: S308 - escaped
+    return mark_safe(_linked(str(escape(text))))  # noqa: S308 - escaped
+
+
+# Every change renders the history's lines again, per language: each line's links are found once.
+@lru_cache(maxsize=2048)
+def _linked(escaped: str) -> str:
+    return _help_names().sub(_help_span, escaped)
 
 
 # Skill names that are also ordinary words of the history's lines (对 X 的救援).

@@ -46,10 +46,7 @@ def run_tap(name: str, data: Any, token: str, action_id: str | None) -> Any:
     """Tap `name` with its fields `data` (a QueryDict): its form (companion.web.forms) checks
     them, then calls its action as the screen of `token`. Bad fields are an ActionError (400,
     one message), the same over HTTP and the socket."""
-    form = forms.bound(name, data)
-    if not form.is_valid():
-        raise form.refusal()
-    return form.run(token, action_id)
+    return forms.FORMS[name].checked(data).run(token, action_id)
 
 
 def _handler(name: str) -> Callable[[Any, str, str | None], Any]:

@@ -23,6 +23,7 @@ second of two identical taps sees the first's outcome.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import threading
 import time
@@ -91,6 +92,8 @@ def moment(token: str, action_id: str | None, arrived: float) -> float:
     return arrived if first is None else min(first, arrived)
 
 
+# A phone taps the same few keys (its seat's HP down and up): each hashed once.
+@functools.lru_cache(maxsize=1024)
 def key_hash(key: Key) -> str:
     """The key as the event log keeps it (Event.tap_key)."""
     return hashlib.sha256(repr(key).encode()).hexdigest()[:32]

@@ -1,6 +1,7 @@
 """`Table.opts`: the table's options typed by its mode, parsed once per table instance and
-options value (an HP tap reads them several times), fresh once `options` or `mode` change; a
-game reads its own option with `flag`, False where the table's mode has no such option."""
+options value (an HP tap reads them several times) and once per process for the tables storing
+the same options (`modes.options_of`), fresh once `options` or `mode` change; a game reads its
+own option with `flag`, False where the table's mode has no such option."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.support.game import by_identity, picked_all
 def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     """Every parse of a table's stored options, by any mode (the raw mapping parsed)."""
     found: list[dict[str, Any]] = []
+    monkeypatch.setattr(modes, "_PARSED", {})  # parsed by earlier tests: parsed again here
     for key in modes.keys():
         mode = modes.get(key)
         real = mode.options
@@ -46,9 +48,25 @@ def test_the_options_are_parsed_once_per_instance_and_value(parses: list[dict[st
     table.options["last_three"] = True
     assert table.opts.flag("last_three") and len(parses) == 3
     assert table.opts.flag("last_three") and len(parses) == 3
-    # Another instance of the same row parses its own once.
+    # Another instance of the same row, or another table storing the same, shares them.
     other = Table(code="OPTS1", mode="identity", options=dict(table.options))
-    assert other.opts == table.opts and len(parses) == 4
+    assert other.opts is table.opts and len(parses) == 3
+    assert Table(code="OPTS3", mode="identity", options={}).opts is first and len(parses) == 3
+
+
+def test_a_shared_parse_still_refuses_what_the_parse_refuses(parses: list[dict[str, Any]]) -> None:
+    assert modes.options_of("identity", {"rebirth": True}).flag("rebirth")
+    # 1 equals True, but is not a flag: refused, however often True was parsed.
+    with pytest.raises(modes.OptionsError):
+        modes.options_of("identity", {"rebirth": 1})
+    with pytest.raises(modes.OptionsError):
+        modes.options_of("identity", {"no_such_option": True})
+    with pytest.raises(modes.OptionsError):
+        modes.options_of("identity", {"no_such_option": True})
+    assert modes.options_of("identity", {"rebirth": True}) is modes.options_of(
+        "identity", {"rebirth": True}
+    )
+    assert len(parses) == 4
 
 
 def test_a_new_mode_reads_its_own_options_and_a_game_flag_is_off_there(

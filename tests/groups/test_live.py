@@ -4,14 +4,14 @@ costs the group no query."""
 
 from __future__ import annotations
 
-import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
+from typing import Any
+from unittest import mock
 
-from companion import actions
+import pytest
+
+from companion import actions, outbox
 from companion.groups import read, services
 from companion.groups.models import GroupGame, GroupResult, SeatLink
-from companion.groups.receivers import on_change
 from companion.models import Table
 from companion.outbox import Change
 from tests.support.factories import make_table
@@ -73,7 +73,20 @@ def test_a_phone_joining_an_attached_evening_is_recognised_at_once() -> None:
     assert (link.player.name, link.how) == ("P5", "device")
 
 
-def test_a_delta_costs_no_query() -> None:
-    with CaptureQueriesContext(connection) as queries:
-        on_change(Change, Change(1, 2, delta_seats=[]))
-    assert len(queries.captured_queries) == 0
+def test_a_delta_never_reaches_the_group() -> None:
+    """An HP tap or a turn (a delta) is not sent to the group's receiver; a whole change is."""
+    heard: list[Change] = []
+
+    def probe(sender: Any, change: Change, **kwargs: Any) -> None:
+        heard.append(change)
+
+    assert outbox.whole_change_committed.has_listeners()
+    outbox.whole_change_committed.connect(probe, dispatch_uid="test.probe")
+    try:
+        with mock.patch.object(outbox.change_committed, "send_robust", return_value=[]):
+            outbox._send(Change(1, 2, delta_seats=[]))
+            assert heard == []
+            outbox._send(Change(1, 3))
+        assert [c.version for c in heard] == [3]
+    finally:
+        outbox.whole_change_committed.disconnect(dispatch_uid="test.probe")

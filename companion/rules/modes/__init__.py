@@ -9,6 +9,9 @@ A mode lives in its game package (`companion/games/<key>/`), whose app registers
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.rules.modes.base import (
     Mode,
     OptionRefusal,
@@ -31,6 +34,31 @@ def register(mode: Mode) -> None:
 def get(key: str) -> Mode:
     """The mode of this key; KeyError for an unknown one."""
     return _MODES[key]
+
+
+# Options parsed before, by (mode, its options type, the stored flags): the few sets of options a
+# process's tables use, each parsed once (every tap loads its table afresh and reads them).
+# Emptied when full, so a process that meets every combination stays small.
+_PARSED: dict[tuple[str, type[TableOptions], frozenset[tuple[str, bool]]], TableOptions] = {}
+_PARSED_MAX = 256
+_FLAG = frozenset({bool})
+
+
+def options_of(key: str, raw: Mapping[str, Any] | None) -> TableOptions:
+    """`get(key).options(raw)`, the frozen options shared by every table that stores the same."""
+    mode = get(key)
+    raw = raw or {}
+    # Flags only: a 1 or a 0 equals True or False, and must still be refused by the parse.
+    if not _FLAG.issuperset(map(type, raw.values())):
+        return mode.options(raw)
+    cache_key = (key, mode.options_type, frozenset(raw.items()))
+    parsed = _PARSED.get(cache_key)
+    if parsed is None:
+        parsed = mode.options(raw)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[cache_key] = parsed
+    return parsed
 
 
 def _in_order() -> list[Mode]:
@@ -69,6 +97,7 @@ __all__ = [
     "get",
     "keys",
     "option_names",
+    "options_of",
     "register",
     "score_codes",
 ]

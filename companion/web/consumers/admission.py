@@ -99,9 +99,10 @@ class AdmissionMixin:
         # The newest table version this socket was sent (a snapshot or a relayed frame).
         self.sent_version = 0
         # Taps, status questions and snapshots run one after another in `_work`, a task of their
-        # own, so that the socket is read (and a ping answered) meanwhile.
+        # own, so that the socket is read (and a ping answered) meanwhile ("eager": a tap started
+        # in the reading turn, until it waits).
         self._jobs: deque[tuple[str, dict[str, Any]]] = deque()
-        self._worker: asyncio.Task[None] | None = None
+        self._worker: asyncio.Future[None] | str | None = None
         self._sync_queued = False
         self._reading_version = False
         self._tasks: set[asyncio.Future[Any]] = set()

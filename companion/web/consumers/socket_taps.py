@@ -144,7 +144,8 @@ class TapMixin:
                 outcome: Any = await judged
             except Exception as exc:  # noqa: BLE001 - answered below, after the previous tap
                 outcome = exc
-            if previous is not None:
+            if previous is not None and not previous.done():
+                # An answer already sent needs no wait (a task and a wakeup fewer per tap).
                 await asyncio.wait([previous])
             await self._answer_judged(name, action_id, outcome)
         except OSError as exc:  # the phone went away meanwhile

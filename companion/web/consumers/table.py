@@ -197,7 +197,9 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
         connections. This consumer reads the database only through `database_sync_to_async`
         (which does that itself) and the database thread, so relaying a frame needs no hop.
         STOCK_PATH=1 keeps Channels' own (docs/performance.md, "Stock against hand-made")."""
-        if "layer" in settings.STOCK_PARTS:
+        # An attached socket (every frame of a tap, on each screen) has no Channels loop: the
+        # settings are not read for it.
+        if not self.attached and "layer" in settings.STOCK_PARTS:
             await super().dispatch(message)
             return
         handler = getattr(self, get_handler_name(message), None)
@@ -246,8 +248,18 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
                 return
             self._sync_queued = True
         self._jobs.append((kind, message))
-        if self._worker is None:
+        if self._worker is not None:
+            return
+        if kind != "act":
             self._worker = asyncio.ensure_future(self._work())
+            return
+        # A tap on an idle socket is put in line in this turn, as far as it goes without waiting
+        # (on the embedded layer, all the way to the database thread): a task and a wake-up
+        # fewer per tap. The worker is taken meanwhile, so a job asked for after it runs after it.
+        self._worker = "eager"
+        rest = run_eagerly(self._work())
+        if rest is not None:
+            self._worker = asyncio.ensure_future(rest)
 
     async def _work(self) -> None:
         """The socket's jobs in order. A fault the job did not handle is a bug: its stack is
