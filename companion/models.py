@@ -212,6 +212,9 @@ class Seat(models.Model):
 # session's screens and history words: kept here, below both, so the words import no action.
 SESSION_STARTED = "session_started"
 GAME_CORRECTED = "game_corrected"
+# The draw pile made again (companion.actions.deck), which the live odds start over from
+# (companion.read.deck).
+RESHUFFLED = "deck_reshuffled"
 
 
 class Event(models.Model):
@@ -324,7 +327,7 @@ class Session(models.Model):
     players = models.JSONField(default=dict, blank=True)
     # The session's hero box (`rules.box.Box.stored()`: the standard heroes switched
     # off, the heroes the table added); empty: the standard 25. Read through
-    # `actions.box_offers.table_box`.
+    # `queries.box.table_box`.
     box = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -2,8 +2,9 @@
 and the heroes offered from it.
 
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
-empty object is the standard 25). `table_box(table)` reads it; every offer (the lord's, the lord
-pack's, the others' candidates, a mode's draft, rebirth) draws from it. Only the host changes it
+empty object is the standard 25). `table_box(table)` (companion.queries.box) reads it; every
+offer (the lord's, the lord pack's, the others' candidates, a mode's draft, rebirth) draws from
+it. Only the host changes it
 (`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
 from the deal until the game is over the box is locked, every change refused alike. A change
 the host could try mid-game would otherwise answer by what the box holds for others in secret
@@ -19,10 +20,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, Change, _record, _require_host, action
+from companion.actions.core import ActionError, Actor, Change, action, record_change, require_host
 from companion.actions.inputs import mode_of
-from companion.actions.session_deal import _open_session
+from companion.actions.session_deal import open_session
 from companion.models import Session, Table
+from companion.queries.box import session_box, table_box
 from companion.rules import box
 
 log = logging.getLogger(__name__)
@@ -73,24 +75,6 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
         what = f" ({error.field})" if error.field else ""
         message = f"{where}{what}: {message}" if where else f"{message}{what}"
     return BoxRefused(message, code=error.code, field=field)
-
-
-def session_box(session: Session | None) -> box.Box:
-    """The box a session keeps (the standard 25 when it has none)."""
-    if session is None or not session.box:
-        return box.Box()
-    try:
-        return box.from_stored(session.box)
-    except box.BoxError:
-        log.exception("session %s: its stored box does not read", session.pk)
-        return box.Box()
-
-
-def table_box(table: Table) -> box.Box:
-    """The table's box: its session's (the standard 25 before the first session)."""
-    if table.session_id is None:
-        return box.Box()
-    return session_box(table.session)
 
 
 def leader_offer(table: Table) -> list[str]:
@@ -166,7 +150,7 @@ def event_names(table: Table, hero_ids: Any) -> dict[str, dict[str, list[str]]]:
 def _session_for_change(table: Table) -> Session:
     session = table.session
     if session is None or session.ended_at is not None:
-        session = _open_session(table, list(table.seats.order_by("position", "slot")))
+        session = open_session(table, list(table.seats.order_by("position", "slot")))
     return session
 
 
@@ -197,7 +181,7 @@ def _save(
 ) -> Change:
     session.box = after.stored()
     session.save(update_fields=["box"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind=BOX_CHANGED,
@@ -224,7 +208,7 @@ def box_add(actor: Actor, *, fields: Mapping[str, Any], action_id: str | None = 
     """Add a hero the table owns to its box (host): name in Chinese, optional English name,
     kingdom, HP, gender, lord hero or not, its skills with their texts."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     _check_skills(fields)
     session = _session_for_change(table)
@@ -242,7 +226,7 @@ def box_add(actor: Actor, *, fields: Mapping[str, Any], action_id: str | None = 
 def box_remove(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Change:
     """Take an added hero out of the box (host)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
@@ -259,7 +243,7 @@ def box_remove(actor: Actor, *, hero_id: str, action_id: str | None = None) -> C
 def box_switch(actor: Actor, *, hero_id: str, on: bool, action_id: str | None = None) -> Change:
     """Switch a standard hero on or off in the box (host)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     session = _session_for_change(table)
     before = session_box(session)
@@ -276,7 +260,7 @@ def box_import(actor: Actor, *, text: str | bytes, action_id: str | None = None)
     """Replace the box with the one a JSON file holds (host); a bad file is refused with its
     reason and the box stays as it was."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     _require_unlocked(table)
     try:
         after = box.import_box(text)

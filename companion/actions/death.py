@@ -9,20 +9,21 @@ from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
 from companion.actions import scoring
-from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_public,
     action,
     may_act_on,
+    record_change,
+    seat_public,
 )
-from companion.actions.inputs import _ordered, mode_of, statuses
-from companion.actions.play import _dying
-from companion.actions.turns import _turn_now, apply_flow, flow_state
+from companion.actions.inputs import mode_of, ordered_seats
+from companion.actions.play import dying_seat
+from companion.actions.turns import apply_flow, flow_state, turn_now
 from companion.models import Game, Seat, Table
+from companion.queries.box import table_box
+from companion.queries.seats import statuses
 from companion.rules import box, modes
 from companion.rules import scoring as score_rules
 from companion.rules.identities import Identity
@@ -89,7 +90,7 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
         # The history names the winning side in the mode's words, with its players.
         won = mode_of(table).winners(statuses(seats), side)
         public.update(mode=table.mode, winner_names=[seats[i].name for i in won])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="game_over",
@@ -102,10 +103,10 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
 @action
 def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """A dying player who was not saved dies: identity revealed, rewards, end of game check."""
-    table, seat = _dying(actor, seat_id, _("Only a dying player can die."))
+    table, seat = dying_seat(actor, seat_id, _("Only a dying player can die."))
     if not may_act_on(actor, seat.pk):
         raise ActionError(_("Only the dying player or the host can record a death."), 403)
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     seat = next(s for s in seats if s.pk == seat.pk)
     fallen_before = table.mode_state.get("fallen", {})
     if mode_of(table).heroes_per_seat > 1:
@@ -151,12 +152,12 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     )
     for game in hooks.on(table):
         game.after_death(death)
-    change = _record(
+    change = record_change(
         actor,
         table,
         kind="died",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "identity": seat.identity,
             "hero": seat.hero,
             "killer": killer.pk if killer else None,
@@ -215,7 +216,7 @@ def _death_flow(
             step = mode_of(table).flow_after_death(statuses(seats), flow, index, dead)
             if step.turn is not None or step.choice is not None:
                 before["turn"] = {
-                    **_turn_now(table),
+                    **turn_now(table),
                     "skips": list(table.phase_skips),
                     "turn_started_at": table.turn_started_at.isoformat()
                     if table.turn_started_at
@@ -225,7 +226,7 @@ def _death_flow(
                 now = timezone.now()
                 holder = apply_flow(table, seats, step, now)
                 table.phase_started_at = now
-                after["turn"] = _turn_now(table)
+                after["turn"] = turn_now(table)
                 if holder is not None:
                     public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
             elif "flow" in table.mode_state:

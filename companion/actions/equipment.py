@@ -11,13 +11,13 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _already,
-    _record,
-    _seat_public,
     action,
+    already_applied,
     may_act_on,
+    record_change,
+    seat_public,
 )
-from companion.actions.play import _delta, _in_play, _living
+from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
 from companion.rules.cards import EquipmentSlot, equipment_by_name
 
@@ -44,8 +44,8 @@ def equipment_set(
 ) -> Change:
     """Equip a card of the real deck; another of the same kind replaces it (when confirmed)."""
     table = actor.table
-    _in_play(table)
-    seat = _living(table, seat_id)
+    require_playing(table)
+    seat = living_seat(table, seat_id)
     _may_act_on(actor, table, seat)
     try:
         card = equipment_by_name(name or "", maneuvering=table.opts.maneuvering)
@@ -54,7 +54,7 @@ def equipment_set(
     slot = SLOTS[card.slot]
     current = dict(seat.equipment)
     if current.get(slot) == card.name_zh:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     if current.get(slot) and not replace:
         raise ActionError(
             _("%(old)s is equipped there already: replace it?") % {"old": current[slot]},
@@ -73,8 +73,8 @@ def equipment_remove(
 ) -> Change:
     """Take a card out of a seat's equipment zone."""
     table = actor.table
-    _in_play(table)
-    seat = _living(table, seat_id)
+    require_playing(table)
+    seat = living_seat(table, seat_id)
     _may_act_on(actor, table, seat)
     if slot not in SLOT_NAMES:
         raise ActionError(_("No such equipment slot."), code="no_slot")
@@ -112,11 +112,11 @@ def _equipment_changed(
         public = {**public, "recovered": recovered, "hp": seat.hp}
     seat.save(update_fields=fields)
     parts = ["distances"] if slot in RANGE_SLOTS else []
-    return _record(
+    return record_change(
         actor,
         actor.table,
         kind=kind,
-        public={**_seat_public(seat), **public},
+        public={**seat_public(seat), **public},
         before={
             "equipment": before,
             **({"hp": hp_before, "dying": dying_before} if recovered else {}),
@@ -127,5 +127,5 @@ def _equipment_changed(
         },
         subject=seat,
         action_id=action_id,
-        change=_delta(actor.table, [seat], *parts, *(["hp", "strip"] if recovered else [])),
+        change=delta_change(actor.table, [seat], *parts, *(["hp", "strip"] if recovered else [])),
     )

@@ -21,11 +21,11 @@ from companion.actions.core import (
     Actor,
     Change,
     NotFound,
-    _already,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
+    already_applied,
+    record_change,
+    seat_of,
+    seat_public,
 )
 from companion.actions.inputs import mode_of
 from companion.models import Handover, Seat, Table, new_token
@@ -60,8 +60,8 @@ def _move(
     seat.device = ""
     seat.save(update_fields=["token", "device"])
     change = Change(table_id=table.pk, version=table.version, revoked=[(seat.pk, old)])
-    public = {**_seat_public(seat), **({"by_host": True} if by_host else {})}
-    return _record(
+    public = {**seat_public(seat), **({"by_host": True} if by_host else {})}
+    return record_change(
         actor,
         table,
         kind="seat_handed_over",
@@ -73,11 +73,11 @@ def _move(
 
 
 def _announce(actor: Actor | None, table: Table, seat: Seat, action_id: str | None) -> Change:
-    return _record(
+    return record_change(
         actor,
         table,
         kind="seat_handover_requested",
-        public={**_seat_public(seat), "seconds": delay_seconds()},
+        public={**seat_public(seat), "seconds": delay_seconds()},
         subject=seat,
         action_id=action_id,
     )
@@ -113,7 +113,7 @@ def replayed(actor: Actor, table: Table, action_id: str | None) -> tuple[Change,
     ).first()
     if handover is None:
         raise ActionError(_("That link was used or replaced. Ask for a new one."), status=409)
-    return _already(table, action_id), handover.claim_token
+    return already_applied(table, action_id), handover.claim_token
 
 
 @action
@@ -135,7 +135,7 @@ def handover_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
 def handover_cancel(actor: Actor, *, seat_id: object, action_id: str | None = None) -> Change:
     """Anyone at the table (or the host) stops a move that is waiting: the seat stays put."""
     table = actor.table
-    seat = _seat_of(table, seat_id, known=actor.seat)
+    seat = seat_of(table, seat_id, known=actor.seat)
     waiting = Handover.objects.filter(seat=seat, state=Handover.State.PENDING)
     # Once the countdown is over nobody objected in time: the move is decided (the seat's own
     # phone may still agree, which changes nothing).
@@ -146,9 +146,9 @@ def handover_cancel(actor: Actor, *, seat_id: object, action_id: str | None = No
             status=409,
         )
     if not updated:
-        return _already(table, action_id)
-    public = {**_seat_public(seat), "by_name": actor.seat.name if actor.seat else ""}
-    return _record(
+        return already_applied(table, action_id)
+    public = {**seat_public(seat), "by_name": actor.seat.name if actor.seat else ""}
+    return record_change(
         actor,
         table,
         kind="seat_handover_cancelled",

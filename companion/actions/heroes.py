@@ -13,19 +13,21 @@ from django.utils.translation import gettext_lazy as _
 from companion import hooks
 from companion.actions.box_offers import event_names as _named
 from companion.actions.box_offers import leader_offer as box_leader_offer
-from companion.actions.box_offers import others_offers, table_box
+from companion.actions.box_offers import others_offers
 from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _require_host,
-    _seat_public,
     action,
+    record_change,
+    require_host,
+    seat_public,
 )
-from companion.actions.inputs import _leader, _ordered, mode_of, statuses
+from companion.actions.inputs import leader_seat, mode_of, ordered_seats
 from companion.actions.turns import begin_turns
 from companion.models import Event, Seat, Table
+from companion.queries.box import table_box
+from companion.queries.seats import statuses
 
 
 def reset_for_game(seat: Seat) -> None:
@@ -72,7 +74,7 @@ def _first_game(table: Table) -> bool:
 def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = "") -> Change:
     """Leave the deal: straight to play in first-game mode, a game's own way of giving heroes
     (a mode's hero draft: companion.hooks' `start_heroes`), else the leader's hero choice."""
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     drafted = hooks.start_heroes(actor, table, seats, action_id, pool)
     if drafted is not None:
         return cast(Change, drafted)
@@ -80,7 +82,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = 
         _start_hp(table, seats)
         begin_turns(table, seats)
         table.status = Table.Status.PLAYING
-        return _record(
+        return record_change(
             actor,
             table,
             kind="game_started",
@@ -88,12 +90,12 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = 
             action_id=action_id,
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
-    leader = _leader(table, seats)
+    leader = leader_seat(table, seats)
     leader.hero_candidates = box_leader_offer(table)  # the lord pack
     leader.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.LEADER
-    return _record(
+    return record_change(
         actor,
         table,
         kind="heroes_lord_choosing",
@@ -123,9 +125,9 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         raise ActionError(_("Only a player can pick a hero."), status=403)
     if table.status != Table.Status.HEROES:
         raise ActionError(_("Heroes cannot be picked now."), status=409, code="not_picking")
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     seat = next(s for s in seats if s.pk == seat.pk)
-    leader = _leader(table, seats)
+    leader = leader_seat(table, seats)
     is_leader = seat.pk == leader.pk
     if table.hero_stage == Table.HeroStage.LEADER and not is_leader:
         raise ActionError(_("The Lord picks first."), status=409, code="lord_first")
@@ -138,12 +140,12 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
         seat.save(update_fields=["hero", "hero_pick"])
         _deal_others(table, seats, seat)
         table.hero_stage = Table.HeroStage.OTHERS
-        return _record(
+        return record_change(
             actor,
             table,
             kind="hero_lord_picked",
             public={
-                **_seat_public(seat),
+                **seat_public(seat),
                 "hero": hero_id,
                 **_named(table, [hero_id]),
             },
@@ -158,11 +160,11 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
     others = [s for s in seats if s.pk != leader.pk]
     picked = sum(1 for s in others if s.hero_pick)
     # The pick itself stays in the seat's private record; the table only learns the count.
-    change = _record(
+    change = record_change(
         actor,
         table,
         kind="hero_picked" if not before else "hero_repicked",
-        public={**_seat_public(seat), "picked": picked, "of": len(others)},
+        public={**seat_public(seat), "picked": picked, "of": len(others)},
         before={"pick": before},
         after={"pick": hero_id},
         subject=seat,
@@ -188,7 +190,7 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
     begin_turns(table, seats)
     table.status = Table.Status.PLAYING
     table.hero_stage = Table.HeroStage.NONE
-    return _record(
+    return record_change(
         actor,
         table,
         kind="heroes_revealed",
@@ -204,15 +206,15 @@ def hero_pick(actor: Actor, *, hero_id: str, action_id: str | None = None) -> Ch
 def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
     """Deal new hero candidates before the picks are revealed (host, confirmed)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.status != Table.Status.HEROES:
         raise ActionError(_("Hero candidates can be dealt again only before the reveal."), 409)
     if mode_of(table).draft_plan() is not None:
         raise ActionError(_("This game drafts its heroes; there are no candidates."), 409, "draft")
     if not confirm:
         raise ActionError(_("Confirm to deal the hero candidates again."), 409, "confirm")
-    seats = _ordered(table)
-    leader = _leader(table, seats)
+    seats = ordered_seats(table)
+    leader = leader_seat(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
     if table.hero_stage == Table.HeroStage.LEADER:
         leader.hero_candidates = box_leader_offer(table)  # the lord pack
@@ -221,7 +223,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     else:
         _deal_others(table, seats, leader)
         dealt = {s.pk for s in seats if s.pk != leader.pk}
-    return _record(
+    return record_change(
         actor,
         table,
         kind="heroes_redealt",

@@ -7,22 +7,22 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions.box_offers import table_box
 from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _already,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
+    already_applied,
     may_act_on,
+    record_change,
+    seat_of,
+    seat_public,
 )
-from companion.actions.inputs import _int, mode_of
-from companion.actions.play import _delta, _dying
+from companion.actions.inputs import mode_of, whole_number
+from companion.actions.play import delta_change, dying_seat
 from companion.infra import fastsql
 from companion.models import Seat, Table
+from companion.queries.box import table_box
 from companion.rules.flow import HpResult, capped_recovery, damage_skills, lose_hp, peach_heal
 from companion.rules.identities import Identity
 from companion.rules.skills import has_skills, skills_for
@@ -42,7 +42,7 @@ def _playing_seat(actor: Actor, seat_id: Any) -> tuple[Table, Seat]:
     table = actor.table
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("HP changes only while a game is being played."), 409, "not_playing")
-    seat = _seat_of(table, seat_id, actor.seat)
+    seat = seat_of(table, seat_id, actor.seat)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     _may_adjust(actor, table, seat)
@@ -60,10 +60,10 @@ def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
     """The change of one seat's HP, max HP or dying, sent as a delta. A seat
     that stays dying sends the strip and the banners too: they say how many 桃 it needs."""
     if dying_changed:
-        return _delta(table, [seat], "hp", "strip", private_seats={seat.pk})
+        return delta_change(table, [seat], "hp", "strip", private_seats={seat.pk})
     if seat.dying:
-        return _delta(table, [seat], "hp", "strip")
-    return _delta(table, [seat], "hp")
+        return delta_change(table, [seat], "hp", "strip")
+    return delta_change(table, [seat], "hp")
 
 
 def _hp_fields(dying_touched: bool) -> list[str]:
@@ -74,7 +74,7 @@ def _hp_fields(dying_touched: bool) -> list[str]:
 
 def _hp_public(seat: Seat, before: int, **extra: Any) -> dict[str, Any]:
     return {
-        **_seat_public(seat),
+        **seat_public(seat),
         "hp_before": before,
         "hp": seat.hp,
         "max_hp": seat.max_hp,
@@ -97,7 +97,9 @@ def seat_change_hp(
     `loss`, HP loss (失去体力: no source, no damage skills, no killer)."""
     table, seat = _playing_seat(actor, seat_id)
     # A tap's form has made the delta a whole number already; a direct caller's is converted.
-    amount = delta if type(delta) is int else _int(delta, _("HP changes by a whole number."))
+    amount = (
+        delta if type(delta) is int else whole_number(delta, _("HP changes by a whole number."))
+    )
     if amount == 0 or abs(amount) > MAX_DELTA:
         raise ActionError(_("HP changes by 1 to %(n)d at a time.") % {"n": MAX_DELTA})
     if loss:
@@ -112,7 +114,7 @@ def seat_change_hp(
             seat.dying = False
             seat.damage_source = None
         fastsql.update(seat, _hp_fields(was_dying))
-        return _record(
+        return record_change(
             actor,
             table,
             kind="recover",
@@ -127,7 +129,7 @@ def seat_change_hp(
         raise ActionError(_("Unknown damage type."), code="damage_type")
     source_seat = None
     if source not in ("", None, "none"):
-        source_seat = _seat_of(table, source)
+        source_seat = seat_of(table, source)
         if not source_seat.alive:
             raise ActionError(_("A dead player cannot deal damage."), 409, "dead_source")
     was_dying = seat.dying
@@ -141,7 +143,7 @@ def seat_change_hp(
         seat.dying = True
         seat.damage_source = source_seat
     fastsql.update(seat, _hp_fields(was_dying or seat.dying))
-    return _record(
+    return record_change(
         actor,
         table,
         kind="damage",
@@ -217,7 +219,7 @@ def _lose_hp(actor: Actor, table: Table, seat: Seat, amount: int, action_id: str
     seat.dying = result.dying
     seat.damage_source_id = result.source
     fastsql.update(seat, _hp_fields(was_dying or seat.dying))
-    return _record(
+    return record_change(
         actor,
         table,
         kind="lose_hp",
@@ -247,16 +249,16 @@ def seat_set_max_hp(
 ) -> Change:
     """Change a seat's max HP (skills do that); HP never stays above it."""
     table, seat = _playing_seat(actor, seat_id)
-    value = _int(max_hp_value, _("Max HP is a whole number."))
+    value = whole_number(max_hp_value, _("Max HP is a whole number."))
     if not 1 <= value <= MAX_MAX_HP:
         raise ActionError(_("Max HP is between 1 and %(n)d.") % {"n": MAX_MAX_HP})
     if value == seat.max_hp:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     before = {"hp": seat.hp, "max_hp": seat.max_hp}
     seat.max_hp = value
     seat.hp = min(seat.hp, value)
     seat.save(update_fields=["hp", "max_hp"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="max_hp",
@@ -274,9 +276,9 @@ def seat_rescue(
     actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
 ) -> Change:
     """A 桃 from a seat (+1), or the dying player's own 酒 (军争): back to 1 HP ends dying."""
-    table, seat = _dying(actor, seat_id, _("That player is not dying."))
+    table, seat = dying_seat(actor, seat_id, _("That player is not dying."))
     if kind == "peach":
-        giver = _seat_of(table, by) if by not in ("", None) else actor.seat
+        giver = seat_of(table, by) if by not in ("", None) else actor.seat
         if giver is None:
             raise ActionError(_("Say who gives the Peach."))
         if not giver.alive:
@@ -316,7 +318,7 @@ def seat_rescue(
     if seat.hp > 0:
         seat.dying = False
     seat.save(update_fields=["hp", "dying"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="rescue",

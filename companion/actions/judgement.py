@@ -10,14 +10,14 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
+    record_change,
+    seat_of,
+    seat_public,
 )
 from companion.actions.hp import hp_hooks
-from companion.actions.inputs import _ordered
-from companion.actions.play import _in_play, _living
+from companion.actions.inputs import ordered_seats
+from companion.actions.play import living_seat, require_playing
 from companion.models import Seat, Table
 from companion.rules.cards import parse_rank, parse_suit
 from companion.rules.judgement import (
@@ -47,13 +47,13 @@ def _card(check: Check, suit: Any, rank: Any) -> tuple[str, int | None]:
         ) from None
 
 
-def _in_zone(zone: list[str], name: str) -> None:
+def require_in_zone(zone: list[str], name: str) -> None:
     """Refuse a card that is not in this judgement zone."""
     if name not in zone:
         raise ActionError(_("That card is not in that judgement zone."), 409, "not_in_zone")
 
 
-def _judged_first(zone: list[str], name: str) -> None:
+def require_judged_first(zone: list[str], name: str) -> None:
     """Refuse a delayed trick of the zone that is not the next judged (the last placed is)."""
     expected = judgement_order(zone)[0]
     if name != expected:
@@ -90,7 +90,7 @@ def judgement_flip(
 ) -> Change:
     """Enter the flipped card of a judgement. With a living 司马懿 the result waits for 鬼才."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
     try:
@@ -103,15 +103,15 @@ def judgement_flip(
     if seat_id in (None, "") and actor.seat is not None:
         seat = actor.seat
     else:
-        seat = _living(table, seat_id)
+        seat = living_seat(table, seat_id)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     if trick:
-        _in_zone(seat.judgement_zone, trick)
+        require_in_zone(seat.judgement_zone, trick)
         if JUDGED_DELAYED_TRICKS.get(trick) != kind:
             raise ActionError(_("That card is judged differently."), code="bad_check")
-        _judged_first(seat.judgement_zone, trick)
-    seats = _ordered(table)
+        require_judged_first(seat.judgement_zone, trick)
+    seats = ordered_seats(table)
     guicai = _guicai_seat(seats)
     pending: dict[str, Any] = {
         "seat": seat.pk,
@@ -127,11 +127,11 @@ def judgement_flip(
         return _resolve(actor, table, seats, pending, action_id)
     table.pending_judgement = pending
     verdict = judge(kind, parse_suit(suit_value), rank_value)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="judgement_pending",
-        public={**_seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
+        public={**seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
         after={"pending": pending},
         subject=seat,
         action_id=action_id,
@@ -163,13 +163,13 @@ def judgement_replace(
     pending["replaced"] = [*pending.get("replaced", []), [pending["suit"], pending["rank"]]]
     pending["suit"], pending["rank"] = suit_value, rank_value
     table.pending_judgement = pending
-    seat = _seat_of(table, pending["seat"])
+    seat = seat_of(table, pending["seat"])
     verdict = judge(Check(pending["check"]), parse_suit(suit_value), rank_value)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="judgement_replaced",
-        public={**_seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
+        public={**seat_public(seat), **_judgement_public(pending), "outcome": verdict.outcome},
         before={"card": pending["replaced"][-1]},
         after={"pending": pending},
         subject=seat,
@@ -197,7 +197,7 @@ def judgement_confirm(actor: Actor, *, action_id: str | None = None) -> Change:
             )
     elif not (actor.is_host or (actor.seat is not None and actor.seat.pk == pending["seat"])):
         raise ActionError(_("Only the judged player, Sima Yi or the host can confirm."), 403)
-    return _resolve(actor, table, _ordered(table), pending, action_id)
+    return _resolve(actor, table, ordered_seats(table), pending, action_id)
 
 
 def _resolve(
@@ -215,7 +215,7 @@ def _resolve(
         zone.remove(trick)
         seat.judgement_zone = zone
         if trick == LIGHTNING and verdict.outcome != "struck":
-            effect.update(_pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
+            effect.update(pass_lightning(seats, seats.index(seat), zone, LIGHTNING))
         if trick == LIGHTNING and verdict.outcome == "struck":
             # The games on at the table see it land (a game may prevent part of it before it
             # lands, or keep some HP).
@@ -240,7 +240,7 @@ def _resolve(
         seat.save(update_fields=["judgement_zone", "hp", "dying", "damage_source"])
     table.pending_judgement = {}
     public = {
-        **_seat_public(seat),
+        **seat_public(seat),
         **_judgement_public(pending),
         "outcome": verdict.outcome,
         "next_step": verdict.next_step,
@@ -249,7 +249,7 @@ def _resolve(
         "tiandu": seat.hero == GUO_JIA,
         **effect,
     }
-    return _record(
+    return record_change(
         actor,
         table,
         kind="judgement",
@@ -262,7 +262,7 @@ def _resolve(
     )
 
 
-def _pass_lightning(seats: list[Seat], index: int, rest: list[str], name: str) -> dict[str, Any]:
+def pass_lightning(seats: list[Seat], index: int, rest: list[str], name: str) -> dict[str, Any]:
     """A 闪电 that did not strike moves on to the next living player who can take it (saved),
     or stays with seats[index] (whose zone becomes `rest` plus it, saved by the caller); what
     the event says of it."""

@@ -53,7 +53,7 @@ def tap_status(token: str, action_id: str) -> tuple[bool, int]:
     return answer.applied, answer.version
 
 
-# Same condition as companion.actions.core._SEEN_SQL (the partial unique index).
+# Same condition as companion.actions.core.SEEN_SQL (the partial unique index).
 _STATUS_SQL = (
     f"SELECT actor FROM {Event._meta.db_table} "  # noqa: S608 - a constant table name
     "WHERE table_id = %s AND action_id = %s "
@@ -126,7 +126,7 @@ _EARLIER_NEAR_SQL = (
     "AND tap_key = %s AND tapped_at > %s AND tapped_at < %s AND action_id <> %s "
     "AND private_to_id IS NULL LIMIT 1) AS near"
 )
-# Same condition as companion.actions.core._SEEN_SQL (the partial unique index).
+# Same condition as companion.actions.core.SEEN_SQL (the partial unique index).
 _EARLIER_SEEN_SQL = (
     "SELECT 'seen', 0, '' FROM ("  # noqa: S608
     f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND action_id = %s "

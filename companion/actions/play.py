@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, Change, _seat_of
+from companion.actions.core import ActionError, Actor, Change, seat_of
 from companion.models import Seat, Table
 
 
@@ -15,27 +15,27 @@ def _all(seats: list[Seat]) -> set[int]:
     return {s.pk for s in seats}
 
 
-def _in_play(table: Table) -> None:
+def require_playing(table: Table) -> None:
     if table.status != Table.Status.PLAYING:
         raise ActionError(
             _("That is only possible while a game is being played."), 409, "not_playing"
         )
 
 
-def _living(table: Table, seat_id: Any) -> Seat:
-    seat = _seat_of(table, seat_id)
+def living_seat(table: Table, seat_id: Any) -> Seat:
+    seat = seat_of(table, seat_id)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     return seat
 
 
-def _dying(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
+def dying_seat(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
     """The table in play and its dying seat `seat_id`; `not_dying` is the refusal when that seat
     is not dying (or dead)."""
     table = actor.table
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
-    seat = _seat_of(table, seat_id)
+    seat = seat_of(table, seat_id)
     if not seat.alive or not seat.dying:
         raise ActionError(not_dying, status=409, code="not_dying")
     return table, seat
@@ -43,4 +43,4 @@ def _dying(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
 
 # A change sent as a delta of the seats it touched is built by the change itself (the outbox's
 # `Change.delta`, beside the fields it fills): every tap that sends a delta announces it there.
-_delta = Change.delta
+delta_change = Change.delta

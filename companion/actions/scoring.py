@@ -9,31 +9,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
 
 from companion.actions.inputs import mode_of
-from companion.actions.session_deal import _finished_count, _open_session
+from companion.actions.session_deal import finished_count, open_session
 from companion.models import Game, Table
 from companion.rules import modes
 from companion.rules.identities import Identity
-from companion.rules.scoring import Breakdown, GameRecord, PlayerResult, ScoreLine
+from companion.rules.scoring import PlayerResult
 from companion.rules.victory import Side
 
 log = logging.getLogger(__name__)
-
-IDENTITIES = tuple(identity.value for identity in Identity)
-TIE_BREAK = gettext_lazy(
-    "Ties: more games won, then more kills, then fewer games played; players still equal "
-    "share a rank."
-)
-
-
-def line_codes() -> tuple[str, ...]:
-    """Every score line code of every mode, in order (the columns of a session's export): asked
-    each time, since a mode's package registers its mode when its app is ready, after this
-    module may have been imported."""
-    return modes.score_codes()
-
 
 # ---------------------------------------------------------------------------------------------
 # Scoring a finished game
@@ -74,19 +59,11 @@ def score_results(
     }
 
 
-def game_record(score: Mapping[str, Any]) -> GameRecord:
-    """A stored score back as the rules' GameRecord, for standings()."""
-    lines = tuple(ScoreLine(ln["code"], ln["points"], ln["count"]) for ln in score["lines"])
-    return GameRecord(
-        Identity(score["identity"]), bool(score["won"]), Breakdown(lines), score["kills"]
-    )
-
-
 def game_finished(table: Table, game: Game) -> None:
     """Score a game that has just ended; close a tournament once everyone has been the
     leader (`Session.lord_order`, the stored name of the leaders' order)."""
     if game.session_id is None:
-        game.session = table.session or _open_session(table, list(table.seats.all()))
+        game.session = table.session or open_session(table, list(table.seats.all()))
     try:
         game.scores = score_results(mode_of(table), game.results, game.winner)
     except (KeyError, ValueError):
@@ -96,6 +73,6 @@ def game_finished(table: Table, game: Game) -> None:
     game.save(update_fields=["session", "scores"])
     session = game.session
     if session is not None and session.tournament and session.ended_at is None:
-        if _finished_count(session) >= len(session.lord_order):
+        if finished_count(session) >= len(session.lord_order):
             session.ended_at = game.ended_at or timezone.now()
             session.save(update_fields=["ended_at"])

@@ -17,17 +17,17 @@ from companion.rules.identities import Identity
 from companion.rules.modes import Mode
 
 
-def _next_number(table: Table) -> int:
+def next_session_number(table: Table) -> int:
     return (table.sessions.aggregate(top=Max("number"))["top"] or 0) + 1
 
 
-def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
+def open_session(table: Table, seats: Sequence[Seat]) -> Session:
     """The session the next game belongs to: the table's, or a new one if it has none or ended."""
     session = table.session
     if session is None or session.ended_at is not None:
         # The hero box carries over from the session before.
         session = Session.objects.create(
-            table=table, number=_next_number(table), box=session.box if session else {}
+            table=table, number=next_session_number(table), box=session.box if session else {}
         )
         table.session = session
         table.save(update_fields=["session"])
@@ -38,7 +38,7 @@ def _open_session(table: Table, seats: Sequence[Seat]) -> Session:
     return session
 
 
-def _finished_count(session: Session) -> int:
+def finished_count(session: Session) -> int:
     return session.games.filter(ended_at__isnull=False).count()
 
 
@@ -48,7 +48,7 @@ def _tournament_leader_index(mode: Mode, session: Session, seats: Sequence[Seat]
         return None
     ids = [s.pk for s in seats]
     order = [int(pk) for pk in session.lord_order]
-    done = _finished_count(session)
+    done = finished_count(session)
     if done == 0 and order[0] in ids:
         # Seats may have been rearranged since the tournament was set up: the leader passes
         # round the seating as it is when the first game is dealt.
@@ -82,7 +82,7 @@ def deal_for_table(table: Table, seats: Sequence[Seat]) -> list[Identity]:
     the session's next leader and the other identities are random among the rest.
     """
     mode = mode_of(table)
-    session = _open_session(table, seats)
+    session = open_session(table, seats)
     leader = _tournament_leader_index(mode, session, seats)
     previous = [s.identity for s in seats]
     if leader is None and table.status == Table.Status.FINISHED and all(previous):

@@ -21,23 +21,19 @@ from companion.actions.core import (
     Actor,
     Change,
     NotFound,
-    _already,
-    _record,
-    _require_host,
-    _seat_of,
     action,
+    already_applied,
+    record_change,
+    require_host,
+    seat_of,
 )
 from companion.actions.inputs import mode_of
 from companion.actions.scoring import score_results
-from companion.actions.session_deal import _next_number
+from companion.actions.session_deal import next_session_number
 from companion.models import GAME_CORRECTED, SESSION_STARTED, Game, Seat, Session, Table
+from companion.queries.sessions import NOT_OVER, game_numbered, is_over
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
-
-# Every kind after which the session panel must be sent again.
-PANEL_KINDS = frozenset(
-    {SESSION_STARTED, GAME_CORRECTED, "game_over", "identities_dealt", "identities_redealt"}
-)
 
 
 @action
@@ -56,7 +52,7 @@ def session_new(
     A session without games yet is set up again instead of leaving an empty one behind.
     """
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.status not in (Table.Status.LOBBY, Table.Status.FINISHED):
         raise ActionError(
             gettext_lazy(
@@ -79,7 +75,7 @@ def session_new(
             )
         if first_lord in (None, ""):
             raise ActionError(gettext_lazy("Choose the first Lord."), code="first_lord")
-        first = _seat_of(table, first_lord)
+        first = seat_of(table, first_lord)
         index = [s.pk for s in seats].index(first.pk)
         if index not in mode.leader_seats(len(seats)):
             raise ActionError(
@@ -101,7 +97,7 @@ def session_new(
             previous = current.number
         # The hero box carries over to the new session.
         session = Session(
-            table=table, number=_next_number(table), box=current.box if current else {}
+            table=table, number=next_session_number(table), box=current.box if current else {}
         )
     session.tournament = bool(tournament)
     session.lord_order = leaders  # the stored name of the leaders' order
@@ -116,7 +112,7 @@ def session_new(
         "first_lord_name": first.name if first else "",
         "ended": previous,
     }
-    return _record(
+    return record_change(
         actor,
         table,
         kind=SESSION_STARTED,
@@ -127,17 +123,11 @@ def session_new(
 
 
 def _finished_game(table: Table, game_number: Any) -> Game:
-    try:
-        number = int(game_number)
-    except (TypeError, ValueError):
-        raise NotFound() from None
-    game = Game.objects.filter(table=table, number=number).select_related("session").first()
+    game = game_numbered(table, game_number)
     if game is None:
         raise NotFound()
-    if game.ended_at is None or not game.results:
-        raise ActionError(
-            gettext_lazy("That game is not over yet."), status=409, code="not_finished"
-        )
+    if not is_over(game):
+        raise ActionError(NOT_OVER, status=409, code="not_finished")
     return game
 
 
@@ -188,7 +178,7 @@ def game_correct(
     after which nobody would have won is refused. The correction is kept as an Event.
     """
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     game = _finished_game(table, game_number)
     results = copy.deepcopy(game.results)
     by_seat = {int(entry["seat"]): entry for entry in results}
@@ -236,7 +226,7 @@ def game_correct(
             )
         change(pk, "final_duel", bool(entry.get("final_duel")), duel)
     if not changes:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     for entry in results:
         victims = [v for v in results if v.get("killer") == entry["seat"]]
         entry["kills"] = [v["seat"] for v in victims]
@@ -269,7 +259,7 @@ def game_correct(
             seat.final_duel = bool(entry.get("final_duel"))
             seat.save(update_fields=["alive", "killer", "final_duel"])
         table.winner = side.value
-    return _record(
+    return record_change(
         actor,
         table,
         kind=GAME_CORRECTED,

@@ -14,20 +14,21 @@ from companion.actions.core import (
     Actor,
     Change,
     NotFound,
-    _already,
-    _record,
-    _require_host,
-    _seat_of,
-    _seat_public,
     action,
+    already_applied,
     clean_code,
     clean_name,
+    record_change,
+    require_host,
+    seat_of,
+    seat_public,
 )
 from companion.actions.heroes import reset_for_game, start_heroes
-from companion.actions.inputs import mode_of, statuses
+from companion.actions.inputs import mode_of
 from companion.actions.teams import forget_team, seat_teams
 from companion.actions.variants import refusal_message
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
+from companion.queries.seats import statuses
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.modes import OptionsError, OptionsRefused
@@ -104,11 +105,11 @@ def seat_join(*, code: str, name: str, device: str = "") -> tuple[Seat, bool]:
             seat = Seat.objects.create(
                 table=table, slot=slot, position=position, name=name, device=device
             )
-            _record(
+            record_change(
                 None,
                 table,
                 kind="seat_joined",
-                public=_seat_public(seat),
+                public=seat_public(seat),
                 after={"seat": seat.pk, "name": name, "position": position},
                 subject=seat,
             )
@@ -137,10 +138,10 @@ def _renumber(table: Table, ordered: list[Seat]) -> None:
 def seat_move(actor: Actor, *, seat_id: Any, position: Any, action_id: str | None = None) -> Change:
     """Move a seat to another place in the play order (host only, before the game starts)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.status not in (Table.Status.LOBBY, Table.Status.DEALT):
         raise ActionError(_("Seats cannot move once the game has started."), status=409)
-    seat = _seat_of(table, seat_id)
+    seat = seat_of(table, seat_id)
     ordered = list(table.seats.order_by("position", "slot"))
     try:
         target = int(position)
@@ -152,11 +153,11 @@ def seat_move(actor: Actor, *, seat_id: Any, position: Any, action_id: str | Non
     ordered.remove(next(s for s in ordered if s.pk == seat.pk))
     ordered.insert(target, seat)
     _renumber(table, ordered)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="seat_moved",
-        public={**_seat_public(seat), "position": target},
+        public={**seat_public(seat), "position": target},
         before={"order": before},
         after={"order": [s.pk for s in ordered]},
         subject=seat,
@@ -168,20 +169,20 @@ def seat_move(actor: Actor, *, seat_id: Any, position: Any, action_id: str | Non
 def seat_remove(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """Remove a player from the table (host only, before identities are dealt)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.status != Table.Status.LOBBY:
         raise ActionError(_("Players can be removed only before identities are dealt."), status=409)
-    seat = _seat_of(table, seat_id)
+    seat = seat_of(table, seat_id)
     if seat.is_host:
         raise ActionError(_("Pass the host role to someone else first."), status=409)
     revoked = (seat.pk, seat.token)
-    public = _seat_public(seat)
+    public = seat_public(seat)
     before = {"seat": seat.pk, "name": seat.name, "position": seat.position}
     forget_team(table, seat.pk)
     seat.delete()
     _renumber(table, list(table.seats.order_by("position", "slot")))
     change = Change(table_id=table.pk, version=table.version, revoked=[revoked])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="seat_removed",
@@ -196,11 +197,11 @@ def seat_remove(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> 
 def table_lock(actor: Actor, *, locked: bool, action_id: str | None = None) -> Change:
     """Lock or unlock the table against new players (host only)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.locked == locked:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     table.locked = locked
-    return _record(
+    return record_change(
         actor,
         table,
         kind="table_locked" if locked else "table_unlocked",
@@ -217,7 +218,7 @@ def table_set_options(
 ) -> Change:
     """Change the table options (host only, before identities are dealt)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     current = table.opts
     try:
         wanted = current.with_changes({name: bool(value) for name, value in options.items()})
@@ -232,8 +233,8 @@ def table_set_options(
         raise ActionError(_("Options can be changed only before identities are dealt."), status=409)
     table.options = after
     if after == before:
-        return _already(table, action_id)
-    return _record(
+        return already_applied(table, action_id)
+    return record_change(
         actor,
         table,
         kind="options_changed",
@@ -257,7 +258,7 @@ def seat_handover(
     """
 
     table = actor.table
-    seat = _seat_of(table, seat_id)
+    seat = seat_of(table, seat_id)
     if not actor.is_host and not (actor.seat and actor.seat.pk == seat.pk):
         raise ActionError(_("Only the host can do that."), status=403, code="not_host")
     return handover.request(actor, table, seat, action_id)
@@ -267,21 +268,21 @@ def seat_handover(
 def host_pass(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """Pass the host role to a seat; the host console's link stops working (host only)."""
     table = actor.table
-    _require_host(actor)
-    seat = _seat_of(table, seat_id)
+    require_host(actor)
+    seat = seat_of(table, seat_id)
     if seat.is_host:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     before = {"host": actor.label}
     Seat.objects.filter(table=table, is_host=True).update(is_host=False)
     seat.is_host = True
     seat.save(update_fields=["is_host"])
     table.host_token = new_token()
     change = Change(table_id=table.pk, version=table.version, access_changed=True)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="host_passed",
-        public=_seat_public(seat),
+        public=seat_public(seat),
         before=before,
         after={"host": f"seat:{seat.pk}"},
         subject=seat,
@@ -294,7 +295,7 @@ def host_pass(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Ch
 def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | None = None) -> Change:
     """Deal identities at random (host only). A re-deal before the game starts needs confirm."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     seats = list(table.seats.order_by("position", "slot"))
     mode = mode_of(table)
     if not mode.seats_allowed(len(seats)):
@@ -344,7 +345,7 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
     leader = mode.leader(statuses(seats))
     first = seats[leader] if leader is not None else None
     change = Change(table_id=table.pk, version=table.version, private_seats={s.pk for s in seats})
-    return _record(
+    return record_change(
         actor,
         table,
         kind="identities_redealt" if redeal else "identities_dealt",
@@ -368,7 +369,7 @@ def game_start(actor: Actor, *, pool: str = "", action_id: str | None = None) ->
     """Start the game once identities are dealt: hero choice, or play in first-game mode, or a
     mode's draft (`pool`: the heroes the table entered for it, else drawn at random)."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     if table.status != Table.Status.DEALT:
         raise ActionError(_("Deal identities first."), status=409)
     return start_heroes(actor, table, action_id, str(pool or ""))

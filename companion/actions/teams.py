@@ -18,17 +18,18 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _already,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
+    already_applied,
     may_act_on,
+    record_change,
+    seat_of,
+    seat_public,
 )
-from companion.actions.inputs import _int, _ordered, mode_of, statuses
-from companion.actions.play import _in_play
-from companion.actions.turns import _turn_extra, _turn_now, apply_flow, flow_state
+from companion.actions.inputs import mode_of, ordered_seats, whole_number
+from companion.actions.play import require_playing
+from companion.actions.turns import apply_flow, flow_state, turn_extra, turn_now
 from companion.models import Seat, Table
+from companion.queries.seats import statuses
 from companion.rules.errors import Refused
 from companion.rules.teams import Teams
 
@@ -69,7 +70,7 @@ def _lobby_seat(actor: Actor, seat_id: Any) -> tuple[Table, Seat]:
         if actor.seat is None:
             raise ActionError(_("Say which player."))
         return table, actor.seat
-    seat = _seat_of(table, seat_id, actor.seat)
+    seat = seat_of(table, seat_id, actor.seat)
     if not may_act_on(actor, seat.pk):
         raise ActionError(_("Only the player or the host can do that."), 403, "not_yours")
     return table, seat
@@ -82,19 +83,19 @@ def team_join(
     """A player joins team 0 or 1 (leaving the other, and its command). Host: any player."""
     table, seat = _lobby_seat(actor, seat_id)
     teams = teams_of(table)
-    number = _int(team, TEAM_REFUSALS["bad_team"])
+    number = whole_number(team, TEAM_REFUSALS["bad_team"])
     try:
         joined = teams.join(seat.pk, number)
     except Refused as error:
         raise _team_refused(error) from None
     if joined == teams:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     table.mode_state = {**table.mode_state, "teams": joined.as_data()}
-    return _record(
+    return record_change(
         actor,
         table,
         kind="team_joined",
-        public={**_seat_public(seat), "team": number},
+        public={**seat_public(seat), "team": number},
         before={"teams": teams.as_data()},
         after={"teams": joined.as_data()},
         subject=seat,
@@ -114,13 +115,13 @@ def team_commander(actor: Actor, *, seat_id: Any = None, action_id: str | None =
     except Refused as error:
         raise _team_refused(error) from None
     if made == teams:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     table.mode_state = {**table.mode_state, "teams": made.as_data()}
-    return _record(
+    return record_change(
         actor,
         table,
         kind="team_commander",
-        public={**_seat_public(seat), "team": made.team_of(seat.pk)},
+        public={**seat_public(seat), "team": made.team_of(seat.pk)},
         before={"teams": teams.as_data()},
         after={"teams": made.as_data()},
         subject=seat,
@@ -172,15 +173,15 @@ def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> C
     """The seat the mode's flow asks answers (3 vs 3: the cold commander which side acts first;
     the commander with the go, his commander or his vanguards); the turn it names begins."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     seat = actor.seat
     if seat is None:
         raise ActionError(_("The commander asked answers that."), 403, "not_chooser")
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
     mode = mode_of(table)
     asked = mode.flow_pending(statuses(seats), flow_state(table))
-    before = {**_turn_now(table), **_turn_extra(table)}
+    before = {**turn_now(table), **turn_extra(table)}
     try:
         step = mode.flow_answer(statuses(seats), flow_state(table), index, str(answer))
     except Refused as error:
@@ -191,12 +192,12 @@ def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> C
     pks = {s.pk for s in seats}
     holder = apply_flow(table, seats, step, now)
     table.phase_started_at = now
-    return _record(
+    return record_change(
         actor,
         table,
         kind="flow_answered",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "question": asked.question if asked else "",
             "answer": str(answer),
             "turn_to": holder.pk if holder else None,
@@ -204,7 +205,7 @@ def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> C
             "round": table.round,
         },
         before=before,
-        after=_turn_now(table),
+        after=turn_now(table),
         subject=holder or seat,
         action_id=action_id,
         change=Change(table.pk, table.version, host_panel=True, private_seats=set(pks)),

@@ -6,11 +6,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
-from companion.actions.inputs import _ordered, refuse_card, seat_view
-from companion.actions.judgement import _in_zone, _judged_first, _pass_lightning
-from companion.actions.play import _delta, _in_play, _living
+from companion.actions.core import ActionError, Actor, Change, action, record_change, seat_public
+from companion.actions.inputs import ordered_seats, refuse_card
+from companion.actions.judgement import pass_lightning, require_in_zone, require_judged_first
+from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
+from companion.queries.seats import seat_view
 from companion.rules.distance import in_trick_reach
 from companion.rules.tricks import (
     Fate,
@@ -28,7 +29,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     table = _players_table(actor)
     if actor.seat is not None and not actor.seat.alive and not actor.is_host:
         raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
-    seat = _living(table, seat_id)
+    seat = living_seat(table, seat_id)
     if name not in deck_delayed_tricks(maneuvering=table.opts.maneuvering):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     refuse_card(table, name)  # 3 vs 3 plays without 闪电
@@ -52,9 +53,9 @@ def trick_remove(actor: Actor, *, seat_id: Any, name: str, action_id: str | None
     if not actor.is_host:
         # 过河拆桥 and 顺手牵羊 are the current player's, in their play phase; the host corrects.
         _trick_user(actor, table)
-    seat = _living(table, seat_id)
+    seat = living_seat(table, seat_id)
     zone = list(seat.judgement_zone)
-    _in_zone(zone, name)
+    require_in_zone(zone, name)
     rest = [card for card in zone if card != name]
     return _zone_changed(actor, seat, "trick_removed", name, rest, action_id)
 
@@ -67,12 +68,12 @@ def _zone_changed(
     before = list(seat.judgement_zone)
     seat.judgement_zone = zone
     seat.save(update_fields=["judgement_zone"])
-    return _record(
+    return record_change(
         actor,
         actor.table,
         kind=kind,
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "card": name,
             "by_name": actor.seat.name if actor.seat else "",
         },
@@ -80,14 +81,14 @@ def _zone_changed(
         after={"zone": seat.judgement_zone},
         subject=seat,
         action_id=action_id,
-        change=_delta(actor.table, [seat]),
+        change=delta_change(actor.table, [seat]),
     )
 
 
 def _players_table(actor: Actor) -> Table:
     """The actor's table, in play, tapped from a seat or the host's console."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     if actor.seat is None and not actor.is_host:
         raise ActionError(_("Only a player can do that."), status=403)
     return table
@@ -109,7 +110,7 @@ def _trick_target(table: Table, actor: Actor, seat: Seat, name: str) -> None:
     """Refuse a target the card's text does not allow (rules.tricks)."""
 
     assert actor.seat is not None
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     index = {s.pk: i for i, s in enumerate(seats)}
     own = actor.seat.pk == seat.pk
     reach = own or in_trick_reach(
@@ -136,10 +137,10 @@ def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | Non
     """无懈可击 cancels the delayed trick about to be judged: no card is flipped; a 闪电 moves on
     to the next living player's zone, any other trick is discarded (docs/rules.md §3)."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
-    seat = _living(table, seat_id)
+    seat = living_seat(table, seat_id)
     if not actor.is_host and not (actor.seat is not None and actor.seat.pk == seat.pk):
         raise ActionError(
             _("Only the judged player or the host can record that."), status=403, code="not_yours"
@@ -149,27 +150,27 @@ def trick_nullify(actor: Actor, *, seat_id: Any, name: str, action_id: str | Non
             _("Delayed tricks are judged in their holder's judgement phase."), 409, "not_judging"
         )
     zone = list(seat.judgement_zone)
-    _in_zone(zone, name)
-    _judged_first(zone, name)
-    seats = _ordered(table)
+    require_in_zone(zone, name)
+    require_judged_first(zone, name)
+    seats = ordered_seats(table)
     before = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
     seat = seats[index]
     rest = [card for card in zone if card != name]
     seat.judgement_zone = rest
     public: dict[str, Any] = {
-        **_seat_public(seat),
+        **seat_public(seat),
         "card": name,
         "by_name": actor.seat.name if actor.seat else "",
         "fate": nullified_fate(name).value,
     }
     if nullified_fate(name) is Fate.MOVES_ON:
-        public.update(_pass_lightning(seats, seats.index(seat), rest, name))
+        public.update(pass_lightning(seats, seats.index(seat), rest, name))
     seat.save(update_fields=["judgement_zone"])
     after = {str(s.pk): list(s.judgement_zone) for s in seats if s.judgement_zone}
     for pk in before:
         after.setdefault(pk, [])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="trick_nullified",

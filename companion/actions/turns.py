@@ -14,15 +14,16 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _already,
-    _record,
-    _require_host,
-    _seat_public,
     action,
+    already_applied,
+    record_change,
+    require_host,
+    seat_public,
 )
-from companion.actions.inputs import _ordered, mode_of, statuses
-from companion.actions.play import _delta, _in_play, _living
+from companion.actions.inputs import mode_of, ordered_seats
+from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
+from companion.queries.seats import statuses
 from companion.rules.errors import Refused
 from companion.rules.flow import DYING, TurnBlocked, advance_blocker, end_turn_route
 from companion.rules.modes.base import FlowStep
@@ -73,7 +74,7 @@ def _turn_to_move(actor: Actor) -> Seat:
     """The seat whose turn the actor moves on (its own, or any as host), once nothing holds the
     turn up: the game is in play, nobody is dying and no judgement waits."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     current = table.turn_seat
     if current is None:
         raise ActionError(_("Nobody has the turn."), 409, "no_turn")
@@ -95,9 +96,9 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         raise ActionError(
             _("Judge the delayed tricks first (last placed first)."), 409, "tricks_left"
         )
-    before = {"seat": current.pk, "phase": phase.value, "round": table.round, **_turn_extra(table)}
+    before = {"seat": current.pk, "phase": phase.value, "round": table.round, **turn_extra(table)}
     skipped: list[str] = []
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     nxt = next_phase(phase) if current.alive else None
     while nxt is not None and nxt.value in table.phase_skips:
         skipped.append(nxt.value)
@@ -112,7 +113,7 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
     table.phase_started_at = now
     holder = table.turn_seat
     games = _turn_hooks(table, seats, before)
-    return _record(
+    return record_change(
         actor,
         table,
         kind=kind,
@@ -139,7 +140,7 @@ def _turn_hooks(table: Table, seats: list[Seat], before: dict[str, Any]) -> hook
         seats=seats,
         round_before=before["round"],
         before=dict(before),
-        after=_turn_now(table),
+        after=turn_now(table),
     )
     for game in hooks.on(table):
         game.turn_passed(games)
@@ -169,7 +170,7 @@ def _refuse_while_dying(table: Table) -> None:
         )
 
 
-def _turn_extra(table: Table) -> dict[str, Any]:
+def turn_extra(table: Table) -> dict[str, Any]:
     """What an undo of a phase or turn change needs beyond seat, phase and round (and a mode's
     flow state, when it keeps one)."""
     started = table.turn_started_at
@@ -182,7 +183,7 @@ def _turn_extra(table: Table) -> dict[str, Any]:
     return extra
 
 
-def _turn_now(table: Table) -> dict[str, Any]:
+def turn_now(table: Table) -> dict[str, Any]:
     return {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
 
 
@@ -204,16 +205,16 @@ def _turn_change(table: Table, current: Seat, holder: Seat | None) -> Change:
     waits (no turn to show)."""
     if holder is None:
         # The question's answer buttons are on the chooser's own page: every phone is redrawn.
-        seats = {s.pk for s in _ordered(table)}
+        seats = {s.pk for s in ordered_seats(table)}
         return Change(table.pk, table.version, host_panel=True, private_seats=seats)
-    return _delta(table, [current, holder], "strip", "turn", host_panel=True)
+    return delta_change(table, [current, holder], "strip", "turn", host_panel=True)
 
 
 def _holder_public(table: Table, holder: Seat | None) -> dict[str, Any]:
     """Who holds the turn now, for an event; while a question waits, what is asked of whom."""
     if holder is not None:
-        return _seat_public(holder)
-    asking = mode_of(table).flow_pending(statuses(_ordered(table)), flow_state(table))
+        return seat_public(holder)
+    asking = mode_of(table).flow_pending(statuses(ordered_seats(table)), flow_state(table))
     return {"seat": None, "name": "", "asking": asking.question if asking else ""}
 
 
@@ -235,14 +236,14 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         "seat": current.pk,
         "phase": table.phase,
         "round": table.round,
-        **_turn_extra(table),
+        **turn_extra(table),
     }
     now = timezone.now()
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     holder = _pass_turn(table, seats, current, now)
     table.phase_started_at = now
     games = _turn_hooks(table, seats, before)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="turn_ended",
@@ -275,9 +276,9 @@ def turn_set(
 ) -> Change:
     """The host corrects whose turn and which phase it is."""
     table = actor.table
-    _require_host(actor)
-    _in_play(table)
-    seat = _living(table, seat_id)
+    require_host(actor)
+    require_playing(table)
+    seat = living_seat(table, seat_id)
     if phase not in [p.value for p in PHASE_ORDER]:
         raise ActionError(_("No such phase."), code="bad_phase")
     before = {"seat": table.turn_seat_id, "phase": table.phase, "round": table.round}
@@ -295,11 +296,11 @@ def turn_set(
     table.turn_seat = seat
     table.phase = phase
     table.phase_started_at = timezone.now()
-    return _record(
+    return record_change(
         actor,
         table,
         kind="turn_set",
-        public={**_seat_public(seat), "phase": phase, "round": table.round},
+        public={**seat_public(seat), "phase": phase, "round": table.round},
         before=before,
         after={"seat": seat.pk, "phase": phase, "round": table.round},
         subject=seat,
@@ -311,7 +312,7 @@ def turn_set(
 def timer_set(actor: Actor, *, seconds: Any, action_id: str | None = None) -> Change:
     """Turn the reminder timer on (seconds per turn) or off (0). Host only."""
     table = actor.table
-    _require_host(actor)
+    require_host(actor)
     try:
         value = int(seconds)
     except (TypeError, ValueError):
@@ -319,14 +320,14 @@ def timer_set(actor: Actor, *, seconds: Any, action_id: str | None = None) -> Ch
     if value not in TIMER_CHOICES:
         raise ActionError(_("Choose a timer length."))
     if value == table.timer_seconds:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     before = table.timer_seconds
     table.timer_seconds = value
     if value and table.turn_seat_id:
         # The countdown runs from now, not from the start of the turn under way (which may have
         # begun long ago): the timer's deadline is turn_started_at + timer_seconds.
         table.turn_started_at = timezone.now()
-    return _record(
+    return record_change(
         actor,
         table,
         kind="timer",

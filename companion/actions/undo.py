@@ -15,12 +15,12 @@ from companion.actions.core import (
     Actor,
     Change,
     NotFound,
-    _record,
-    _seat_public,
     action,
+    record_change,
+    seat_public,
 )
-from companion.actions.inputs import _int
-from companion.actions.turns import _turn_now
+from companion.actions.inputs import whole_number
+from companion.actions.turns import turn_now
 from companion.models import Event, Seat, Table
 from companion.rules.flow import (
     restore_equipment,
@@ -52,7 +52,7 @@ def _undo_target(actor: Actor, table: Table, version: Any) -> Event:
         if target is None or target.game_number != table.game_number:
             raise ActionError(_("Nothing of yours to undo."), 409, "nothing")
         return target
-    number = _int(version, _("No such change."))
+    number = whole_number(version, _("No such change."))
     target = Event.objects.filter(table=table, version=number, private_to__isnull=True).first()
     if target is None or not target.undoable or target.game_number != table.game_number:
         raise NotFound()
@@ -74,7 +74,7 @@ def _changed_since() -> ActionError:
 def _restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) -> None:
     """Put the turn back where a phase, turn or death change found it (only while the table is
     still where that change left it)."""
-    if not undo_turn_allowed(_turn_now(table), after):
+    if not undo_turn_allowed(turn_now(table), after):
         raise _changed_since()
     # Within one turn the skips stay as they are now (a judgement since may have added one);
     # back to an earlier turn, that turn's skips return.
@@ -210,7 +210,7 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     }
     private = {seat.pk} if target.kind in PRIVATE_UNDO_KINDS or "hp" in target.after else set()
     if target.kind in TURN_KINDS:
-        previous = {"turn": _turn_now(table), "skips": list(table.phase_skips)}
+        previous = {"turn": turn_now(table), "skips": list(table.phase_skips)}
         _restore_turn(table, target.before, target.after)
         seat = _first_seat(table, table.turn_seat_id) or seat
     elif target.kind not in hooks.event_kinds():  # a game's own tap: its undo alone
@@ -222,12 +222,12 @@ def event_undo(actor: Actor, *, version: Any = None, action_id: str | None = Non
     if target.kind in hooks.event_kinds():
         # A game's own tap: its undo may have changed the seat (a reborn player dead again).
         seat.refresh_from_db()
-    change = _record(
+    change = record_change(
         actor,
         table,
         kind="undo",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "undone_kind": target.kind,
             "undone_version": target.version,
             "undone_public": target.public,

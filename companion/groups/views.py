@@ -24,11 +24,11 @@ from companion.infra.qr import qr_svg
 from companion.models import Session, Table
 from companion.web import throttle
 from companion.web.views.common import (
-    _is_htmx,
-    _not_found,
-    _private,
-    _refused,
-    _too_many,
+    is_htmx,
+    not_found,
+    private_headers,
+    refusal_page,
+    too_many,
     with_actor,
     with_table,
 )
@@ -72,38 +72,38 @@ def _pk(value: Any) -> int:
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """The group's all-time table, for whoever holds its link."""
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     group = _group(request, token)
     if group is None:
-        return _not_found(request)
+        return not_found(request)
     content = read.page(
         group, period=request.GET.get("period", "all"), players=_int(request.GET.get("players"))
     )
-    return _private(render(request, "groups/page.html", {"page": content}))
+    return private_headers(render(request, "groups/page.html", {"page": content}))
 
 
 @require_GET
 def group_qr(request: HttpRequest, token: str) -> HttpResponse:
     """The group page's QR code, fetched apart: drawing it costs more than the whole table."""
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     group = _group(request, token)
     if group is None:
-        return _not_found(request)
+        return not_found(request)
     link = request.build_absolute_uri(reverse("group", args=[group.token]))
     response = HttpResponse(qr_svg(link), content_type="image/svg+xml")
     response["X-Content-Type-Options"] = "nosniff"
-    return _private(response)
+    return private_headers(response)
 
 
 @require_GET
 def group_export(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
     """The group's games as CSV, the app's JSON, or a Board Game Stats play file."""
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     group = _group(request, token)
     if group is None:
-        return _not_found(request)
+        return not_found(request)
     if fmt == "csv":
         response = HttpResponse(transfer.export_csv(group), content_type="text/csv; charset=utf-8")
     else:
@@ -112,7 +112,7 @@ def group_export(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="sanguosha-group.{fmt}"'
     response["X-Content-Type-Options"] = "nosniff"
-    return _private(response)
+    return private_headers(response)
 
 
 def _panel(request: HttpRequest, actor: Actor, token: str, **extra: Any) -> HttpResponse:
@@ -136,7 +136,7 @@ def _panel(request: HttpRequest, actor: Actor, token: str, **extra: Any) -> Http
         elif actor.seat is not None:
             context["mine"] = next((x for x in links if x.seat == actor.seat.pk), None)
     context.update(extra)
-    return _private(render(request, "groups/panel.html", context))
+    return private_headers(render(request, "groups/panel.html", context))
 
 
 @require_GET
@@ -147,7 +147,7 @@ def panel(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
 
 def _host_only(request: HttpRequest, actor: Actor, token: str) -> HttpResponse | None:
     if not actor.is_host:
-        return _refused(request, _("Only the host can do that."), 403, reverse("home"))
+        return refusal_page(request, _("Only the host can do that."), 403, reverse("home"))
     return None
 
 
@@ -160,11 +160,11 @@ def create(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         return refused
     session = _session(actor.table)
     if session is None:
-        return _refused(request, _("Deal a game first."), 409, reverse("home"))
+        return refusal_page(request, _("Deal a game first."), 409, reverse("home"))
     try:
         services.create_group(request.POST.get("name", ""), session)
     except services.GroupError as exc:
-        return _refused(request, str(exc), 400, reverse("home"))
+        return refusal_page(request, str(exc), 400, reverse("home"))
     return _panel(request, actor, token)
 
 
@@ -180,11 +180,11 @@ def attach(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     session = _session(actor.table)
     if group is None or session is None:
         throttle.failed(request)
-        return _refused(request, _("No group has this link."), 404, reverse("home"))
+        return refusal_page(request, _("No group has this link."), 404, reverse("home"))
     try:
         services.attach(group, session)
     except services.GroupError as exc:
-        return _refused(request, str(exc), 409, reverse("home"))
+        return refusal_page(request, str(exc), 409, reverse("home"))
     return _panel(request, actor, token)
 
 
@@ -197,7 +197,7 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         return refused
     evening = _evening(actor.table)
     if evening is None:
-        return _not_found(request)
+        return not_found(request)
     post = request.POST
     seat, what = _int(post.get("seat")), post.get("what")
     live = Player.objects.filter(group=evening.group, merged_into=None)
@@ -210,11 +210,11 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
             keep, gone = live.get(pk=_pk(post.get("keep"))), live.get(pk=_pk(post.get("gone")))
             services.merge(evening.group, keep, gone)
         else:
-            return _refused(request, _("That did not work."), 400, reverse("home"))
+            return refusal_page(request, _("That did not work."), 400, reverse("home"))
     except Player.DoesNotExist:
-        return _refused(request, _("Not a player of this group."), 400, reverse("home"))
+        return refusal_page(request, _("Not a player of this group."), 400, reverse("home"))
     except services.GroupError as exc:
-        return _refused(request, str(exc), 409, reverse("home"))
+        return refusal_page(request, str(exc), 409, reverse("home"))
     return _panel(request, actor, token)
 
 
@@ -225,7 +225,7 @@ def confirm(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     evening = _evening(actor.table)
     seat = actor.seat
     if evening is None or seat is None:
-        return _not_found(request)
+        return not_found(request)
     link = evening.links.filter(seat=seat.pk, confirmed=False, how=SeatLink.How.NAME).first()
     if link is not None:
         services.confirm(evening, seat.pk, seat.device, yes=request.POST.get("answer") == "yes")
@@ -260,7 +260,7 @@ def display_card(request: HttpRequest, table: Table) -> HttpResponse:
     evening = _evening(table)
     card = evening_card(evening) if evening is not None else None
     if card is None:
-        return _not_found(request)
+        return not_found(request)
     # In the display's session history (fetched by htmx): the card alone.
-    template = "groups/card.html#card" if _is_htmx(request) else "groups/card.html"
-    return _private(render(request, template, {"card": card, "code": table.code}))
+    template = "groups/card.html#card" if is_htmx(request) else "groups/card.html"
+    return private_headers(render(request, template, {"card": card, "code": table.code}))

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from companion.actions.deck import RESHUFFLED
-from companion.models import Event, Table
+from companion.models import RESHUFFLED, Event, Table
 from companion.rules.judgement import Check
 from companion.rules.odds import OutReason, live_odds_of
 

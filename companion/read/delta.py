@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from companion.models import Seat, Table
 from companion.read.history import HISTORY_LENGTH, HistoryLine
 from companion.read.private import PrivateState, private_hp
-from companion.read.public_seat import PublicSeat, _public_seat
+from companion.read.public_seat import PublicSeat, public_seat
 from companion.read.state import PublicState, public_state
-from companion.read.turn import Turn, _turn
+from companion.read.turn import Turn, turn_bar
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ def table_delta(
         turn = state.turn if "turn" in parts or "strip" in parts or holds else None
     else:
         names = {s.pk: s.name for s in touched}
-        shown = [(_public_seat(s, table, names, []), s.position) for s in touched]
+        shown = [(public_seat(s, table, names, []), s.position) for s in touched]
         holder = [s for s in touched if s.pk == table.turn_seat_id]
-        turn = _turn(table, holder, _dying_name(table, touched)) if holder else None
+        turn = turn_bar(table, holder, _dying_name(table, touched)) if holder else None
     me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
     return TableDelta(
         version=table.version,

@@ -45,7 +45,9 @@ class HistoryLine:
         return self.kind in ("died", "game_over", "game_corrected")
 
 
-def _events(table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any) -> list[HistoryLine]:
+def history_lines(
+    table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any
+) -> list[HistoryLine]:
     rows = (
         Event.objects.filter(table=table, **filters)
         .order_by("-version", "-pk")

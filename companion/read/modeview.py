@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import hooks
-from companion.actions.inputs import statuses
 from companion.models import Seat, Table
+from companion.queries.seats import statuses
 from companion.rules import modes
 from companion.rules.directions import (
     AMAZING_GRACE,

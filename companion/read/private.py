@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from companion import hooks
 from companion.models import Seat, Table
-from companion.read.history import HistoryLine, _events
+from companion.read.history import HistoryLine, history_lines
 from companion.read.modeview import ModeView, private_mode_view
 from companion.rules import modes
 from companion.rules.flow import peaches_needed, shown_hp
@@ -86,7 +86,7 @@ def private_state(seat: Seat, seats: list[Seat] | None = None) -> PrivateState:
     return replace(
         private_hp(seat, table),
         identity=seat.identity or None,
-        history=_events(table, private_to=seat),
+        history=history_lines(table, private_to=seat),
         candidates=[c for c in (table_hero_card(h, table) for h in seat.hero_candidates) if c]
         if picking and not seat.hero
         else [],

@@ -7,8 +7,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from companion import hooks
-from companion.actions.inputs import seat_view
 from companion.models import Seat, Table
+from companion.queries.seats import seat_view
 from companion.read.modeview import ModeView
 from companion.rules import modes
 from companion.rules.cards import equipment_by_name
@@ -123,10 +123,10 @@ def distance_rows(seats: list[Seat], seat_ids: Collection[int]) -> dict[int, lis
     wanted = [i for i in living if seats[i].pk in seat_ids]
     pairs = {p for i in wanted for j in living if i != j for p in ((i, j), (j, i))}
     distances = {(i, j): seat_distance(views, i, j) for i, j in pairs}
-    return {seats[i].pk: _distance_row(seats, views, living, i, distances) for i in wanted}
+    return {seats[i].pk: distance_row(seats, views, living, i, distances) for i in wanted}
 
 
-def _distance_row(
+def distance_row(
     seats: list[Seat],
     views: list[SeatView],
     living: list[int],
@@ -148,7 +148,7 @@ def _distance_row(
     ]
 
 
-def _public_seat(
+def public_seat(
     s: Seat, table: Table, names: dict[int, str], distances: list[DistanceRow]
 ) -> PublicSeat:
     return PublicSeat(
@@ -184,7 +184,7 @@ def build_public_seats(
     """These seats as every screen sees them (`names`: every seat's, for a killer; `rows`: the
     distance rows by seat id; `view` of the whole table; `shown_ids`: the living seats whose
     identity a game shows, `hooks.identity_shown` over the whole table)."""
-    public_seats = [_public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
+    public_seats = [public_seat(s, table, names, rows.get(s.pk, [])) for s in seats]
     if shown_ids:
         # A game shows a living seat's identity (a reborn player's, public since his death).
         shown = {s.pk: s.identity for s in seats if s.pk in shown_ids}

@@ -9,10 +9,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from companion.actions.scoring import line_codes
 from companion.models import SESSION_STARTED, Event, Session
+from companion.queries.scores import line_codes
 from companion.read.session_games import GameSummary
-from companion.read.sessions import _game_events, summarize
+from companion.read.sessions import game_events, summarize
 
 _HEAD = (
     "session",
@@ -134,7 +134,7 @@ def export_json(session: Session) -> dict[str, Any]:
     table = session.table
     games = []
     for game in summary.games:
-        events = _game_events(table, game.number)
+        events = game_events(table, game.number)
         games.append(
             {
                 "number": game.number,

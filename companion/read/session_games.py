@@ -199,7 +199,7 @@ class GameSummary:
         return side_label(self.winner, self.mode, names)
 
 
-def _game_summary(
+def game_summary(
     mode: Mode, game: Game, running: dict[int, int] | None = None, corrections: int = 0
 ) -> GameSummary:
     """A finished game of this mode with its breakdowns; `running` carries cumulative totals
@@ -271,11 +271,11 @@ def _game_summary(
     )
 
 
-def _scored(games: Iterable[Game]) -> list[Game]:
+def scored(games: Iterable[Game]) -> list[Game]:
     return [g for g in games if g.ended_at is not None and g.results and g.scores]
 
 
-def _corrections(table: Table) -> dict[int, int]:
+def correction_counts(table: Table) -> dict[int, int]:
     counts: dict[int, int] = {}
     for public in Event.objects.filter(
         table=table, kind=GAME_CORRECTED, private_to__isnull=True

@@ -27,11 +27,11 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.actions.core import NotFound
-from companion.actions.scoring import game_record
-from companion.actions.sessions import PANEL_KINDS, _finished_game
+from companion.actions.core import ActionError, NotFound
 from companion.models import GAME_CORRECTED, Event, Game, Session, Table
-from companion.read.session_games import GameSummary, _corrections, _game_summary, _scored
+from companion.queries.scores import game_record
+from companion.queries.sessions import NOT_OVER, PANEL_KINDS, game_numbered, is_over
+from companion.read.session_games import GameSummary, correction_counts, game_summary, scored
 from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
 from companion.rules.identities import Identity
@@ -50,11 +50,11 @@ def summarize(session: Session) -> SessionSummary:
     """Everything a screen shows about a session, from its finished games only."""
     table = session.table
     all_games = list(session.games.select_related("session").order_by("number"))
-    games = _scored(all_games)
-    corrections = _corrections(table) if games else {}
+    games = scored(all_games)
+    corrections = correction_counts(table) if games else {}
     running: dict[int, int] = {}
     mode = modes.get(table.mode)
-    summaries = tuple(_game_summary(mode, g, running, corrections.get(g.number, 0)) for g in games)
+    summaries = tuple(game_summary(mode, g, running, corrections.get(g.number, 0)) for g in games)
     names: dict[int, str] = {int(k): v for k, v in session.players.items()}
     for game in games:
         names.update({int(e["seat"]): e["name"] for e in game.results})
@@ -177,15 +177,19 @@ def session_of(table: Table, number: Any = None) -> Session:
 
 def finished_game(table: Table, number: Any) -> GameSummary:
     """A finished game of this table with its breakdowns and cumulative session totals."""
-    game = _finished_game(table, number)
+    game = game_numbered(table, number)
+    if game is None:
+        raise NotFound()
+    if not is_over(game):
+        raise ActionError(NOT_OVER, status=409, code="not_finished")
     if not game.scores:
         raise NotFound()
     running: dict[int, int] = {}
     mode = modes.get(table.mode)
     if game.session is not None:
-        for earlier in _scored(game.session.games.filter(number__lt=game.number)):
-            _game_summary(mode, earlier, running)
-    return _game_summary(mode, game, running, _corrections(table).get(game.number, 0))
+        for earlier in scored(game.session.games.filter(number__lt=game.number)):
+            game_summary(mode, earlier, running)
+    return game_summary(mode, game, running, correction_counts(table).get(game.number, 0))
 
 
 # Timelines --------------------------------------------------------------------------------------
@@ -221,7 +225,7 @@ class TimelineLine:
         return self.kind in ("died", "game_over", GAME_CORRECTED)
 
 
-def _game_events(table: Table, number: int) -> list[Event]:
+def game_events(table: Table, number: int) -> list[Event]:
     events = list(
         Event.objects.filter(table=table, game_number=number, private_to__isnull=True).order_by(
             "version", "pk"
@@ -237,7 +241,7 @@ def _game_events(table: Table, number: int) -> list[Event]:
 
 def timeline(table: Table, number: int) -> list[TimelineLine]:
     """A finished game's public timeline, corrections of it included (never a private event)."""
-    events = _game_events(table, number)
+    events = game_events(table, number)
     undone = {e.after.get("undoes") for e in events if e.kind == "undo"}
     return [
         TimelineLine(e.kind, dict(e.public), e.version, undone=e.version in undone) for e in events

@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from companion.actions.scoring import IDENTITIES, TIE_BREAK
+from companion.queries.scores import IDENTITIES, TIE_BREAK
 from companion.read.session_games import GameSummary
 from companion.words import charts
 from companion.words.labels import draft_side_label, identity_label

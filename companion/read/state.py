@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from companion import hooks
-from companion.actions.inputs import seat_view, statuses
 from companion.models import Handover, Seat, Table
-from companion.read.history import HistoryLine, _events
+from companion.queries.seats import seat_view, statuses
+from companion.read.history import HistoryLine, history_lines
 from companion.read.modeview import ModeView, public_mode_view
 from companion.read.public_seat import (
     DistanceRow,
     EquipmentView,
     PublicSeat,
-    _distance_row,
     build_public_seats,
+    distance_row,
     distance_rows,
 )
-from companion.read.turn import PendingJudgement, Turn, _pending, _turn
+from companion.read.turn import PendingJudgement, Turn, pending_judgement, turn_bar
 from companion.rules import modes
 from companion.rules.distance import distance_matrix
 from companion.rules.identities import Identity
@@ -165,7 +165,7 @@ def _distances(seats: list[Seat]) -> tuple[dict[int, list[DistanceRow]], list[li
     # Each ordered pair's distance once: every screen's state is built on each change.
     distances = distance_matrix(views)
     for i in living:
-        rows[seats[i].pk] = _distance_row(seats, views, living, i, distances)
+        rows[seats[i].pk] = distance_row(seats, views, living, i, distances)
         matrix.append([None if i == j else distances[(i, j)] for j in living])
     return rows, matrix
 
@@ -195,8 +195,8 @@ def public_state(
     leader = mode.leader(statuses(seats)) if seats and all(s.identity for s in seats) else None
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
-    lines = _events(table, private_to__isnull=True) if history else []
-    turn = _turn(table, seats) if playing else None
+    lines = history_lines(table, private_to__isnull=True) if history else []
+    turn = turn_bar(table, seats) if playing else None
     return PublicState(
         mode=table.mode,
         code=table.code,
@@ -214,13 +214,13 @@ def public_state(
         else 0,
         pickers=len(pickers),
         winner=table.winner if finished else "",
-        timeline=_events(table, limit=None, private_to__isnull=True, game_number=table.game_number)[
-            ::-1
-        ]
+        timeline=history_lines(
+            table, limit=None, private_to__isnull=True, game_number=table.game_number
+        )[::-1]
         if finished
         else [],
         turn=turn,
-        pending=_pending(table, seats) if playing else None,
+        pending=pending_judgement(table, seats) if playing else None,
         matrix=matrix,
         handovers=_handovers(table, names) if history else [],
         mode_view=view,

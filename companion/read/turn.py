@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion import hooks
-from companion.actions.inputs import statuses
 from companion.models import Seat, Table
+from companion.queries.seats import statuses
 from companion.rules import modes
 from companion.rules.cards import corner_label, parse_suit
 from companion.rules.judgement import Check, judge, replacer_may_act
@@ -63,7 +63,7 @@ class PendingJudgement:
 LU_MENG = "WU003"  # 克己: may skip the discard phase
 
 
-def _turn(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | None:
+def turn_bar(table: Table, seats: list[Seat], dying: str | None = None) -> Turn | None:
     """The turn bar's state; `dying` names the seat that holds the turn up when `seats` is not
     every seat (otherwise it is found among them)."""
     holder = next((s for s in seats if s.pk == table.turn_seat_id), None)
@@ -125,7 +125,7 @@ def _replacer_name(table: Table, seats: list[Seat]) -> str:
     return seat.name if seat is not None and replacer_may_act(seat.hero, seat.alive) else ""
 
 
-def _pending(table: Table, seats: list[Seat]) -> PendingJudgement | None:
+def pending_judgement(table: Table, seats: list[Seat]) -> PendingJudgement | None:
     pending = table.pending_judgement
     if not pending:
         return None

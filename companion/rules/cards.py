@@ -172,7 +172,7 @@ def _read_cards(filename: str) -> tuple[Card, ...]:
 
 
 @cache
-def _cards_in(filename: str) -> tuple[Card, ...]:
+def cards_in(filename: str) -> tuple[Card, ...]:
     """Cached cards of one CSV file."""
     return _read_cards(filename)
 
@@ -185,11 +185,11 @@ def load_deck(*, ex: bool = True, maneuvering: bool = False) -> tuple[Card, ...]
 @cache
 def _deck(ex: bool, maneuvering: bool) -> tuple[Card, ...]:
     """Cached deck for one combination of flags."""
-    cards = _cards_in(STANDARD_FILE)
+    cards = cards_in(STANDARD_FILE)
     if ex:
-        cards += _cards_in(EX_FILE)
+        cards += cards_in(EX_FILE)
     if maneuvering:
-        cards += _cards_in(MANEUVERING_FILE)
+        cards += cards_in(MANEUVERING_FILE)
     return cards
 
 
@@ -232,7 +232,7 @@ def _catalogue(maneuvering: bool) -> tuple[Equipment, ...]:
     for expansion, filename in _EXPANSION_FILES:
         if expansion == "maneuvering" and not maneuvering:
             continue
-        for card in _cards_in(filename):
+        for card in cards_in(filename):
             if card.type != "equipment" or card.name_zh in seen:
                 continue
             seen[card.name_zh] = Equipment(

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 
-from companion import hooks
+from companion import actions, hooks
 from companion.actions.equipment import SLOT_NAMES
 from companion.actions.hp import DAMAGE_TYPES
 from companion.rules import modes
@@ -40,16 +40,16 @@ from companion.web.tapform import NoFields, SeatTap, TapForm
 
 
 class MoveForm(SeatTap):
-    action = "seat_move"
+    action = staticmethod(actions.seat_move)
     position = Whole(_("That is not a seat number."))
 
 
 class RemoveForm(SeatTap):
-    action = "seat_remove"
+    action = staticmethod(actions.seat_remove)
 
 
 class LockForm(TapForm):
-    action = "table_lock"
+    action = staticmethod(actions.table_lock)
     locked = Flag()
 
 
@@ -61,7 +61,7 @@ class OptionsForm(TapForm):
     """`fields` names the options the form holds (the others keep their value); each named
     option is a flag. Without `fields`, every option is."""
 
-    action = "table_set_options"
+    action = staticmethod(actions.table_set_options)
     fields = OptionNames()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -77,28 +77,28 @@ class OptionsForm(TapForm):
 
 
 class HostForm(SeatTap):
-    action = "host_pass"
+    action = staticmethod(actions.host_pass)
 
 
 class DealForm(TapForm):
-    action = "identities_deal"
+    action = staticmethod(actions.identities_deal)
     confirm = Flag()
 
 
 class StartForm(TapForm):
-    action = "game_start"
+    action = staticmethod(actions.game_start)
     # A drafted mode: the heroes the table entered from the piles it dealt (else drawn).
     pool = Text(_("A hero entered is not among the table's heroes."))
 
 
 class PickForm(TapForm):
-    action = "hero_pick"
+    action = staticmethod(actions.hero_pick)
     keywords: ClassVar[Mapping[str, str]] = {"hero": "hero_id"}
     hero = Text(_("That hero was not offered to you."))
 
 
 class HeroRedealForm(TapForm):
-    action = "heroes_redeal"
+    action = staticmethod(actions.heroes_redeal)
     confirm = Flag()
 
 
@@ -106,7 +106,7 @@ class HeroRedealForm(TapForm):
 
 
 class HpForm(SeatTap):
-    action = "seat_change_hp"
+    action = staticmethod(actions.seat_change_hp)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id", "lose": "loss"}
     delta = Whole(_("HP changes by a whole number."))
     source = SourceSeat(required=False)
@@ -115,23 +115,23 @@ class HpForm(SeatTap):
 
 
 class MaxHpForm(SeatTap):
-    action = "seat_set_max_hp"
+    action = staticmethod(actions.seat_set_max_hp)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id", "max_hp": "max_hp_value"}
     max_hp = Whole(_("Max HP is a whole number."))
 
 
 class RescueForm(SeatTap):
-    action = "seat_rescue"
+    action = staticmethod(actions.seat_rescue)
     by = SeatId(_("Say who gives the Peach."), required=False)  # none: the tapping seat
     kind = Choice(("peach", "wine"), _("Unknown rescue."), default="peach")
 
 
 class DieForm(SeatTap):
-    action = "seat_die"
+    action = staticmethod(actions.seat_die)
 
 
 class UndoForm(TapForm):
-    action = "event_undo"
+    action = staticmethod(actions.event_undo)
     version = Whole(_("No such change."), required=False)  # none: the phone's own last change
 
 
@@ -139,33 +139,33 @@ class UndoForm(TapForm):
 
 
 class EquipForm(SeatTap):
-    action = "equipment_set"
+    action = staticmethod(actions.equipment_set)
     name = Text(_("No such equipment in this deck."))
     replace = Flag()
 
 
 class UnequipForm(SeatTap):
-    action = "equipment_remove"
+    action = staticmethod(actions.equipment_remove)
     slot = Choice(SLOT_NAMES, _("No such equipment slot."))
 
 
 class TrickForm(SeatTap):
-    action = "trick_place"
+    action = staticmethod(actions.trick_place)
     name = Text(_("That is not a delayed trick of this deck."))
 
 
 class UntrickForm(SeatTap):
-    action = "trick_remove"
+    action = staticmethod(actions.trick_remove)
     name = Text(_("That card is not in that judgement zone."))
 
 
 class NullifyForm(SeatTap):
-    action = "trick_nullify"
+    action = staticmethod(actions.trick_nullify)
     name = Text(_("That card is not in that judgement zone."))
 
 
 class JudgeForm(TapForm):
-    action = "judgement_flip"
+    action = staticmethod(actions.judgement_flip)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     check = Choice([check.value for check in Check], _("Choose what is being judged."))
     suit = SuitField()
@@ -175,35 +175,35 @@ class JudgeForm(TapForm):
 
 
 class ReplaceForm(TapForm):
-    action = "judgement_replace"
+    action = staticmethod(actions.judgement_replace)
     suit = SuitField()
     rank = RankField(required=False)
 
 
 class ConfirmForm(NoFields):
-    action = "judgement_confirm"
+    action = staticmethod(actions.judgement_confirm)
 
 
 # Turns ---------------------------------------------------------------------------------------
 
 
 class NextForm(NoFields):
-    action = "turn_advance"
+    action = staticmethod(actions.turn_advance)
 
 
 class EndTurnForm(NoFields):
-    action = "turn_end"
+    action = staticmethod(actions.turn_end)
 
 
 class TurnSetForm(SeatTap):
-    action = "turn_set"
+    action = staticmethod(actions.turn_set)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id", "round": "round_number"}
     phase = Choice([phase.value for phase in PHASE_ORDER], _("No such phase."))
     round = Whole(_("No such round."), required=False)  # none: the round stays
 
 
 class TimerForm(TapForm):
-    action = "timer_set"
+    action = staticmethod(actions.timer_set)
     seconds = Whole(_("Choose a timer length."))
 
 
@@ -213,45 +213,45 @@ class TimerForm(TapForm):
 class HandoverForm(SeatTap):
     """Answered with a page of its own (the new phone's link): HTTP only."""
 
-    action = "seat_handover"
+    action = staticmethod(actions.seat_handover)
 
 
 class HandoverOkForm(NoFields):
     """The seat's own phone agrees to a move the host asked for."""
 
-    action = "handover_confirm"
+    action = staticmethod(actions.handover_confirm)
 
 
 class HandoverNoForm(SeatTap):
     """Anyone at the table stops a move that is waiting."""
 
-    action = "handover_cancel"
+    action = staticmethod(actions.handover_cancel)
 
 
 class ReshuffleForm(NoFields):
     """The draw pile was made again from the discard pile: the live odds start over."""
 
-    action = "deck_reshuffle"
+    action = staticmethod(actions.deck_reshuffle)
 
 
 # Teams and the go (3 vs 3; a mode's draft taps are its draft kit's, companion.games.draft) -----
 
 
 class TeamForm(TapForm):
-    action = "team_join"
+    action = staticmethod(actions.team_join)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     team = Choice(("0", "1"), _("No such team."))
     seat = SeatId(required=False)  # none: the tapping seat
 
 
 class CommanderForm(TapForm):
-    action = "team_commander"
+    action = staticmethod(actions.team_commander)
     keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
     seat = SeatId(required=False)  # none: the tapping seat
 
 
 class AnswerForm(TapForm):
-    action = "flow_answer"
+    action = staticmethod(actions.flow_answer)
     answer = Text(_("That is not one of the answers."))
 
 

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from companion.actions import NotFound, actor_for
-from companion.actions.core import _seen
+from companion.actions.core import was_applied
 from companion.rules import box
 from companion.web import throttle
 from companion.web.dispatch import ACTION_ID_RE
@@ -178,7 +178,7 @@ def _applied(request: HttpRequest) -> bool:
         actor = actor_for(token.group(0).split("/")[2])
     except NotFound:
         return False
-    return _seen(actor.table, action_id)
+    return was_applied(actor.table, action_id)
 
 
 def _redis_down(request: HttpRequest) -> HttpResponse:

@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from companion.actions.box_offers import table_box
 from companion.models import Table
+from companion.queries.box import table_box
 from companion.rules import modes
 from companion.rules.box import Box, BoxError, BoxHero, check_hero
 from companion.rules.cards import load_deck
@@ -73,7 +73,7 @@ class HeroCard:
 
 def hero_card(hero_id: str, box: Box | None = None, scope: str = "") -> HeroCard | None:
     """The card of a hero id, or None for an empty or unknown id. A hero the table added is
-    known from its box (`actions.box_offers.table_box`), its help entries under `scope` (the
+    known from its box (`queries.box.table_box`), its help entries under `scope` (the
     table's code)."""
     if not hero_id:
         return None

@@ -11,8 +11,9 @@ import pytest
 
 from companion import actions
 from companion.actions import ActionError
-from companion.actions.box_offers import BoxRefused, table_box
+from companion.actions.box_offers import BoxRefused
 from companion.models import Event, Game, Seat, Session, Table
+from companion.queries.box import table_box
 from companion.rules import box
 from tests.support.factories import make_table
 from tests.support.game import by_identity, fresh, started

@@ -16,7 +16,7 @@ from tests.support.game import fresh
 pytestmark = pytest.mark.django_db
 
 
-def _flipped() -> tuple[Table, list[Seat], Seat, Seat]:
+def flipped() -> tuple[Table, list[Seat], Seat, Seat]:
     """The turn holder judges 乐不思蜀 in the judgement phase; 司马懿 sits elsewhere."""
     table, seats, sima = with_sima_yi(5)
     holder = holder_of(table)
@@ -32,7 +32,7 @@ def _flipped() -> tuple[Table, list[Seat], Seat, Seat]:
 
 
 def test_only_guicai_owner_confirms_while_guicai_may_act() -> None:
-    table, seats, holder, sima = _flipped()
+    table, seats, holder, sima = flipped()
     bystander = next(s for s in seats if s.pk not in (holder.pk, sima.pk))
     for token in (holder.token, table.host_token, bystander.token):
         with pytest.raises(ActionError) as refused:
@@ -56,7 +56,7 @@ def test_only_guicai_owner_confirms_while_guicai_may_act() -> None:
 def test_the_judged_player_cannot_confirm_over_http() -> None:
     from tests.web.test_views import csrf_client, htmx_post
 
-    table, _seats, holder, sima = _flipped()
+    table, _seats, holder, sima = flipped()
     response = htmx_post(csrf_client(), f"/p/{holder.token}/act/confirm", {})
     assert response.status_code == 409
     table.refresh_from_db()
@@ -68,7 +68,7 @@ def test_the_judged_player_cannot_confirm_over_http() -> None:
 
 
 def test_once_guicai_cannot_act_the_judged_player_confirms() -> None:
-    table, seats, holder, sima = _flipped()
+    table, seats, holder, sima = flipped()
     # 司马懿 is no longer there to replace the card (dead): the judgement is no longer held.
     Seat.objects.filter(pk=sima.pk).update(alive=False, hp=0)
     bystander = ring(seats, holder, 1)

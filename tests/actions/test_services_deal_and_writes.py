@@ -188,16 +188,16 @@ def test_an_event_insert_maintains_only_the_indexes_queries_use() -> None:
 
 
 def test_dirty_table_fields_see_changes_made_in_place() -> None:
-    from companion.actions.core import _dirty_table_fields
+    from companion.actions.core import dirty_table_fields
 
     table, _seats = make_table(4)
     table = Table.objects.get(pk=table.pk)
-    assert _dirty_table_fields(table) == []
+    assert dirty_table_fields(table) == []
     table.phase_skips.append("draw")
     table.locked = True
-    assert _dirty_table_fields(table) == ["locked", "phase_skips"]
+    assert dirty_table_fields(table) == ["locked", "phase_skips"]
     # A table not read from the database (just made) saves every field.
-    assert len(_dirty_table_fields(Table(code="ZZZZZ"))) > 10
+    assert len(dirty_table_fields(Table(code="ZZZZZ"))) > 10
 
 
 def test_the_replay_check_reads_the_action_index() -> None:
@@ -205,12 +205,12 @@ def test_the_replay_check_reads_the_action_index() -> None:
     thousands of events). SQLite uses a partial index only when the query repeats its condition."""
     from django.db import connection
 
-    from companion.actions.core import _SEEN_SQL
+    from companion.actions.core import SEEN_SQL
 
     if connection.vendor != "sqlite":
         pytest.skip("PostgreSQL plans a tiny test table by its statistics, not by the query")
     table, _seats = make_table(4)
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN QUERY PLAN " + _SEEN_SQL, [table.pk, "someaction"])
+        cursor.execute("EXPLAIN QUERY PLAN " + SEEN_SQL, [table.pk, "someaction"])
         plan = " ".join(str(row) for row in cursor.fetchall())
     assert "event_action_once" in plan, plan

@@ -267,10 +267,8 @@ async def test_a_socket_copy_refused_first_decides_for_its_retry() -> None:
 def test_every_dispatched_action_is_atomic_so_a_refusal_leaves_only_its_record() -> None:
     """The dispatcher runs an action inside its own transaction and records a refusal there;
     the action's own atomic block (a savepoint) is what rolls its attempt back."""
-    funcs = {
-        dispatch.forms.FORMS[tap].action: dispatch.forms.FORMS[tap].function()
-        for tap in dispatch.ACTIONS
-    }
+    held = [dispatch.forms.FORMS[tap].function() for tap in dispatch.ACTIONS]
+    funcs = {func.__qualname__: func for func in held}
     assert len(funcs) >= 25
     for name, func in sorted(funcs.items()):
         # @action (actions.core) runs it in transaction.atomic; the others say so themselves.

@@ -195,7 +195,7 @@ def test_distances_update_with_equipment_and_deaths() -> None:
 def test_every_distance_row_is_the_rules_own_answer_for_that_pair() -> None:
     """Each row: the distance there and back, the attack and the trick reach, as the rules give
     them for that ordered pair, with horses and a weapon on, and a dead seat out of the ring."""
-    from companion.actions.inputs import seat_view
+    from companion.queries.seats import seat_view
     from companion.rules.distance import can_attack, in_trick_reach, seat_distance
 
     table, seats = first_game(7)

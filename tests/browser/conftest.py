@@ -209,7 +209,7 @@ def referrer_bug(base_url: str) -> str:
         return ""
     return (
         "APP BUG: the start page and the join page use Referrer-Policy no-referrer "
-        "(companion/web/views/common.py _private()), so Chromium sends `Origin: null` with their plain form "
+        "(companion/web/views/common.py private_headers()), so Chromium sends `Origin: null` with their plain form "
         "POSTs (New table, Take a seat) and Django's CSRF check answers 403: a real browser "
         "cannot open or join a table. htmx taps pass (NullOriginMiddleware). The browser tests "
         "work around it by switching the page's policy to same-origin."

@@ -219,7 +219,7 @@ def test_taps_work_in_a_plain_browser(
 
 REFERRER_BUG = (
     "APP BUG: plain (non-htmx) form posts still fail in a real browser. The start page and the "
-    "join page answer with Referrer-Policy: no-referrer (companion/web/views/common.py _private(), used by "
+    "join page answer with Referrer-Policy: no-referrer (companion/web/views/common.py private_headers(), used by "
     'home() and join()), so Chromium sends `Origin: null` with the "New table" form (POST '
     '/new/) and the "Take a seat" form (POST /j/<code>/). NullOriginMiddleware only fixes '
     "requests carrying an X-CSRFToken header (htmx taps), so Django's CSRF check answers 403: "

@@ -306,20 +306,20 @@ async def test_a_slow_layer_is_busy_not_down_until_it_stays_silent(monkeypatch) 
     layer = _Layer()
     phone = _Socket(layer)
     monkeypatch.setattr(layer_probe, "LIVE", {phone})
-    assert await layer_probe._probe_once(layer)
+    assert await layer_probe.probe_once(layer)
     layer.fault = TimeoutError()
-    assert await layer_probe._probe_once(layer), "a timeout just after an answer: busy"
-    assert phone.closed == [] and not layer_probe._layer_down(layer)
+    assert await layer_probe.probe_once(layer), "a timeout just after an answer: busy"
+    assert phone.closed == [] and not layer_probe.layer_down(layer)
     await asyncio.sleep(0.4)
-    assert not await layer_probe._probe_once(layer), "silent for longer: down"
-    assert phone.closed == [faults.CLOSE_TRY_LATER] and layer_probe._layer_down(layer)
+    assert not await layer_probe.probe_once(layer), "silent for longer: down"
+    assert phone.closed == [faults.CLOSE_TRY_LATER] and layer_probe.layer_down(layer)
 
     layer.fault = None
-    assert await layer_probe._probe_once(layer) and not layer_probe._layer_down(layer)
+    assert await layer_probe.probe_once(layer) and not layer_probe.layer_down(layer)
     other = _Socket(layer)
     monkeypatch.setattr(layer_probe, "LIVE", {other})
     layer.fault = ConnectionRefusedError()
-    assert not await layer_probe._probe_once(layer), "Redis gone: down at once"
+    assert not await layer_probe.probe_once(layer), "Redis gone: down at once"
     assert other.closed == [faults.CLOSE_TRY_LATER]
 
 
@@ -333,14 +333,14 @@ async def test_the_probe_outlives_a_fault_it_did_not_foresee_and_finds_the_layer
     monkeypatch.setattr(layer_probe, "LIVE", set())
     layer.sgs_down = True
     layer.fault = RuntimeError("not a fault of Redis")
-    layer_probe._watch_layer(layer)
+    layer_probe.watch_layer(layer)
     await asyncio.sleep(0.1)
     assert not layer.sgs_watch.done(), "the probe ended"
-    assert layer_probe._layer_down(layer)
+    assert layer_probe.layer_down(layer)
     layer.fault = None
     # Up again and no socket open: the probe finds it back, then ends.
     await asyncio.wait_for(layer.sgs_watch, 5)
-    assert not layer_probe._layer_down(layer)
+    assert not layer_probe.layer_down(layer)
 
 
 async def test_an_answer_to_a_phone_that_just_left_logs_nothing(

@@ -107,11 +107,11 @@ def test_the_dialog_does_not_build_the_whole_public_state(monkeypatch: pytest.Mo
 
     # Neither the state itself nor its table-wide parts: every distance, the history, the
     # turn bar, the seat moves waiting.
-    for name in ("public_state", "_distances", "_events", "_turn", "_handovers"):
+    for name in ("public_state", "_distances", "history_lines", "turn_bar", "_handovers"):
         monkeypatch.setattr(state_module, name, refused)
     # Where the turn bar and the history lines are built, too.
-    monkeypatch.setattr(turn_module, "_turn", refused)
-    monkeypatch.setattr(history_module, "_events", refused)
+    monkeypatch.setattr(turn_module, "turn_bar", refused)
+    monkeypatch.setattr(history_module, "history_lines", refused)
     monkeypatch.setattr(dialogs, "public_state", refused, raising=False)
     client = Client()
     for path, _seat in dialog_paths(table):

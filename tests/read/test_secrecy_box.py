@@ -20,8 +20,8 @@ from django.middleware import csrf
 from django.test import Client
 
 from companion import actions
-from companion.actions.box_offers import table_box
 from companion.models import Seat, Table
+from companion.queries.box import table_box
 from companion.rules import box
 from tests.support.factories import make_table
 from tests.support.game import by_identity, fresh

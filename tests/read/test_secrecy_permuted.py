@@ -27,7 +27,7 @@ CODE = "KQWXY"
 CHECKPOINTS = ("deal", "start", "lord picks", "lord hits", "guicai", "struck", "host passes")
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str) -> str:
     """What differs between two runs for reasons that are not the game: the CSRF token of a
     response and clock times."""
     text = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', text)
@@ -54,7 +54,7 @@ def _public_pages(host: str | None, dialogs: bool) -> list[tuple[str, str]]:
         for url in urls:
             for headers in ({}, {"HTTP_HX_REQUEST": "true"}) if dialogs else ({},):
                 answer = client.get(url, **headers)
-                pages.append((f"{lang} {url} {headers}", _normalise(answer.content.decode())))
+                pages.append((f"{lang} {url} {headers}", normalise(answer.content.decode())))
     return pages
 
 
@@ -65,7 +65,7 @@ def _seat_pages(position: int) -> list[tuple[str, str]]:
     for lang in ("en", "zh-hans"):
         client.cookies["sgs_lang"] = lang
         for url in (f"/p/{seat.token}/", f"/p/{seat.token}/seat/{seat.pk}"):
-            pages.append((f"{lang} {url}", _normalise(client.get(url).content.decode())))
+            pages.append((f"{lang} {url}", normalise(client.get(url).content.decode())))
     return pages
 
 
@@ -84,7 +84,7 @@ def _run(
         table = table or Table.objects.get(code=CODE)
         table.refresh_from_db()
         host = table.host_token if not Seat.objects.filter(is_host=True).exists() else None
-        items = [(f"{g}", _normalise(m.get("html", str(m)))) for g, m in sent]
+        items = [(f"{g}", normalise(m.get("html", str(m)))) for g, m in sent]
         items = [
             (group, html)
             for group, html in items

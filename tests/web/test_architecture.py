@@ -3,6 +3,7 @@ announces its change only once committed; every action runs in the one frame (lo
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import inspect
 from pathlib import Path
@@ -31,6 +32,34 @@ def test_the_import_graph_of_companion_has_no_circle() -> None:
     edges = graph.edges()
     assert "companion.outbox" in edges and edges["companion.actions.core"] >= {"companion.outbox"}
     assert graph.circles(edges) == []
+
+
+def _underscore_imports(root: Path) -> list[str]:
+    """Every `from <the app's module> import _name` under `root` (an underscore name another
+    module takes)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion"):
+                found += [
+                    f"{path.relative_to(root)}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
+    return found
+
+
+def test_what_a_module_takes_from_another_is_public() -> None:
+    """A name another module imports is part of its module's API: public, no underscore."""
+    assert _underscore_imports(ROOT / "companion") == []
+
+
+def test_an_underscore_import_would_be_found(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "from companion.somewhere import (\n    _hidden,\n    shown,\n)\n"
+        "from collections import _private_thing\n"
+    )
+    assert _underscore_imports(tmp_path) == ["m.py: companion.somewhere._hidden"]
 
 
 def test_a_circle_would_be_found() -> None:

@@ -199,6 +199,15 @@ def test_a_refusal_is_one_translated_message_with_status_400() -> None:
         assert str(refusal.message) == "Choose a player."
 
 
+def test_every_tap_form_holds_its_action_function_not_its_name() -> None:
+    """A form holds the function it calls (the core's and the games' alike): no action is
+    looked up by a name, so a renamed action breaks the import, not a tap at play time."""
+    for name, form_class in forms.FORMS.items():
+        held = inspect.getattr_static(form_class, "action")
+        assert isinstance(held, staticmethod), f"{name}: its action is {held!r}, not a function"
+        assert form_class.function() is held.__func__, f"{name}: function() is not its action"
+
+
 def test_every_tap_has_a_form_whose_action_exists_and_takes_its_fields() -> None:
     assert set(dispatch.ACTIONS) | dispatch.HTTP_ONLY == set(forms.FORMS)
     for name, form_class in forms.FORMS.items():

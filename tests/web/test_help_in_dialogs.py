@@ -81,9 +81,9 @@ def test_the_hp_history_of_a_seat_links_the_cards_it_names(lang: str) -> None:
 def test_the_guicai_lines_open_its_entry(lang: str) -> None:
     """The judgement banner's 鬼才 note, 司马懿's question and the replace dialog's title: each
     names 鬼才 as a tap that opens its entry; the player's name in the note stays plain text."""
-    from tests.actions.test_judge_skill_wait import _flipped
+    from tests.actions.test_judge_skill_wait import flipped
 
-    table, _seats, holder, sima = _flipped()
+    table, _seats, holder, sima = flipped()
     client = Client(HTTP_ACCEPT_LANGUAGE=lang)
     judged = client.get(f"/p/{holder.token}/").content.decode()
     note = re.search(

@@ -80,16 +80,16 @@ def may_act_on(actor: Actor, seat_pk: int | None) -> bool:
     return bool(actor.table.opts.referee_mode) and actor.seat is not None
 
 
-def _require_host(actor: Actor) -> None:
+def require_host(actor: Actor) -> None:
     if not actor.is_host:
         raise ActionError(_("Only the host can do that."), status=403, code="not_host")
 
 
-def _seat_public(seat: Seat) -> dict[str, Any]:
+def seat_public(seat: Seat) -> dict[str, Any]:
     return {"seat": seat.pk, "name": seat.name}
 
 
-def _seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
+def seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
     """A seat of this table; any other id answers exactly like a bad token. `known`: a seat
     already read in this transaction (the actor's own), used instead of reading it again."""
     try:

@@ -44,7 +44,7 @@ def holding(
         _held.reset(reset)
 
 
-def _take_held(token: str) -> Held | None:
+def take_held(token: str) -> Held | None:
     held = _held.get()
     if held is None or held.token != token:
         return None
@@ -54,7 +54,7 @@ def _take_held(token: str) -> Held | None:
 
 # The tap being applied in this transaction, set by the dispatcher (companion.web.dispatch):
 # its key's hash and its moment (epoch seconds), written on the events it records.
-_tap_mark: contextvars.ContextVar[tuple[str, float] | None] = contextvars.ContextVar(
+tap_mark: contextvars.ContextVar[tuple[str, float] | None] = contextvars.ContextVar(
     "tap_mark", default=None
 )
 
@@ -62,18 +62,18 @@ _tap_mark: contextvars.ContextVar[tuple[str, float] | None] = contextvars.Contex
 @contextlib.contextmanager
 def marking(mark: tuple[str, float] | None) -> Iterator[None]:
     """Inside, every event recorded carries `mark` (tap_key, tapped_at)."""
-    reset = _tap_mark.set(mark)
+    reset = tap_mark.set(mark)
     try:
         yield
     finally:
-        _tap_mark.reset(reset)
+        tap_mark.reset(reset)
 
 
 def actor_for(token: str, *, for_update: bool = False) -> Actor:
     """Resolve a seat token or a host token to an Actor, or raise NotFound."""
     if not token or len(token) > 64:
         raise NotFound()
-    held = _take_held(token) if for_update else None
+    held = take_held(token) if for_update else None
     if held is not None:
         return held.actor
     table: Table | None

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from companion import outbox
 from companion.actions.core.actors import Actor
-from companion.actions.core.credentials import _take_held, _tap_mark, actor_for
+from companion.actions.core.credentials import actor_for, take_held, tap_mark
 from companion.infra import fastsql
 from companion.models import Event, Seat, Table
 from companion.outbox import Change
@@ -18,7 +18,7 @@ from companion.outbox import Change
 R = TypeVar("R")
 
 
-def _record(
+def record_change(
     actor: Actor | None,
     table: Table,
     *,
@@ -35,7 +35,7 @@ def _record(
     `undoable`: "undo my last change" may pick it (as every kind of UNDOABLE_KINDS; a game's own
     taps say so of theirs)."""
     table.version += 1
-    fastsql.update(table, ["version", "updated_at", *_dirty_table_fields(table)])
+    fastsql.update(table, ["version", "updated_at", *dirty_table_fields(table)])
     event = Event(
         table_id=table.pk,
         version=table.version,
@@ -50,7 +50,7 @@ def _record(
         action_id=action_id or "",
         undoable=undoable or kind in UNDOABLE_KINDS,
     )
-    mark = _tap_mark.get()
+    mark = tap_mark.get()
     if mark is not None:
         event.tap_key, event.tapped_at = mark
     # Nobody needs the event's key: inside the dispatcher's batch the INSERT goes with the commit.
@@ -113,7 +113,7 @@ _TABLE_FIELDS = (
 )
 
 
-def _dirty_table_fields(table: Table) -> list[str]:
+def dirty_table_fields(table: Table) -> list[str]:
     """The fields the action changed since the row was read (all of them if unknown)."""
     loaded = getattr(table, "_loaded_values", None)
     if loaded is None:
@@ -132,27 +132,27 @@ _TABLE_ATTNAMES = [
 ]
 
 
-def _seen(table: Table, action_id: str | None) -> bool:
+def was_applied(table: Table, action_id: str | None) -> bool:
     """Whether this tap was applied already (a double tap, or a replay after reconnect)."""
     if not action_id:
         return False
     # Asked on every tap: plain SQL over the unique index, without the ORM's query building
     # (which cost more than the query itself). Same condition as Event's unique constraint.
     with connection.cursor() as cursor:
-        cursor.execute(_SEEN_SQL, [table.pk, action_id])
+        cursor.execute(SEEN_SQL, [table.pk, action_id])
         return cursor.fetchone() is not None
 
 
 # The condition repeats the unique index's own (Event.Meta "event_action_once") word for word:
 # SQLite uses a partial index only then; otherwise it scans every event of the table.
-_SEEN_SQL = (
+SEEN_SQL = (
     f"SELECT 1 FROM {Event._meta.db_table} "  # noqa: S608 - a constant table name
     "WHERE table_id = %s AND action_id = %s "
     "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1"
 )
 
 
-def _already(table: Table, action_id: str | None) -> Change:
+def already_applied(table: Table, action_id: str | None) -> Change:
     return Change(table_id=table.pk, version=table.version, action_id=action_id, applied=False)
 
 
@@ -163,9 +163,9 @@ def action(
 ) -> Any:
     """Every write's frame, in one place: one short transaction; the acting screen read from
     its token with the table's row locked (`actor_for`); an action id this table has applied
-    already answered as a replay (`_already`, or `replay`) without running the action again.
+    already answered as a replay (`already_applied`, or `replay`) without running the action again.
     The action itself is then called as `fn(actor, **fields, action_id=...)`; it checks the
-    rights and the phase, changes rows and calls `_record` (the event, the version, the
+    rights and the phase, changes rows and calls `record_change` (the event, the version, the
     announcement on commit).
 
     Outside, an action keeps its keyword-only form: `seat_change_hp(token=..., seat_id=...,
@@ -175,18 +175,18 @@ def action(
     def wrap(inner: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(inner)
         def run(*, token: str, action_id: str | None = None, **fields: Any) -> R:
-            held = _take_held(token)
+            held = take_held(token)
             # Without a savepoint when the dispatcher rolls back the whole transaction on a
             # refusal: two statements less, and on PostgreSQL no subtransaction.
             with transaction.atomic(savepoint=held is None or held.savepoint):
                 actor = held.actor if held is not None else actor_for(token, for_update=True)
                 seen = held.seen if held is not None else None
                 if seen is None:
-                    seen = _seen(actor.table, action_id)
+                    seen = was_applied(actor.table, action_id)
                 if seen:
                     if replay is not None:
                         return replay(actor, actor.table, action_id)
-                    return _already(actor.table, action_id)  # type: ignore[return-value]
+                    return already_applied(actor.table, action_id)  # type: ignore[return-value]
                 return inner(actor, action_id=action_id, **fields)
 
         run.is_action = True  # type: ignore[attr-defined]

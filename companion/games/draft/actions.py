@@ -24,19 +24,21 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.box_offers import event_names, table_box
+from companion.actions.box_offers import event_names
 from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_public,
     action,
+    record_change,
+    seat_public,
 )
-from companion.actions.inputs import _ordered, mode_of, statuses
+from companion.actions.inputs import mode_of, ordered_seats
 from companion.actions.turns import begin_turns
 from companion.games.draft.rules import Draft, DraftPlan, Placement
 from companion.models import Seat, Table
+from companion.queries.box import table_box
+from companion.queries.seats import statuses
 from companion.rules.errors import Refused
 from companion.rules.identities import Identity
 from companion.rules.modes import Mode
@@ -171,7 +173,7 @@ def start_draft(
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.NONE
     view = draft.view(None)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_started",
@@ -197,16 +199,16 @@ def draft_first(actor: Actor, *, side: str, action_id: str | None = None) -> Cha
     except Refused as error:
         raise refused(error) from None
     keep(table, draft=chosen.as_data())
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_first",
-        public={**_seat_public(seat), "side": side},
+        public={**seat_public(seat), "side": side},
         before={"draft": draft.as_data()},
         after={"draft": chosen.as_data()},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 
@@ -227,12 +229,12 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
     if placement is not None:
         keep(table, placement=placement.as_data())
     shown = picked.view(None)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_picked",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "side": side,
             "positions": [position for position, _side in new],
             # A face-down hero stays None: only its taker's phone shows it.
@@ -244,7 +246,7 @@ def draft_pick(actor: Actor, *, positions: Any, action_id: str | None = None) ->
         after={"draft": picked.as_data()},
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 
@@ -263,13 +265,13 @@ def draft_place(actor: Actor, *, heroes: Any, action_id: str | None = None) -> C
     except Refused as error:
         raise refused(error) from None
     keep(table, placement=placed.as_data())
-    seats = _ordered(table)
-    change = _record(
+    seats = ordered_seats(table)
+    change = record_change(
         actor,
         table,
         kind="draft_placed",
         # Only that the side has placed: the heroes and their places stay secret.
-        public={**_seat_public(seat), "side": side},
+        public={**seat_public(seat), "side": side},
         before={"placement": placement.as_data()},
         after={"placement": placed.as_data()},
         subject=seat,
@@ -296,7 +298,7 @@ def _reveal(
         seat.save(update_fields=["hero", "hp", "max_hp"])
     begin_turns(table, seats)
     table.status = Table.Status.PLAYING
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_revealed",
@@ -348,11 +350,11 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
         undone = "first"
     else:
         raise ActionError(_("Nothing of your side's to take back."), 409, "nothing")
-    return _record(
+    return record_change(
         actor,
         table,
         kind="draft_undone",
-        public={**(_seat_public(seat) if seat else {}), "side": side, "undone": undone},
+        public={**(seat_public(seat) if seat else {}), "side": side, "undone": undone},
         before=before,
         after={
             "draft": table.mode_state.get("draft"),
@@ -360,7 +362,7 @@ def draft_undo(actor: Actor, *, side: str = "", action_id: str | None = None) ->
         },
         subject=seat,
         action_id=action_id,
-        change=Change(table.pk, table.version, private_seats=_all_phones(_ordered(table))),
+        change=Change(table.pk, table.version, private_seats=_all_phones(ordered_seats(table))),
     )
 
 

@@ -3,7 +3,7 @@ undo of a side's last step. A drafted mode's game offers them (`FORMS`, its `for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
@@ -16,20 +16,16 @@ from companion.web.tapform import NoFields, TapForm
 class DraftTap(TapForm):
     """A tap whose action is one of the draft's own (`action` names it there)."""
 
-    @classmethod
-    def function(cls) -> Callable[..., Any]:
-        return getattr(actions, cls.action)
-
 
 class DraftFirstForm(DraftTap):
-    action = "draft_first"
+    action = staticmethod(actions.draft_first)
     side = Text(_("No such side."))
 
 
 class DraftPickForm(DraftTap):
     """One hero of the pool, by its position (a face-down one has no other name)."""
 
-    action = "draft_pick"
+    action = staticmethod(actions.draft_pick)
     keywords: ClassVar[Mapping[str, str]] = {"position": "positions"}
     position = Whole(_("That hero is not in the pool."))
 
@@ -37,7 +33,7 @@ class DraftPickForm(DraftTap):
 class DraftPlaceForm(DraftTap):
     """A side's heroes in the order of its places (three)."""
 
-    action = "draft_place"
+    action = staticmethod(actions.draft_place)
     first = Text(_("Place exactly the heroes your side's places take."))
     second = Text(_("Place exactly the heroes your side's places take."))
     third = Text(_("Place exactly the heroes your side's places take."))
@@ -48,7 +44,7 @@ class DraftPlaceForm(DraftTap):
 
 
 class DraftUndoForm(DraftTap, NoFields):
-    action = "draft_undo"
+    action = staticmethod(actions.draft_undo)
 
 
 # The draft's taps, by name (the forms of each drafted mode's game).

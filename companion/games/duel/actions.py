@@ -8,11 +8,12 @@ from typing import Any
 from django.utils import timezone
 
 from companion.actions.box_offers import event_names
-from companion.actions.core import Actor, Change, _record, _seat_public
-from companion.actions.inputs import mode_of, statuses
-from companion.actions.turns import _turn_now, apply_flow, flow_state
+from companion.actions.core import Actor, Change, record_change, seat_public
+from companion.actions.inputs import mode_of
+from companion.actions.turns import apply_flow, flow_state, turn_now
 from companion.games.draft.actions import full_hp, keep, placement_of, plan_of
 from companion.models import Seat, Table
+from companion.queries.seats import statuses
 from companion.rules.identities import Identity
 
 
@@ -68,7 +69,7 @@ def hero_fall(
         flow = flow_state(table)
         step = mode.flow_after_turn(statuses(seats), flow, index)
         before["turn"] = {
-            **_turn_now(table),
+            **turn_now(table),
             "skips": list(table.phase_skips),
             "turn_started_at": table.turn_started_at.isoformat() if table.turn_started_at else "",
             **({"flow": flow} if "flow" in table.mode_state else {}),
@@ -76,15 +77,15 @@ def hero_fall(
         now = timezone.now()
         holder = apply_flow(table, seats, step, now)
         table.phase_started_at = now
-        after["turn"] = _turn_now(table)
+        after["turn"] = turn_now(table)
         if holder is not None:
             public.update(turn_to=holder.pk, turn_name=holder.name, round=table.round)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="hero_fell",
         public={
-            **_seat_public(seat),
+            **seat_public(seat),
             "fallen_hero": old_hero,
             "hero": seat.hero,
             "fallen": count,

@@ -3,9 +3,6 @@ and its 酒."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.hp import DAMAGE_TYPES
@@ -18,13 +15,9 @@ from companion.web.tapform import NoFields, SeatTap, TapForm
 class ManeuveringTap(TapForm):
     """A tap whose action is one of 军争's own (`action` names it in its actions)."""
 
-    @classmethod
-    def function(cls) -> Callable[..., Any]:
-        return getattr(actions, cls.action)
-
 
 class ResolveForm(ManeuveringTap):
-    action = "damage_resolve"
+    action = staticmethod(actions.damage_resolve)
     target = SeatId()
     card = Text(_("Unknown damage."))
     source = SourceSeat(required=False)
@@ -39,15 +32,15 @@ class ResolveForm(ManeuveringTap):
 
 
 class ChainForm(SeatTap, ManeuveringTap):
-    action = "seat_set_chained"
+    action = staticmethod(actions.seat_set_chained)
     chained = Flag()
 
 
 class WineForm(SeatTap, ManeuveringTap):
-    action = "seat_drink_wine"
+    action = staticmethod(actions.seat_drink_wine)
 
 
 class ChainGoForm(NoFields, ManeuveringTap):
     """The rest of a chain, once the seat it left dying was saved or died."""
 
-    action = "damage_continue"
+    action = staticmethod(actions.damage_continue)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from companion.actions import Actor
 from companion.games.maneuvering.read import DamageAsk, damage_dialog_context
 from companion.games.maneuvering.rules.offers import DamageChoice
-from companion.web.views.common import _not_found, _private, with_actor
+from companion.web.views.common import not_found, private_headers, with_actor
 
 
 def _flag(value: str | None) -> bool:
@@ -46,5 +46,5 @@ def damage_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) 
     """The damage dialog for one seat, at the step the query string has reached."""
     context = damage_dialog_context(actor.table, int(seat_id), _ask(request.GET))
     if context is None:
-        return _not_found(request)
-    return _private(render(request, "games/maneuvering/damage_dialog.html", context))
+        return not_found(request)
+    return private_headers(render(request, "games/maneuvering/damage_dialog.html", context))

@@ -21,12 +21,12 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
+    record_change,
+    seat_of,
+    seat_public,
 )
-from companion.actions.play import _in_play
+from companion.actions.play import require_playing
 from companion.games.protection import rules
 from companion.hooks import HpChange
 from companion.models import Event, Game, Seat, Table
@@ -186,11 +186,11 @@ def _protected_by(actor: Actor) -> tuple[rules.Protection, Seat]:
     """The protection in force and its protected seat, for a tap that only he (or the host)
     may make during play."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     found = current(table)
     if found is None or found.ended:
         raise ActionError(_("Nobody is protected now."), 409, "not_protected")
-    me = _seat_of(table, found.player)
+    me = seat_of(table, found.player)
     if not (actor.is_host or (actor.seat is not None and actor.seat.pk == me.pk)):
         raise ActionError(_("Only the protected player can say so."), 403, "not_yours")
     return found, me
@@ -203,7 +203,7 @@ def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = Non
     (docs/rules.md §9.3)."""
     table = actor.table
     found, me = _protected_by(actor)
-    attacker = _seat_of(table, seat_id)
+    attacker = seat_of(table, seat_id)
     if attacker.pk == me.pk:
         raise ActionError(_("That player has not attacked you."), 409, "not_attacker")
     if not attacker.alive:
@@ -212,11 +212,11 @@ def protection_dodged(actor: Actor, *, seat_id: Any, action_id: str | None = Non
     if noted == found:
         raise ActionError(_("That player has attacked you already."), 409, "already_attacker")
     _store(table, noted)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="protection_attacked",
-        public={**_seat_public(me), "attacker": attacker.pk, "attacker_name": attacker.name},
+        public={**seat_public(me), "attacker": attacker.pk, "attacker_name": attacker.name},
         before={KEY: found.stored()},
         after={KEY: noted.stored() if noted else None, "protection_attacker": str(attacker.pk)},
         subject=me,
@@ -232,19 +232,19 @@ def protection_strike(actor: Actor, *, seat_id: Any, action_id: str | None = Non
     the protection ends (docs/rules.md §9.3)."""
     table = actor.table
     found, me = _protected_by(actor)
-    target = _seat_of(table, seat_id)
+    target = seat_of(table, seat_id)
     if str(target.pk) not in found.attackers:
         raise ActionError(_("That player has not attacked you."), 409, "not_attacker")
     if not target.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     ended = rules.attacked(found, attacker=found.player, target=str(target.pk))
     _store(table, ended)
-    return _record(
+    return record_change(
         actor,
         table,
         kind="protection_ended",
         public={
-            **_seat_public(me),
+            **seat_public(me),
             "target": target.pk,
             "target_name": target.name,
             "reason": "struck",

@@ -3,29 +3,22 @@ from X"."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from companion.games.protection import actions
 from companion.web.tapform import SeatTap
 
 
 class ProtectionTap(SeatTap):
-    """A tap whose action is one of the protection's own (`action` names it there)."""
-
-    @classmethod
-    def function(cls) -> Callable[..., Any]:
-        return getattr(actions, cls.action)
+    """A tap of the protection's: its `action` is one of the protection's own actions."""
 
 
 class StrikeForm(ProtectionTap):
     """The protected player attacks one of his attackers (docs/rules.md §9.3)."""
 
-    action = "protection_strike"
+    action = staticmethod(actions.protection_strike)
 
 
 class DodgedForm(ProtectionTap):
     """The protected player dodged a 杀 from a player: an attack all the same
     (docs/rules.md §9.3)."""
 
-    action = "protection_dodged"
+    action = staticmethod(actions.protection_dodged)

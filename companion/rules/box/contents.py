@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.box.hero import (
-    _ADDED_ID,
-    _STANDARD_IDS,
+    ADDED_ID,
     FORMAT,
     MAX_ADDED,
     STANDARD,
+    STANDARD_IDS,
     VERSION,
     BoxError,
     BoxHero,
@@ -74,7 +74,7 @@ class Box:
 
     def switch(self, hero_id: str, *, on: bool) -> Box:
         """The box with a standard hero switched on or off."""
-        if hero_id not in _STANDARD_IDS:
+        if hero_id not in STANDARD_IDS:
             raise KeyError(hero_id)
         off = self.standard_off - {hero_id} if on else self.standard_off | {hero_id}
         return Box(added=self.added, standard_off=frozenset(off))
@@ -146,7 +146,7 @@ def from_stored(raw: Any) -> Box:
     off = raw.get("standard_off", [])
     if not isinstance(off, list) or not all(isinstance(i, str) for i in off):
         raise BoxError("bad_field", "standard_off must be a list of hero ids", field="standard_off")
-    strange = sorted(set(off) - _STANDARD_IDS)
+    strange = sorted(set(off) - STANDARD_IDS)
     if strange:
         raise BoxError(
             "unknown_standard", f"not standard heroes: {', '.join(strange)}", field="standard_off"
@@ -159,7 +159,7 @@ def from_stored(raw: Any) -> Box:
     added: list[BoxHero] = []
     for index, item in enumerate(added_raw):
         hero_id = item.get("id") if isinstance(item, Mapping) else None
-        if not isinstance(hero_id, str) or not _ADDED_ID.fullmatch(hero_id):
+        if not isinstance(hero_id, str) or not ADDED_ID.fullmatch(hero_id):
             raise BoxError("bad_id", "id must be ADD and three digits", field="id", index=index)
         try:
             added.append(check_hero(item, hero_id=hero_id))

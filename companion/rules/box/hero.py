@@ -36,7 +36,7 @@ LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord her
 LORD_OFFER_SIZE = 5  # docs/rules.md §2: 曹操, 刘备, 孙权 and 2 others
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_ADDED_ID = re.compile(r"ADD[0-9]{3}")
+ADDED_ID = re.compile(r"ADD[0-9]{3}")
 
 
 class BoxError(ValueError):
@@ -111,7 +111,7 @@ def _from_standard(hero: heroes.Hero) -> BoxHero:
 
 
 STANDARD: tuple[BoxHero, ...] = tuple(_from_standard(h) for h in heroes.STANDARD_HEROES)
-_STANDARD_IDS = frozenset(h.id for h in STANDARD)
+STANDARD_IDS = frozenset(h.id for h in STANDARD)
 
 
 def _text(raw: Mapping[str, Any], name: str, *, required: bool, limit: int) -> str:

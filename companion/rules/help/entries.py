@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from companion.rules.box import BoxHero
-from companion.rules.cards import Card, _cards_in, load_deck
+from companion.rules.cards import Card, cards_in, load_deck
 from companion.rules.help.card_texts import CARD_TEXTS, CardText
 from companion.rules.help.faq import FAQS, Faq
 from companion.rules.heroes import STANDARD_HEROES, Hero
@@ -121,7 +121,7 @@ def _card_entries() -> dict[str, Entry]:
         ("ex", "ex_cards.csv"),
         ("maneuvering", "maneuvering_deck.csv"),
     ):
-        for card in _cards_in(filename):
+        for card in cards_in(filename):
             copies[card.name_zh][deck].append(card)
             first.setdefault(card.name_zh, card)
             deck_of.setdefault(card.name_zh, deck)

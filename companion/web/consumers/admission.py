@@ -24,8 +24,8 @@ from companion.infra import logs
 from companion.live import broadcast
 from companion.models import Table
 from companion.web import throttle
-from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, _layer_failed
-from companion.web.consumers.layer_probe import LIVE, _watch_layer
+from companion.web.consumers.faults import CLOSE_GONE, CLOSE_POLICY, CLOSE_TOO_MANY, layer_failed
+from companion.web.consumers.layer_probe import LIVE, watch_layer
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ class AdmissionMixin:
         if not isinstance(self.channel_layer, InMemoryChannelLayer):
             # A layer that can go away (Redis) is watched; one in this process's memory cannot.
             LIVE.add(self)
-            _watch_layer(self.channel_layer)
+            watch_layer(self.channel_layer)
         # Join first, then read: a change committed in between reaches us twice, never zero times.
         self._queue("snapshot", {})
 
@@ -239,5 +239,5 @@ class AdmissionMixin:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
             except (RedisError, OSError, AttributeError) as exc:  # redis-py: a dropped writer
-                _layer_failed(exc)
+                layer_failed(exc)
                 return

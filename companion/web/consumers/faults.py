@@ -37,7 +37,7 @@ LAYER_TIMEOUTS = (asyncio.TimeoutError, RedisTimeoutError)
 GONE_FAULTS = (ClientDisconnected, InvalidState)
 
 
-def _layer_failed(exc: BaseException) -> None:
+def layer_failed(exc: BaseException) -> None:
     """One line, at most every ten seconds, when Redis is away: not a traceback per socket."""
     logs.expected(
         log,
@@ -49,7 +49,7 @@ def _layer_failed(exc: BaseException) -> None:
     )
 
 
-def _db_failed(exc: DatabaseError, message: str, *args: Any) -> None:
+def db_failed(exc: DatabaseError, message: str, *args: Any) -> None:
     """A lock held past its timeout or a lost connection is expected: one line. Anything else
     the database says is a bug: its stack."""
     if isinstance(exc, EXPECTED_DB_FAULTS):
@@ -58,7 +58,7 @@ def _db_failed(exc: DatabaseError, message: str, *args: Any) -> None:
         log.error(message, *args, exc_info=exc)
 
 
-def _broadcast_failed(exc: BaseException, name: str) -> None:
+def broadcast_failed(exc: BaseException, name: str) -> None:
     if isinstance(exc, EXPECTED_LAYER_FAULTS):
         logs.expected(
             log,
@@ -73,7 +73,7 @@ def _broadcast_failed(exc: BaseException, name: str) -> None:
         log.error("tap %s committed, its broadcast failed", name, exc_info=exc)
 
 
-def _relay_failed(exc: Exception) -> None:
+def relay_failed(exc: Exception) -> None:
     if isinstance(exc, OSError):  # the phone went away; its socket's own loop cleans up
         log.debug("frame not relayed: %r", exc)
     else:

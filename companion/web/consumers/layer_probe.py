@@ -25,12 +25,12 @@ log = logging.getLogger(__name__)
 LIVE: weakref.WeakSet[AsyncWebsocketConsumer] = weakref.WeakSet()
 
 
-def _layer_down(layer: Any) -> bool:
-    """Whether this process's probe last found the channel layer unreachable (`_watch_layer`)."""
+def layer_down(layer: Any) -> bool:
+    """Whether this process's probe last found the channel layer unreachable (`watch_layer`)."""
     return bool(getattr(layer, "sgs_down", False))
 
 
-def _watch_layer(layer: Any) -> None:
+def watch_layer(layer: Any) -> None:
     """Start the probe of a Redis channel layer on this event loop, unless it runs already."""
     task = getattr(layer, "sgs_watch", None)
     if task is None or task.done():
@@ -43,9 +43,9 @@ async def _probe_layer(layer: Any) -> None:
     this process is closed with 1013 (its phone retries, and gets the current state once Redis
     is back) and taps are refused before anything is written, as over HTTP; one line in the log
     each way."""
-    while any(c.channel_layer is layer for c in list(LIVE)) or _layer_down(layer):
+    while any(c.channel_layer is layer for c in list(LIVE)) or layer_down(layer):
         try:
-            await _probe_once(layer)
+            await probe_once(layer)
         except Exception as exc:  # noqa: BLE001 - the probe must outlive a fault it did not foresee
             # Ending here would leave the layer marked down with nothing to find it back up.
             logs.expected(
@@ -58,7 +58,7 @@ async def _probe_layer(layer: Any) -> None:
         await asyncio.sleep(settings.WS_LAYER_PROBE_SECONDS)
 
 
-async def _probe_once(layer: Any) -> bool:
+async def probe_once(layer: Any) -> bool:
     """Publish one tiny message to each of the layer's Redis servers; whether all took it. The
     first failure closes this process's sockets on that layer (1013), the first success after it
     says so. A group lives on one server only, so one that is away is an outage for the phones
@@ -71,7 +71,7 @@ async def _probe_once(layer: Any) -> bool:
     except EXPECTED_LAYER_FAULTS as exc:
         if _only_slow(layer, exc):
             return True
-        if not _layer_down(layer):
+        if not layer_down(layer):
             layer.sgs_down = True
             sockets = [c for c in list(LIVE) if c.channel_layer is layer]
             log.warning(
@@ -88,7 +88,7 @@ async def _probe_once(layer: Any) -> bool:
                     await consumer.close(code=CLOSE_TRY_LATER)
         return False
     layer.sgs_answered_at = time.monotonic()
-    if _layer_down(layer):
+    if layer_down(layer):
         layer.sgs_down = False
         log.warning("channel layer reachable again: sockets and taps accepted")
     return True
@@ -129,7 +129,7 @@ def _only_slow(layer: Any, exc: BaseException) -> bool:
     off. Closing every socket then would start the reconnect storm that makes it busier (the
     soak in bench/soak.py: 259 sockets closed at once under load). A refused connection, or
     timeouts for longer than that, is an outage."""
-    if not isinstance(exc, LAYER_TIMEOUTS) or _layer_down(layer):
+    if not isinstance(exc, LAYER_TIMEOUTS) or layer_down(layer):
         return False
     answered = getattr(layer, "sgs_answered_at", None)
     if answered is None or time.monotonic() - answered > settings.WS_LAYER_SLOW_SECONDS:

@@ -23,10 +23,10 @@ from companion.web import dispatch, taps
 from companion.web.consumers.faults import (
     CLOSE_GONE,
     CLOSE_TRY_LATER,
-    _broadcast_failed,
-    _db_failed,
+    broadcast_failed,
+    db_failed,
 )
-from companion.web.consumers.layer_probe import LIVE, _layer_down, _probe_once
+from companion.web.consumers.layer_probe import LIVE, layer_down, probe_once
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ def _known_answer(action_id: str, known: TapAnswer) -> dict[str, Any]:
     return {**answer, "message": known.message}
 
 
-def _valid_id(message: dict[str, Any]) -> str | None:
+def valid_action_id(message: dict[str, Any]) -> str | None:
     action_id = message.get("action_id")
     if isinstance(action_id, str) and dispatch.ACTION_ID_RE.fullmatch(action_id):
         return action_id
@@ -59,10 +59,10 @@ class TapMixin:
         anything is written, as over HTTP (companion.web.middleware.RedisOutageMiddleware)."""
         layer = self.channel_layer
         if not isinstance(layer, InMemoryChannelLayer):  # Redis can go away; memory cannot
-            reachable = not _layer_down(layer)
+            reachable = not layer_down(layer)
             if reachable:
                 LIVE.discard(self)  # answered first, closed after, if the probe fails
-                reachable = await _probe_once(layer)
+                reachable = await probe_once(layer)
             if not reachable:
                 await self._refuse_in_outage(message.get("action_id"))
                 await self.close(code=CLOSE_TRY_LATER)
@@ -161,7 +161,7 @@ class TapMixin:
         if isinstance(outcome, DatabaseError):
             # The database failed (gone, broken): the tap may or may not have committed.
             # Answer what the event log says, never a guess.
-            _db_failed(outcome, "tap %s failed in the database, answered from the event log", name)
+            db_failed(outcome, "tap %s failed in the database, answered from the event log", name)
             await self._act_failed(action_id)
             return
         if isinstance(outcome, BaseException):
@@ -170,7 +170,7 @@ class TapMixin:
         try:
             await broadcast.send_all(box)
         except Exception as exc:  # noqa: BLE001 - the tap is committed: answered as applied
-            _broadcast_failed(exc, name)
+            broadcast_failed(exc, name)
             box = []
         if isinstance(result, int):
             if action_id and any(
@@ -263,7 +263,7 @@ class TapMixin:
             await self.close(code=CLOSE_GONE)
             return
         except DatabaseError as exc:
-            _db_failed(exc, "tap status unavailable, the phone asks again")
+            db_failed(exc, "tap status unavailable, the phone asks again")
             answer["applied"] = None
         await self.send(text_data=json.dumps(answer))
 

@@ -39,11 +39,11 @@ from companion.web.consumers.faults import (
     CLOSE_TOO_BIG,
     CLOSE_TRY_LATER,
     GONE_FAULTS,
-    _layer_failed,
-    _relay_failed,
+    layer_failed,
+    relay_failed,
 )
-from companion.web.consumers.layer_probe import LIVE, _layer_down, _watch_layer
-from companion.web.consumers.socket_taps import TapMixin, _valid_id
+from companion.web.consumers.layer_probe import LIVE, layer_down, watch_layer
+from companion.web.consumers.socket_taps import TapMixin, valid_action_id
 from companion.web.consumers.sync import SyncMixin
 
 log = logging.getLogger(__name__)
@@ -101,12 +101,12 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             await self._attached(layer, scope, receive, send)
             return
         try:
-            if _layer_down(layer):
+            if layer_down(layer):
                 # The probe found Redis away: the handshake is refused (HTTP 403, no accept, no
                 # database read). The phone saw this process's 1013 when its socket was closed,
                 # and keeps retrying calmly until a socket of it is current again. The probe
                 # that will find Redis back is running (started again if it ended).
-                _watch_layer(layer)
+                watch_layer(layer)
                 await refuse_websocket(scope, receive, send)
                 return
             if isinstance(layer, LeanRedisPubSubChannelLayer) and "layer" not in (
@@ -116,7 +116,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             else:
                 await super().__call__(scope, receive, send)
         except RedisError as exc:
-            _layer_failed(exc)
+            layer_failed(exc)
             # A channel whose subscription failed stays in the layer's table otherwise.
             getattr(layer, "channels", {}).pop(getattr(self, "channel_name", None), None)
             with contextlib.suppress(Exception):  # the phone may be gone already
@@ -172,7 +172,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
         try:
             rest = run_eagerly(self.dispatch(message))
         except Exception as exc:  # noqa: BLE001 - one screen's failure must not stop the rest
-            _relay_failed(exc)
+            relay_failed(exc)
             return
         if rest is not None:
             self._backlog = deque()
@@ -184,12 +184,12 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
             if rest is not None:
                 await rest
         except Exception as exc:  # noqa: BLE001
-            _relay_failed(exc)
+            relay_failed(exc)
         while self._backlog:
             try:
                 await self.dispatch(self._backlog.popleft())
             except Exception as exc:  # noqa: BLE001
-                _relay_failed(exc)
+                relay_failed(exc)
         self._backlog = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -233,7 +233,7 @@ class TableConsumer(AdmissionMixin, SyncMixin, TapMixin, AsyncWebsocketConsumer)
         elif kind in ("sync", "act", "status"):
             if kind == "act":
                 # The moment the tap arrived, set here (never taken from the message).
-                message["arrived"] = taps.arrive(self.token or "", _valid_id(message))
+                message["arrived"] = taps.arrive(self.token or "", valid_action_id(message))
             self._queue(kind, message)
         else:
             await self._error("unsupported")

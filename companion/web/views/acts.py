@@ -19,11 +19,11 @@ from companion.infra.qr import qr_svg
 from companion.models import Handover
 from companion.web import dispatch, taps, throttle
 from companion.web.views.common import (
-    _is_htmx,
-    _not_found,
-    _private,
-    _refused,
-    _too_many,
+    is_htmx,
+    not_found,
+    private_headers,
+    refusal_page,
+    too_many,
     with_actor,
 )
 
@@ -42,10 +42,10 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
     identical tap just before it is answered like an applied one, with `X-Tap-Outcome: merged`.
     """
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     action_id = request.POST.get("action_id") or None
     if action_id is not None and not dispatch.ACTION_ID_RE.fullmatch(action_id):
-        return _refused(request, _("Malformed request."), 400, BACK)
+        return refusal_page(request, _("Malformed request."), 400, BACK)
     arrived = taps.arrive(token, action_id)
     try:
         if name == "handover":
@@ -59,9 +59,9 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
         with taps.in_line(token, action_id):
             change = handler(request, token, action_id, arrived=arrived, retry=retry)
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
-        return _refused(request, exc.message, exc.status, BACK)
+        return refusal_page(request, exc.message, exc.status, BACK)
     except dispatch.TooLate:
         log.info("tap %s not judged within its deadline: answered not applied", name)
         return _act_failed(request, token, action_id)
@@ -82,8 +82,8 @@ def act(request: HttpRequest, token: str, name: str) -> HttpResponse:
 
 
 def _applied(request: HttpRequest, outcome: str = "") -> HttpResponse:
-    if _is_htmx(request):
-        response: HttpResponse = _private(HttpResponse(status=204))
+    if is_htmx(request):
+        response: HttpResponse = private_headers(HttpResponse(status=204))
     else:
         response = HttpResponseRedirect(request.path.rsplit("/act/", 1)[0] + "/", status=303)
     if outcome:
@@ -105,9 +105,11 @@ def _act_failed(request: HttpRequest, token: str, action_id: str | None) -> Http
             if known.outcome in ("applied", "merged"):
                 return _applied(request, "merged" if known.outcome == "merged" else "")
             if known.outcome == "refused":
-                return _refused(request, known.message, known.status, BACK)
+                return refusal_page(request, known.message, known.status, BACK)
             outcome = "not_applied"
-    response = _refused(request, _("The server could not record this tap. Checking…"), 503, BACK)
+    response = refusal_page(
+        request, _("The server could not record this tap. Checking…"), 503, BACK
+    )
     response["X-Tap-Outcome"] = outcome
     return response
 
@@ -121,8 +123,8 @@ def tap_status_view(request: HttpRequest, actor: Actor, token: str, action_id: s
     try:
         body = dispatch.status_of(token, action_id)
     except NotFound:
-        return _not_found(request)
-    return _private(JsonResponse(body))
+        return not_found(request)
+    return private_headers(JsonResponse(body))
 
 
 def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
@@ -132,9 +134,11 @@ def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
     context = {
         "url": url,
         "qr": qr_svg(url),
-        "full": not _is_htmx(request),
+        "full": not is_htmx(request),
         "pending": handover.state == Handover.State.PENDING,
         "own": handover.requested_by == f"seat:{handover.seat_id}",
         "name": handover.seat.name,
     }
-    return _private(render(request, "companion/live/dialogs/handover.html#handover", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/handover.html#handover", context)
+    )

@@ -20,10 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from companion import actions
 from companion.actions import ActionError, Actor, NotFound
-from companion.actions.box_offers import LOCKED_CODE, BoxRefused, box_locked, table_box
+from companion.actions.box_offers import LOCKED_CODE, BoxRefused, box_locked
+from companion.queries.box import table_box
 from companion.rules import box
 from companion.web.middleware import OVERSIZED_UPLOAD
-from companion.web.views.common import _is_htmx, _not_found, _private, _refused, with_actor
+from companion.web.views.common import is_htmx, not_found, private_headers, refusal_page, with_actor
 from companion.words import names
 
 SKILL_ROWS = 4
@@ -80,25 +81,25 @@ def _context(actor: Actor, token: str, **extra: Any) -> dict[str, Any]:
 def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     """The page; a refusal to htmx (the boosted forms) is answered 200 with the page, so it
     is shown (htmx swaps no 4xx here), and `X-Box-Refused` says so."""
-    refused = status >= 400 and _is_htmx(request)
+    refused = status >= 400 and is_htmx(request)
     response = render(request, "companion/box.html", context, status=200 if refused else status)
     if refused:
         response["X-Box-Refused"] = str(status)
         # The reason in view (the form's first error, or the file's).
         response["HX-Reswap"] = "innerHTML show:[role=alert]:top"
-    return _private(response)
+    return private_headers(response)
 
 
 def _back(actor: Actor, token: str) -> HttpResponse:
     response = HttpResponse(status=303)
     response["Location"] = reverse("box", args=[token])
-    return _private(response)
+    return private_headers(response)
 
 
 def _host_only(request: HttpRequest, actor: Actor, token: str) -> HttpResponse | None:
     if actor.is_host:
         return None
-    return _refused(request, _("Only the host can do that."), 403, _base(actor, token))
+    return refusal_page(request, _("Only the host can do that."), 403, _base(actor, token))
 
 
 @require_GET
@@ -162,7 +163,7 @@ def box_add(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
             action_id=request.POST.get("action_id") or None,
         )
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except BoxRefused as exc:
         if exc.code == LOCKED_CODE:
             return _page(request, _context(actor, token, notice=exc.message), status=exc.status)
@@ -170,7 +171,7 @@ def box_add(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         context = _context(actor, token, values=request.POST.dict(), errors={field: exc.message})
         return _page(request, context, status=exc.status)
     except ActionError as exc:
-        return _refused(request, exc.message, exc.status, reverse("box", args=[token]))
+        return refusal_page(request, exc.message, exc.status, reverse("box", args=[token]))
     return _back(actor, token)
 
 
@@ -181,7 +182,7 @@ def _simple(request: HttpRequest, actor: Actor, token: str, run: Any) -> HttpRes
     try:
         run()
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
         context = _context(actor, token, notice=exc.message)
         return _page(request, context, status=exc.status)
@@ -240,7 +241,7 @@ def _simple_import(request: HttpRequest, actor: Actor, token: str, data: bytes) 
     try:
         actions.box_import(token=token, text=data)
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
         # A locked box says so at the top, as for every other change.
         where = "notice" if exc.code == LOCKED_CODE else "import_error"
@@ -261,4 +262,4 @@ def box_export(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     filename = f"sanguosha-box-{actor.table.code}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
-    return _private(response)
+    return private_headers(response)

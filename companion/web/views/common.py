@@ -23,7 +23,7 @@ DEVICE_COOKIE = "sgs_device"
 MINE_COOKIE = "sgs_mine"
 
 
-def _private(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpResponse:
+def private_headers(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpResponse:
     """Headers every page or fragment reached by a token carries (docs/threats.md 4 and 6)."""
     response["Cache-Control"] = "no-store, private"
     response["Referrer-Policy"] = referrer
@@ -31,29 +31,29 @@ def _private(response: HttpResponse, *, referrer: str = "no-referrer") -> HttpRe
     return response
 
 
-def _form_page(response: HttpResponse) -> HttpResponse:
+def form_page(response: HttpResponse) -> HttpResponse:
     """Pages with plain forms and no token in their address (start, join).
 
     Browsers send `Origin: null` from no-referrer pages, which Django's CSRF check refuses; these
     addresses carry no secret, and same-origin still keeps any link's address inside the site.
     """
-    return _private(response, referrer="same-origin")
+    return private_headers(response, referrer="same-origin")
 
 
-def _is_htmx(request: HttpRequest) -> bool:
+def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _not_found(request: HttpRequest) -> HttpResponse:
+def not_found(request: HttpRequest) -> HttpResponse:
     throttle.failed(request)
     response = render(request, "companion/not_found.html", status=404)
-    return _private(response)
+    return private_headers(response)
 
 
-def _refused(request: HttpRequest, message: Any, status: int, back: str) -> HttpResponse:
+def refusal_page(request: HttpRequest, message: Any, status: int, back: str) -> HttpResponse:
     """A refusal: for htmx the toast alone, nothing on the page replaced (the phone's script
     shows the message); otherwise an error page whose link goes `back`."""
-    if _is_htmx(request):
+    if is_htmx(request):
         response = render(
             request, "companion/live/toast.html#toast", {"message": message}, status=status
         )
@@ -62,13 +62,13 @@ def _refused(request: HttpRequest, message: Any, status: int, back: str) -> Http
         response = render(
             request, "companion/error.html", {"message": message, "back": back}, status=status
         )
-    return _private(response)
+    return private_headers(response)
 
 
-def _too_many(request: HttpRequest) -> HttpResponse:
+def too_many(request: HttpRequest) -> HttpResponse:
     response = render(request, "companion/not_found.html", {"throttled": True}, status=429)
     response["Retry-After"] = str(throttle.WINDOW_SECONDS)
-    return _private(response)
+    return private_headers(response)
 
 
 def with_actor(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -77,11 +77,11 @@ def with_actor(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
         if throttle.blocked(request):
-            return _too_many(request)
+            return too_many(request)
         try:
             actor = actor_for(token)
         except NotFound:
-            return _not_found(request)
+            return not_found(request)
         return view(request, actor, token, *args, **kwargs)
 
     return wrapper
@@ -94,25 +94,25 @@ def with_table(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     @wraps(view)
     def wrapper(request: HttpRequest, code: str, *args: Any, **kwargs: Any) -> HttpResponse:
         if throttle.blocked(request):
-            return _too_many(request)
+            return too_many(request)
         table = Table.objects.filter(code=code).first()
         if table is None:
-            return _not_found(request)
+            return not_found(request)
         return view(request, table, *args, **kwargs)
 
     return wrapper
 
 
-def _device(request: HttpRequest) -> str:
+def device_id(request: HttpRequest) -> str:
     value = request.COOKIES.get(DEVICE_COOKIE, "")
     return value if re.fullmatch(r"[A-Za-z0-9_-]{32}", value) else ""
 
 
-def _remember(
+def remember(
     response: HttpResponse, request: HttpRequest, code: str, kind: str, token: str
 ) -> None:
     """Keep this phone's links in a cookie so the start page can lead back to them."""
-    mine = [list(m) for m in _mine(request) if m[0] != code]
+    mine = [list(m) for m in my_links(request) if m[0] != code]
     mine = [[code, kind, token], *mine][:5]
     response.set_cookie(
         MINE_COOKIE,
@@ -124,7 +124,7 @@ def _remember(
     )
 
 
-def _mine(request: HttpRequest) -> list[tuple[str, str, str]]:
+def my_links(request: HttpRequest) -> list[tuple[str, str, str]]:
     """The links kept in this phone's cookie; anything else the cookie holds is ignored."""
     try:
         value = json.loads(request.COOKIES.get(MINE_COOKIE, "[]"))
@@ -139,5 +139,5 @@ def _mine(request: HttpRequest) -> list[tuple[str, str, str]]:
     ][:5]
 
 
-def _join_url(request: HttpRequest, code: str) -> str:
+def join_url(request: HttpRequest, code: str) -> str:
     return request.build_absolute_uri(reverse("join", args=[code]))

@@ -28,7 +28,7 @@ from companion.rules.offers import (
     trick_choices,
 )
 from companion.rules.turns import judgement_order
-from companion.web.views.common import _not_found, _private, with_actor, with_table
+from companion.web.views.common import not_found, private_headers, with_actor, with_table
 from companion.words.names import table_hero_card
 
 
@@ -36,7 +36,7 @@ def game_dialog(request: HttpRequest, token: str, name: str, seat_id: int) -> Ht
     """A game package's dialog of one seat (companion.hooks: `Game.dialogs`), by its name."""
     view = hooks.dialog(name)
     if view is None:
-        return _not_found(request)
+        return not_found(request)
     response: HttpResponse = view(request, token=token, seat_id=seat_id)
     return response
 
@@ -48,7 +48,7 @@ def _seat_dialog(
     me = actor.seat if actor is not None else None
     view = seat_dialog_view(table, seat_id, asker_id=me.pk if me is not None else None)
     if view is None:
-        return _not_found(request)
+        return not_found(request)
     seat = view.seat
     if me is not None and me.pk == seat_id and seat.hero is None and me.hero_pick:
         # A player sees their own unrevealed pick; nobody else does.
@@ -95,7 +95,7 @@ def _seat_dialog(
         # controls (slot "damage_note").
         "games": hooks.seat_dialog_parts(table, view.games, seat, asker, turn),
     }
-    return _private(render(request, "companion/live/dialogs/seat.html#seat_dialog", context))
+    return private_headers(render(request, "companion/live/dialogs/seat.html#seat_dialog", context))
 
 
 @require_GET
@@ -120,7 +120,7 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     try:
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     labels = {
         "weapon": _("Weapon"),
         "armor": _("Armor"),
@@ -140,7 +140,9 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "groups": groups,
         "english": translation.get_language().startswith("en"),
     }
-    return _private(render(request, "companion/live/dialogs/equip.html#equip_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/equip.html#equip_dialog", context)
+    )
 
 
 RANKS = [(n, rank_label(n)) for n in range(1, 14)]
@@ -153,7 +155,7 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     try:
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
     codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
     # 军争: the odds from the live deck, saying what was taken out.
@@ -186,7 +188,9 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "deck_size": len(deck),
         "live": live,
     }
-    return _private(render(request, "companion/live/dialogs/judge.html#judge_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/judge.html#judge_dialog", context)
+    )
 
 
 @require_GET
@@ -198,7 +202,9 @@ def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpRespon
         "ranks": RANKS,
         "rank_needed": not pending or rank_decides(Check(pending["check"])),
     }
-    return _private(render(request, "companion/live/dialogs/replace.html#replace_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/replace.html#replace_dialog", context)
+    )
 
 
 @require_GET

@@ -7,13 +7,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from companion.web.views.common import _is_htmx, _not_found, _private
+from companion.web.views.common import is_htmx, not_found, private_headers
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A clear message instead of Django's debug page when a form has gone stale."""
     message = _("This page was open too long or came from elsewhere. Reload it and try again.")
-    if _is_htmx(request):
+    if is_htmx(request):
         response = render(
             request, "companion/live/toast.html#toast", {"message": message}, status=403
         )
@@ -21,12 +21,12 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         response = render(
             request, "companion/error.html", {"message": message, "back": "/"}, status=403
         )
-    return _private(response)
+    return private_headers(response)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """A generic 500 page that shows nothing of the request."""
-    return _private(
+    return private_headers(
         HttpResponse(
             render(
                 request, "companion/error.html", {"message": _("Something went wrong.")}
@@ -41,4 +41,4 @@ def page_not_found(
 ) -> HttpResponse:
     """Every unknown address answers like a wrong token (`/ws/<token>/` over HTTP too: those
     URL names exist for reverse(), and Django hands this view the token)."""
-    return _not_found(request)
+    return not_found(request)

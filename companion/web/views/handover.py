@@ -17,35 +17,35 @@ from companion import actions
 from companion.actions import NotFound
 from companion.models import Handover
 from companion.web import throttle
-from companion.web.views.common import _form_page, _is_htmx, _not_found, _remember, _too_many
+from companion.web.views.common import form_page, is_htmx, not_found, remember, too_many
 
 
 @require_http_methods(["GET", "POST"])
 def claim(request: HttpRequest, token: str) -> HttpResponse:
     """Wait for a seat move, then take the seat on this phone."""
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     if request.method == "POST":
         try:
             handover, seat_token = actions.handover_claim(token)
         except NotFound:
-            return _not_found(request)
+            return not_found(request)
         if seat_token:
             url = reverse("phone", args=[seat_token])
-            if _is_htmx(request):
+            if is_htmx(request):
                 response = HttpResponse(status=200)
                 response["HX-Redirect"] = url
             else:
                 response = HttpResponseRedirect(url, status=303)
                 response.status_code = 303
-            _remember(response, request, handover.table.code, "seat", seat_token)
-            return _form_page(response)
+            remember(response, request, handover.table.code, "seat", seat_token)
+            return form_page(response)
     else:
         handover = (
             Handover.objects.select_related("seat", "table").filter(claim_token=token).first()
         )
         if handover is None:
-            return _not_found(request)
+            return not_found(request)
     left = max(0, int((handover.not_before - timezone.now()).total_seconds() + 0.999))
     context = {
         # The countdown as live.js shows it, already there before its first tick.
@@ -55,6 +55,6 @@ def claim(request: HttpRequest, token: str) -> HttpResponse:
         "code": handover.table.code,
         "deadline_ms": int(handover.not_before.timestamp() * 1000),
     }
-    template = "companion/handover.html" + ("#claim" if _is_htmx(request) else "")
+    template = "companion/handover.html" + ("#claim" if is_htmx(request) else "")
     # Same-origin referrer: the plain form (no script) must pass the CSRF origin check.
-    return _form_page(render(request, template, context))
+    return form_page(render(request, template, context))

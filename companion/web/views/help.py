@@ -10,14 +10,14 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from companion.actions.box_offers import table_box
 from companion.models import Table
+from companion.queries.box import table_box
 from companion.rules import help as rules_help
 from companion.rules.help import first_game as rules_first_game
 from companion.rules.help.roles import ROLE_TIPS
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS
 from companion.web import throttle
-from companion.web.views.common import _too_many
+from companion.web.views.common import too_many
 from companion.words import names
 
 MAX_QUERY = 60
@@ -87,7 +87,7 @@ def help_entry(request: HttpRequest, kind: str, name: str) -> HttpResponse:
         # A table's code is looked up here: counted like every lookup by code (a guess at
         # table codes is throttled, companion.web.throttle).
         if throttle.blocked(request):
-            return _too_many(request)
+            return too_many(request)
         others = _added_entries(name)
         e = others.get(f"added:{name}")
         if e is None:

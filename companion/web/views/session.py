@@ -23,10 +23,10 @@ from companion.models import Table
 from companion.read import sessions
 from companion.read.session_export import export_csv, export_json
 from companion.web.views.common import (
-    _is_htmx,
-    _not_found,
-    _private,
-    _refused,
+    is_htmx,
+    not_found,
+    private_headers,
+    refusal_page,
     with_actor,
     with_table,
 )
@@ -43,10 +43,10 @@ def _page(
     request: HttpRequest, which: str, context: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     """A dialog for htmx, or the same content as a page."""
-    page = not _is_htmx(request)
+    page = not is_htmx(request)
     context = {**context, "which": which, "page": page}
     template = "companion/session.html" if page else f"companion/session.html#{which}_dialog"
-    return _private(render(request, template, context, status=status))
+    return private_headers(render(request, template, context, status=status))
 
 
 def _session_context(
@@ -80,7 +80,7 @@ def session_history(
     """A session's standings, charts and games, with the export links."""
     context = _session_context(actor.table, number, _base(actor, token, actor.table), exports=True)
     if context is None:
-        return _not_found(request)
+        return not_found(request)
     return _page(request, "session", context)
 
 
@@ -93,9 +93,9 @@ def game_detail(request: HttpRequest, actor: Actor, token: str, number: str) -> 
             actor.table, number, _base(actor, token, actor.table), can_correct=actor.is_host
         )
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
-        return _refused(request, exc.message, exc.status, _base(actor, token, actor.table))
+        return refusal_page(request, exc.message, exc.status, _base(actor, token, actor.table))
     return _page(request, "game", context)
 
 
@@ -119,9 +119,9 @@ def game_correct(request: HttpRequest, actor: Actor, token: str, number: str) ->
         )
         context = _game_context(actor.table, number, base, can_correct=True)
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
-        return _refused(request, exc.message, exc.status, base)
+        return refusal_page(request, exc.message, exc.status, base)
     return _page(request, "game", {**context, "corrected": True})
 
 
@@ -132,7 +132,7 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     table = actor.table
     base = _base(actor, token, table)
     if not actor.is_host:
-        return _refused(request, _("Only the host can do that."), 403, base)
+        return refusal_page(request, _("Only the host can do that."), 403, base)
     if request.method == "POST":
         try:
             actions.session_new(
@@ -142,14 +142,14 @@ def session_new(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
                 action_id=request.POST.get("action_id") or None,
             )
         except NotFound:
-            return _not_found(request)
+            return not_found(request)
         except ActionError as exc:
-            return _refused(request, exc.message, exc.status, base)
-        if _is_htmx(request):
-            return _private(HttpResponse(status=204))
+            return refusal_page(request, exc.message, exc.status, base)
+        if is_htmx(request):
+            return private_headers(HttpResponse(status=204))
         response = HttpResponse(status=303)
         response["Location"] = base
-        return _private(response)
+        return private_headers(response)
     seats = list(table.seats.order_by("position", "slot"))
     leaders = mode_of(table).leader_seats(len(seats))
     context = {
@@ -170,7 +170,7 @@ def session_export(
     try:
         session = sessions.session_of(actor.table, number)
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     filename = f"sanguosha-{actor.table.code}-session-{session.number}.{fmt}"
     if fmt == "csv":
         response = HttpResponse(export_csv(session), content_type="text/csv; charset=utf-8")
@@ -179,7 +179,7 @@ def session_export(
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
-    return _private(response)
+    return private_headers(response)
 
 
 # The public display (read only) ---------------------------------------------------------------
@@ -193,7 +193,7 @@ def display_session_history(
     """The history on the table display: standings, charts and games; no export, no changes."""
     context = _session_context(table, number, _base(None, None, table), exports=False)
     if context is None:
-        return _not_found(request)
+        return not_found(request)
     return _page(request, "session", context)
 
 
@@ -204,7 +204,7 @@ def display_game_detail(request: HttpRequest, table: Table, number: str) -> Http
     try:
         context = _game_context(table, number, _base(None, None, table), can_correct=False)
     except NotFound:
-        return _not_found(request)
+        return not_found(request)
     except ActionError as exc:
-        return _refused(request, exc.message, exc.status, _base(None, None, table))
+        return refusal_page(request, exc.message, exc.status, _base(None, None, table))
     return _page(request, "game", context)

@@ -22,15 +22,15 @@ from companion.rules import modes
 from companion.web import throttle
 from companion.web.views.common import (
     DEVICE_COOKIE,
-    _device,
-    _form_page,
-    _is_htmx,
-    _join_url,
-    _mine,
-    _not_found,
-    _private,
-    _remember,
-    _too_many,
+    device_id,
+    form_page,
+    is_htmx,
+    join_url,
+    my_links,
+    not_found,
+    private_headers,
+    remember,
+    too_many,
     with_actor,
     with_table,
 )
@@ -42,7 +42,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The start page: open a new table, join one by its code, or go back to one."""
     mine = []
     try:
-        for code, kind, token in _mine(request):
+        for code, kind, token in my_links(request):
             try:
                 actor = actor_for(token)
             except NotFound:
@@ -54,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     except (ValueError, TypeError):
         mine = []
     response = render(request, "companion/home.html", {"mine": mine, "modes": mode_choices()})
-    return _form_page(response)
+    return form_page(response)
 
 
 @require_POST
@@ -70,10 +70,10 @@ def table_new(request: HttpRequest) -> HttpResponse:
             {"error_new": exc.message, "modes": mode_choices()},
             status=exc.status,
         )
-        return _form_page(response)
+        return form_page(response)
     response = HttpResponseRedirect(reverse("host", args=[table.host_token]), status=303)
     response.status_code = 303
-    _remember(response, request, table.code, "host", table.host_token)
+    remember(response, request, table.code, "host", table.host_token)
     return response
 
 
@@ -81,7 +81,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
 def join_lookup(request: HttpRequest) -> HttpResponse:
     """The start page's "join by code" form."""
     if throttle.blocked(request):
-        return _too_many(request)
+        return too_many(request)
     code = actions.clean_code(request.GET.get("code", ""))
     if code and Table.objects.filter(code=code).exists():
         return HttpResponseRedirect(reverse("join", args=[code]))
@@ -96,15 +96,15 @@ def join_lookup(request: HttpRequest) -> HttpResponse:
         },
         status=404,
     )
-    return _form_page(response)
+    return form_page(response)
 
 
 @require_http_methods(["GET", "POST"])
 @with_table
 def join(request: HttpRequest, table: Table) -> HttpResponse:
     """Where the table's QR code leads: pick a name and take a seat."""
-    device = _device(request) or new_token()
-    mine = table.seats.filter(device=device).first() if _device(request) else None
+    device = device_id(request) or new_token()
+    mine = table.seats.filter(device=device).first() if device_id(request) else None
     if mine is not None:
         return HttpResponseRedirect(reverse("phone", args=[mine.token]))
     error = None
@@ -115,13 +115,13 @@ def join(request: HttpRequest, table: Table) -> HttpResponse:
         try:
             seat, _created = actions.seat_join(code=table.code, name=name, device=device)
         except NotFound:
-            return _not_found(request)
+            return not_found(request)
         except ActionError as exc:
             error, status = exc.message, exc.status
         else:
             response = HttpResponseRedirect(reverse("phone", args=[seat.token]), status=303)
             response.status_code = 303
-            _remember(response, request, table.code, "seat", seat.token)
+            remember(response, request, table.code, "seat", seat.token)
             return response
     state = public_state(table)
     refusal = join_refusal(table, state.seat_count)
@@ -146,7 +146,7 @@ def join(request: HttpRequest, table: Table) -> HttpResponse:
         samesite="Lax",
         secure=settings.HTTPS,
     )
-    return _form_page(response)
+    return form_page(response)
 
 
 @require_GET
@@ -177,13 +177,13 @@ def _screen(
         "is_host": bool(actor and actor.is_host),
         "is_console": bool(actor and actor.seat is None),
         "ws_url": ws_url,
-        "join_url": _join_url(request, table.code),
-        "join_qr": join_qr_svg(_join_url(request, table.code)),
+        "join_url": join_url(request, table.code),
+        "join_qr": join_qr_svg(join_url(request, table.code)),
     }
     template = template_for(table.mode, template)
-    if _is_htmx(request):
+    if is_htmx(request):
         template += "#screen"
-    return _private(render(request, template, context))
+    return private_headers(render(request, template, context))
 
 
 @require_GET
@@ -211,7 +211,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next", "/")
     if not back.startswith("/") or back.startswith("//"):
         back = "/"
-    if _is_htmx(request):
+    if is_htmx(request):
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
     else:

@@ -17,7 +17,7 @@ from django.test import Client
 
 from companion.live import broadcast
 from companion.models import Seat, Table
-from tests.read.test_secrecy_permuted import _normalise
+from tests.read.test_secrecy_permuted import normalise
 from tests.read.test_secrets_sizes import assert_same_sizes
 from tests.support.factories import make_table
 
@@ -61,7 +61,7 @@ def without_public_options(text: str) -> str:
     """A screen less the public list of the options on (the same on every screen)."""
     text = re.sub(r'<span class="variants-on".*?</span></span>', "", text, flags=re.S)
     text = re.sub(r'<details class="rules-panel.*?</details>', "", text, flags=re.S)
-    return _normalise(text)
+    return normalise(text)
 
 
 def everything(table: Table, seat: Seat | None) -> dict[str, str]:

@@ -8,19 +8,19 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.box_offers import table_box
-from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
+from companion.actions.core import ActionError, Actor, Change, action, record_change, seat_public
 from companion.games.afterlife.actions.state import (
     KEY,
     REBIRTH,
-    _replace,
-    _save,
     open_tap,
+    replaced,
+    save_state,
     statuses,
     stored_before,
 )
 from companion.games.afterlife.rules import rebirth
 from companion.models import Seat, Table
+from companion.queries.box import table_box
 from companion.rules import box, chance
 
 GIFT_REFUSALS: dict[rebirth.GiftRefusal, Promise] = {
@@ -61,7 +61,7 @@ def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) ->
     index = ids.index(receiver.pk)
     cards = gave.cards.get(index, 0)
     public: dict[str, Any] = {
-        **_seat_public(receiver),
+        **seat_public(receiver),
         "giver": giver.pk,
         "giver_name": giver.name,
         "cards": cards,
@@ -77,7 +77,7 @@ def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) ->
             public["no_hero"] = True
         else:
             gave = rebirth.reborn(gave, index)
-            before["seat"] = _seat_row(receiver)
+            before["seat"] = reborn_row(receiver)
             hp, max_hp = rebirth.reborn_hp(hero.hp)
             public.update(reborn=True, old_hero=receiver.hero, hero=hero.id, hp=hp)
             receiver.hero = hero.id
@@ -92,11 +92,11 @@ def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) ->
             receiver.chained = False
             receiver.wine = ""
             receiver.save()
-            after["seat"] = _seat_row(receiver)
-    state = _replace(state, rebirth=gave)
-    _save(table, state)
+            after["seat"] = reborn_row(receiver)
+    state = replaced(state, rebirth=gave)
+    save_state(table, state)
     after[KEY] = state.stored()
-    return _record(
+    return record_change(
         actor,
         table,
         kind="rebirth_reborn" if public.get("reborn") else "rebirth_gift",
@@ -120,7 +120,7 @@ def _draw(table: Table, old_hero: str, held: list[str]) -> box.BoxHero | None:
     return box.rebirth_hero(the_box, old_hero=old_hero, held=held)
 
 
-def _seat_row(seat: Seat) -> dict[str, Any]:
+def reborn_row(seat: Seat) -> dict[str, Any]:
     """What a rebirth changes of the reborn seat, as its event keeps it (before and after) for
     the undo."""
     return {

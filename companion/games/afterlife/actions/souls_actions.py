@@ -9,16 +9,16 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, Change, _record, _seat_public, action
-from companion.actions.inputs import _ordered
+from companion.actions.core import ActionError, Actor, Change, action, record_change, seat_public
+from companion.actions.inputs import ordered_seats
 from companion.games.afterlife.actions.state import (
     DARK_SOULS,
     KEY,
     Afterlife,
-    _replace,
-    _save,
     load,
     open_tap,
+    replaced,
+    save_state,
     statuses,
     stored_before,
 )
@@ -64,19 +64,19 @@ def soul_haunt(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> C
     except souls.SoulRefused as refused:
         raise ActionError(SOUL_REFUSALS[refused.refusal], 409, refused.refusal.value) from None
     before = {KEY: stored_before(table)}
-    state = _replace(
+    state = replaced(
         state,
         souls=(*state.souls, soul),
         choosing=tuple(i for i in state.choosing if i != me),
         owners=(*state.owners, me),
     )
-    _save(table, state)
-    return _record(
+    save_state(table, state)
+    return record_change(
         actor,
         table,
         kind="soul_haunted",
         public={
-            **_seat_public(owner),
+            **seat_public(owner),
             "soul": soul.soul.value,
             "host": host.pk,
             "host_name": host.name,
@@ -115,15 +115,15 @@ def soul_use(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     before: dict[str, Any] = {KEY: stored_before(table)}
     after: dict[str, Any] = {}
     public: dict[str, Any] = {
-        **_seat_public(owner),
+        **seat_public(owner),
         "soul": soul.soul.value,
         "host": host.pk,
         "host_name": host.name,
     }
-    state = _replace(state, souls=tuple(souls.gone(state.souls, soul)))
-    _save(table, state)
+    state = replaced(state, souls=tuple(souls.gone(state.souls, soul)))
+    save_state(table, state)
     after[KEY] = state.stored()
-    return _record(
+    return record_change(
         actor,
         table,
         kind="soul_used",
@@ -192,7 +192,7 @@ def prevent_damage(table: Table, seat: Seat, amount: int) -> tuple[int, dict[str
     event keeps (empty: no 罗汉)."""
     if amount <= 0 or not _luohan_on(table):
         return amount, {}
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     state = load(table)
     index = [s.pk for s in seats].index(seat.pk)
     block = souls.luohan_block(state.souls, target=index, amount=amount)
@@ -207,8 +207,8 @@ def _spend(
     kept = []
     for soul in used:
         kept.append({**soul.stored(), "at": state.souls.index(soul)})
-        state = _replace(state, souls=tuple(souls.gone(state.souls, soul)))
-    _save(table, state)
+        state = replaced(state, souls=tuple(souls.gone(state.souls, soul)))
+    save_state(table, state)
     return {
         "luohan": [
             {**k, "owner_name": seats[k["owner"]].name, "host_name": seats[k["host"]].name}
@@ -228,4 +228,4 @@ def unspend_luohan(table: Table, target: Event) -> None:
         soul = DarkSoul.from_stored(row)
         if soul not in found:
             found.insert(min(int(row.get("at", 0)), len(found)), soul)
-    _save(table, _replace(state, souls=tuple(found)))
+    save_state(table, replaced(state, souls=tuple(found)))

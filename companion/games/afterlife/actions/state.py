@@ -11,8 +11,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from companion.actions.core import ActionError, Actor, _seat_of
-from companion.actions.inputs import _ordered
+from companion.actions.core import ActionError, Actor, seat_of
+from companion.actions.inputs import ordered_seats
 from companion.games.afterlife.rules import rebirth, souls
 from companion.games.afterlife.rules.souls import DarkSoul
 from companion.models import Seat, Table
@@ -60,7 +60,7 @@ def load(table: Table) -> Afterlife:
     )
 
 
-def _save(table: Table, state: Afterlife) -> None:
+def save_state(table: Table, state: Afterlife) -> None:
     table.mode_state = {**(table.mode_state or {}), KEY: state.stored()}
 
 
@@ -109,17 +109,17 @@ def died(table: Table, seats: Sequence[Seat], seat: Seat) -> None:
     index = [s.pk for s in seats].index(seat.pk)
     identity = Identity(seat.identity)
     if opts.flag(REBIRTH) and identity != Identity.LORD:
-        state = _replace(state, rebirth=rebirth.died(state.rebirth, index))
+        state = replaced(state, rebirth=rebirth.died(state.rebirth, index))
     if opts.flag(DARK_SOULS):
         kept = tuple(souls.host_died(state.souls, index))
         choosing = state.choosing
         if souls.soul_for(identity) and index not in state.owners:
             choosing = (*choosing, index)
-        state = _replace(state, souls=kept, choosing=choosing)
-    _save(table, state)
+        state = replaced(state, souls=kept, choosing=choosing)
+    save_state(table, state)
 
 
-def _replace(state: Afterlife, **changes: Any) -> Afterlife:
+def replaced(state: Afterlife, **changes: Any) -> Afterlife:
     return Afterlife(**{**state.__dict__, **changes})
 
 
@@ -154,8 +154,8 @@ def open_tap(actor: Actor, seat_id: Any, option: str) -> Tap:
         raise ActionError(message, 409, code)
     _playing(table)
     tapper = _own_seat(actor)
-    seat = _seat_of(table, seat_id)
-    seats = _ordered(table)
+    seat = seat_of(table, seat_id)
+    seats = ordered_seats(table)
     return Tap(tapper, seat, seats, [s.pk for s in seats], load(table))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError
-from companion.games.afterlife.actions.rebirth_actions import _seat_row
+from companion.games.afterlife.actions.rebirth_actions import reborn_row
 from companion.games.afterlife.actions.state import KEY, restore, stored_before
 from companion.models import Event, Seat, Table
 
@@ -28,7 +28,7 @@ def undo(table: Table, target: Event) -> Seat | None:
     changed: Seat | None = None
     if "seat" in target.before:
         seat = table.seats.get(pk=int(target.subject_seat_id or 0))
-        if _seat_row(seat) != target.after["seat"]:
+        if reborn_row(seat) != target.after["seat"]:
             raise _changed_since()
         row = target.before["seat"]
         seat.hero = row["hero"]

@@ -9,8 +9,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions.core import ActionError, Actor, Change, _record, _seat_public
-from companion.actions.play import _delta
+from companion.actions.core import ActionError, Actor, Change, record_change, seat_public
+from companion.actions.play import delta_change
 from companion.games.maneuvering.actions.preview import step_public
 from companion.infra import fastsql
 from companion.models import Event, Seat, Table
@@ -20,7 +20,7 @@ from companion.rules.damage import DamageStep
 _DAMAGE_FIELDS = ["hp", "dying", "damage_source", "chained", "wine", "equipment"]
 
 
-def _row(seat: Seat) -> dict[str, Any]:
+def hp_row(seat: Seat) -> dict[str, Any]:
     return {
         "hp": seat.hp,
         "dying": seat.dying,
@@ -31,7 +31,7 @@ def _row(seat: Seat) -> dict[str, Any]:
     }
 
 
-def _hp_hooks(
+def hp_hooks(
     table: Table,
     touched: list[Seat],
     before: dict[str, dict[str, Any]],
@@ -80,7 +80,7 @@ def _hp_hooks(
     return gathered
 
 
-def _until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...], DamageStep | None]:
+def until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...], DamageStep | None]:
     """The steps applied now: up to the first that leaves a seat dying while the chain has more
     to go (docs/rules.md §9.9: he is saved or dies before the chain goes on); that step, or None."""
     for i, step in enumerate(steps):
@@ -89,7 +89,7 @@ def _until_dying(steps: tuple[DamageStep, ...]) -> tuple[tuple[DamageStep, ...],
     return steps, None
 
 
-def _apply_steps(steps: tuple[DamageStep, ...], by_pk: dict[int, Seat]) -> list[Seat]:
+def apply_steps(steps: tuple[DamageStep, ...], by_pk: dict[int, Seat]) -> list[Seat]:
     touched: list[Seat] = []
     for step in steps:
         seat = by_pk[step.seat]
@@ -120,7 +120,7 @@ def _pause(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def _record_steps(
+def record_steps(
     actor: Actor,
     table: Table,
     kind: str,
@@ -145,12 +145,12 @@ def _record_steps(
     newly_dying = {pk for pk, s in changed.items() if s.dying and not before[str(pk)]["dying"]}
     pause = _pause(paused, names) if paused is not None else None
     private = {*newly_dying, *(games.private_seats if games is not None else ())}
-    return _record(
+    return record_change(
         actor,
         table,
         kind=kind,
         public={
-            **_seat_public(subject),
+            **seat_public(subject),
             **extra,
             "steps": [step_public(step, names) for step in steps],
             "dying": [step.seat for step in steps if step.seat in newly_dying],
@@ -158,7 +158,7 @@ def _record_steps(
         },
         before={"seats": {str(pk): before[str(pk)] for pk in changed}},
         after={
-            "seats": {str(pk): _row(s) for pk, s in changed.items()},
+            "seats": {str(pk): hp_row(s) for pk, s in changed.items()},
             **({"paused": pause} if pause else {}),
         },
         subject=subject,
@@ -167,7 +167,7 @@ def _record_steps(
         # A game may ask for every screen (what it shows changed): the whole page, not a delta.
         change=Change(table.pk, table.version, private_seats=private)
         if whole_page or (games is not None and games.whole_page)
-        else _delta(
+        else delta_change(
             table,
             list(changed.values()),
             *(("hp", "strip", "distances") if distances else ("hp", "strip")),
@@ -182,7 +182,7 @@ def undo_resolved(table: Table, target: Event) -> list[Seat]:
     seats = {s.pk: s for s in table.seats.filter(pk__in=[int(pk) for pk in after])}
     for pk, row in after.items():
         seat = seats.get(int(pk))
-        now = _row(seat) if seat is not None else {}
+        now = hp_row(seat) if seat is not None else {}
         if seat is None or not seat.alive or any(now[k] != v for k, v in row.items()):
             raise ActionError(
                 _("That change cannot be undone: the table has changed since."), 409, "changed"

@@ -11,14 +11,14 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _already,
-    _record,
-    _seat_public,
     action,
+    already_applied,
     may_act_on,
+    record_change,
+    seat_public,
 )
-from companion.actions.play import _delta, _in_play, _living
-from companion.games.maneuvering.actions.preview import _maneuvering
+from companion.actions.play import delta_change, living_seat, require_playing
+from companion.games.maneuvering.actions.preview import require_maneuvering
 from companion.games.maneuvering.rules.cards import WineMarker, drink
 from companion.infra import fastsql
 from companion.models import Event, Seat
@@ -38,29 +38,29 @@ def seat_set_chained(
 ) -> Change:
     """铁索连环: chain a seat or set it free (the card's user taps it for each target)."""
     table = actor.table
-    _in_play(table)
-    _maneuvering(table)
-    seat = _living(table, seat_id)
+    require_playing(table)
+    require_maneuvering(table)
+    seat = living_seat(table, seat_id)
     # The seat itself, the host, referee mode, or the player whose turn it is (who uses the card).
     user = actor.seat is not None and actor.seat.pk == table.turn_seat_id
     if not (may_act_on(actor, seat.pk) or user):
         raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
     value = chained in (True, 1, "1", "true", "on", "yes")
     if seat.chained == value:
-        return _already(table, action_id)
+        return already_applied(table, action_id)
     seat.chained = value
     fastsql.update(seat, ["chained"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="chained",
-        public={**_seat_public(seat), "chained": value},
+        public={**seat_public(seat), "chained": value},
         before={"chained": not value},
         after={"chained": value},
         subject=seat,
         action_id=action_id,
         undoable=True,
-        change=_delta(table, [seat], "hp", "strip"),
+        change=delta_change(table, [seat], "hp", "strip"),
     )
 
 
@@ -69,9 +69,9 @@ def seat_drink_wine(actor: Actor, *, seat_id: Any, action_id: str | None = None)
     """酒 in one's own play phase: the next 杀 this turn deals +1; once a turn (001:431-433).
     A dying player's 酒 is a rescue (actions.hp.seat_rescue, kind "wine")."""
     table = actor.table
-    _in_play(table)
-    _maneuvering(table)
-    seat = _living(table, seat_id)
+    require_playing(table)
+    require_maneuvering(table)
+    seat = living_seat(table, seat_id)
     _may_act_on(actor, seat)
     if seat.dying:
         raise ActionError(
@@ -89,17 +89,17 @@ def seat_drink_wine(actor: Actor, *, seat_id: Any, action_id: str | None = None)
     before = seat.wine
     seat.wine = result.marker.value
     fastsql.update(seat, ["wine"])
-    return _record(
+    return record_change(
         actor,
         table,
         kind="wine",
-        public={**_seat_public(seat), "wine": seat.wine},
+        public={**seat_public(seat), "wine": seat.wine},
         before={"wine": before},
         after={"wine": seat.wine},
         subject=seat,
         action_id=action_id,
         undoable=True,
-        change=_delta(table, [seat], "hp"),
+        change=delta_change(table, [seat], "hp"),
     )
 
 

@@ -10,9 +10,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from companion import hooks
-from companion.actions.core import ActionError, _seat_of
-from companion.actions.inputs import _int, _ordered, refuse_card
-from companion.actions.play import _in_play, _living
+from companion.actions.core import ActionError, seat_of
+from companion.actions.inputs import ordered_seats, refuse_card, whole_number
+from companion.actions.play import living_seat, require_playing
 from companion.games.maneuvering.rules.cards import WineMarker
 from companion.games.maneuvering.rules.resolver import resolve_damage
 from companion.models import Event, Seat, Table
@@ -35,14 +35,14 @@ RESOLVED = "damage_resolved"
 CONTINUED = "chain_continued"
 
 
-def _maneuvering(table: Table) -> None:
+def require_maneuvering(table: Table) -> None:
     if not table.opts.maneuvering:
         raise ActionError(
             _("That is a Maneuvering (军争) rule; that expansion is off."), code="no_maneuvering"
         )
 
 
-def _state(seat: Seat, *, hand_empty: bool) -> SeatState:
+def seat_state(seat: Seat, *, hand_empty: bool) -> SeatState:
     """What the resolver needs of a seat row (a dead seat is never chained)."""
     equipment = seat.equipment or {}
     return SeatState(
@@ -76,11 +76,11 @@ def step_public(step: DamageStep, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def _flag(value: Any) -> bool:
+def sent_flag(value: Any) -> bool:
     return value in (True, 1, "1", "true", "on", "yes")
 
 
-def _work_out(
+def work_out(
     table: Table,
     *,
     target: Any,
@@ -93,8 +93,8 @@ def _work_out(
     target_hand_empty: Any,
 ) -> tuple[DamageRequest, tuple[DamageStep, ...], list[Seat], Seat, Seat | None]:
     """The request and every step of a damage as the table stands (nothing written)."""
-    target_seat = _living(table, target)
-    source_seat = None if source in ("", None, "none") else _seat_of(table, source)
+    target_seat = living_seat(table, target)
+    source_seat = None if source in ("", None, "none") else seat_of(table, source)
     try:
         damage_card = DamageCard(card)
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
@@ -102,24 +102,27 @@ def _work_out(
         raise ActionError(_("Unknown damage."), code="unknown_damage") from None
     refuse_card(table, damage_card.value)  # 3 vs 3 plays without 闪电
     if damage_card in _MANEUVERING_CARDS or (kind not in (None, DamageType.NORMAL)):
-        _maneuvering(table)
-    if _flag(weapon_skill) and source_seat is not None:
+        require_maneuvering(table)
+    if sent_flag(weapon_skill) and source_seat is not None:
         if source_seat.equipment.get("weapon") == "朱雀羽扇":
-            _maneuvering(table)
-    seats = _ordered(table)
+            require_maneuvering(table)
+    seats = ordered_seats(table)
     request = DamageRequest(
         target=target_seat.pk,
         card=damage_card,
         source=source_seat.pk if source_seat is not None else None,
-        amount=None if amount in ("", None) else _int(amount, _("Damage is a whole number.")),
+        amount=None
+        if amount in ("", None)
+        else whole_number(amount, _("Damage is a whole number.")),
         damage_type=kind,
         drank=source_seat is not None and source_seat.wine == WineMarker.ACTIVE.value,
-        weapon_skill=_flag(weapon_skill),
-        black=_flag(black),
+        weapon_skill=sent_flag(weapon_skill),
+        black=sent_flag(black),
         current=table.turn_seat_id if table.turn_seat_id in {s.pk for s in seats} else None,
     )
     states = [
-        _state(s, hand_empty=s.pk == target_seat.pk and _flag(target_hand_empty)) for s in seats
+        seat_state(s, hand_empty=s.pk == target_seat.pk and sent_flag(target_hand_empty))
+        for s in seats
     ]
     try:
         steps = resolve_damage(request, states)
@@ -137,10 +140,10 @@ def _work_out(
 def damage_preview(table: Table, **fields: Any) -> tuple[DamageStep, ...]:
     """What `damage_resolve` with these fields would do, step by step; nothing is written.
     ActionError (as damage_resolve) when it cannot happen."""
-    _in_play(table)
+    require_playing(table)
     fields.pop("qilin", None)
     fields.pop("axe", None)
-    return _work_out(table, **fields)[1]
+    return work_out(table, **fields)[1]
 
 
 def shown_key(steps: tuple[DamageStep, ...]) -> str:

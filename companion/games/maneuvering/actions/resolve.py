@@ -13,29 +13,29 @@ from companion.actions.core import (
     ActionError,
     Actor,
     Change,
-    _record,
-    _seat_of,
-    _seat_public,
     action,
     may_act_on,
+    record_change,
+    seat_of,
+    seat_public,
 )
-from companion.actions.inputs import _ordered
-from companion.actions.play import _in_play, _living
+from companion.actions.inputs import ordered_seats
+from companion.actions.play import living_seat, require_playing
 from companion.games.maneuvering.actions.landing import (
-    _apply_steps,
-    _hp_hooks,
-    _record_steps,
-    _row,
-    _until_dying,
+    apply_steps,
+    hp_hooks,
+    hp_row,
+    record_steps,
+    until_dying,
 )
 from companion.games.maneuvering.actions.preview import (
     CONTINUED,
     RESOLVED,
-    _flag,
-    _state,
-    _work_out,
     paused_chain,
+    seat_state,
+    sent_flag,
     shown_key,
+    work_out,
 )
 from companion.games.maneuvering.rules.cards import WineMarker, after_damage
 from companion.games.maneuvering.rules.offers import AXE, HORSE_SLOTS, QILIN
@@ -97,15 +97,15 @@ def damage_resolve(
     `shown`: the dialog's preview (`shown_key`); when the table now works it out otherwise (a
     seat's armour, HP or chain changed since), nothing is applied (409 `stale_preview`)."""
     table = actor.table
-    _in_play(table)
-    target_seat = _living(table, target)
-    source_seat = None if source in ("", None, "none") else _seat_of(table, source)
+    require_playing(table)
+    target_seat = living_seat(table, target)
+    source_seat = None if source in ("", None, "none") else seat_of(table, source)
     if not (
         may_act_on(actor, target_seat.pk)
         or (source_seat is not None and may_act_on(actor, source_seat.pk))
     ):
         raise ActionError(_("You can only change your own seat."), status=403, code="not_yours")
-    request, steps, seats, target_seat, source_seat = _work_out(
+    request, steps, seats, target_seat, source_seat = work_out(
         table,
         target=target,
         card=card,
@@ -125,7 +125,7 @@ def damage_resolve(
     damage_card = request.card
     by_pk = {s.pk: s for s in seats}
     horse = _qilin_slot(qilin, source_seat, target_seat, steps[0])
-    axe_used = _flag(axe)
+    axe_used = sent_flag(axe)
     if axe_used and (
         source_seat is None
         or source_seat.equipment.get("weapon") != AXE
@@ -136,12 +136,12 @@ def damage_resolve(
             status=409,
             code="axe_not_held",
         )
-    steps, paused = _until_dying(steps)
-    before = {str(pk): _row(s) for pk, s in by_pk.items()}
-    touched = _apply_steps(steps, by_pk)
+    steps, paused = until_dying(steps)
+    before = {str(pk): hp_row(s) for pk, s in by_pk.items()}
+    touched = apply_steps(steps, by_pk)
     landed = hooks.steps_landed(table, seats, steps)
     # The games on at the table see it land (a game may keep some HP, or note the attack).
-    games = _hp_hooks(table, touched, before, source_seat, target_seat)
+    games = hp_hooks(table, touched, before, source_seat, target_seat)
     discarded = ""
     if horse:
         victim = by_pk[target_seat.pk]
@@ -165,7 +165,7 @@ def damage_resolve(
         **games.public,
         **landed.public,
     }
-    return _record_steps(
+    return record_steps(
         actor,
         table,
         RESOLVED,
@@ -189,11 +189,11 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     """The rest of a paused chain (docs/rules.md §9.9), from the table as it stands: each chained
     seat still alive and chained takes the chain's damage through its own armour; one change."""
     table = actor.table
-    _in_play(table)
+    require_playing(table)
     pause = paused_chain(table)
     if pause is None:
         raise ActionError(_("No chain is waiting."), status=409, code="no_chain")
-    seats = _ordered(table)
+    seats = ordered_seats(table)
     if any(s.alive and s.dying for s in seats):
         raise ActionError(
             _("Save the dying player or record the death first."), status=409, code="dying"
@@ -224,7 +224,7 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
         next_seats=tuple(pause["rest"]),
         chain_amount=pause["chain_amount"],
     )
-    states = [_state(s, hand_empty=False) for s in seats]
+    states = [seat_state(s, hand_empty=False) for s in seats]
     found: list[DamageStep] = []
     try:
         step = continue_damage(previous, states)
@@ -244,11 +244,11 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     if not found:
         # Nobody chained is left: the pause is over, nothing else changes.
         subject = by_pk.get(pause["dying"]) or seats[0]
-        return _record(
+        return record_change(
             actor,
             table,
             kind=CONTINUED,
-            public={**_seat_public(subject), "steps": [], "dying": []},
+            public={**seat_public(subject), "steps": [], "dying": []},
             before={"seats": {}},
             after={"seats": {}},
             subject=subject,
@@ -259,12 +259,12 @@ def damage_continue(actor: Actor, *, action_id: str | None = None) -> Change:
     more = last.dying and any(
         by_pk[pk].alive and by_pk[pk].chained for pk in last.next_seats if pk in by_pk
     )
-    before = {str(pk): _row(s) for pk, s in by_pk.items()}
-    touched = _apply_steps(tuple(found), by_pk)
-    games = _hp_hooks(table, touched, before, None, None)
+    before = {str(pk): hp_row(s) for pk, s in by_pk.items()}
+    touched = apply_steps(tuple(found), by_pk)
+    games = hp_hooks(table, touched, before, None, None)
     landed = hooks.steps_landed(table, seats, tuple(found))
     kept = {**games.public, **landed.public}
-    return _record_steps(
+    return record_steps(
         actor,
         table,
         CONTINUED,
