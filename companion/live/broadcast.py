@@ -77,7 +77,7 @@ def render_public(state: PublicState, lang: str, action_id: str | None = None) -
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
         return render_to_string(
-            template_for(state.mode, "companion/live.html#public"),
+            template_for(state.mode, "companion/live/public.html#public"),
             {"state": state, "action_id": action_id, "oob": True},
         )
 
@@ -86,7 +86,7 @@ def render_host(state: PublicState, lang: str, action_id: str | None = None) -> 
     """The host's controls; public information only, sent only to whoever is host."""
     with translation.override(lang):
         return render_to_string(
-            template_for(state.mode, "companion/live.html#host"),
+            template_for(state.mode, "companion/live/host.html#host"),
             {"state": state, "action_id": action_id, "oob": True},
         )
 
@@ -94,7 +94,7 @@ def render_host(state: PublicState, lang: str, action_id: str | None = None) -> 
 def render_host_none(version: int) -> str:
     """An empty, hidden #host-panel: it takes the controls off a phone that is no longer host,
     and keeps the place where they appear when it becomes host."""
-    return render_to_string("companion/live.html#host_none", {"version": version, "oob": True})
+    return render_to_string("companion/live/host.html#host_none", {"version": version, "oob": True})
 
 
 def render_private(
@@ -104,7 +104,7 @@ def render_private(
     in seat order, read once for all the phones a change redraws (None: read for this one)."""
     with translation.override(lang):
         return render_to_string(
-            template_for(seat.table.mode, "companion/live.html#private"),
+            template_for(seat.table.mode, "companion/live/private.html#private"),
             {"me": private_state(seat, seats), "action_id": action_id, "oob": True},
         )
 

@@ -3,9 +3,9 @@
 An HP change is the commonest tap, and its frame (a seat's place in the ring, its HP tracker, the
 history line) was most of a tap's server time when rendered by Django's template engine: about
 sixty variable lookups through nested partials. These functions build the same markup directly.
-`live.html` uses them too, through the `sgs` template tags (`seat_item`, `hp_tracker`,
-`event_line`, `hero_label`, `jades` and `distances`), so each piece of markup is
-written once and the whole state and the delta cannot disagree.
+The live templates (`templates/companion/live/`) use them too, through the `sgs` template tags
+(`seat_item`, `hp_tracker`, `event_line`, `hero_label`, `jades` and `distances`), so each piece
+of markup is written once and the whole state and the delta cannot disagree.
 
 Every value is escaped with Django's `conditional_escape`, as the template engine's autoescaping
 does; translated words come from the same catalogue entries the templates used.
@@ -57,7 +57,7 @@ def card_name(name_zh: str) -> SafeString:
 
 
 def jades(hp: int, max_hp: int) -> SafeString:
-    """The HP jades (live.html's `jades` partial) for `hp` of `max_hp`.
+    """The HP jades (`companion/live/cards.html#jades`) for `hp` of `max_hp`.
 
     Every HP change shows them twice (the seat's line and the seat's own tracker), and the
     partial's translated label made them a quarter of a change's rendering; there are only so
@@ -69,7 +69,7 @@ def jades(hp: int, max_hp: int) -> SafeString:
 @lru_cache(maxsize=512)
 def _jades(hp: int, max_hp: int, lang: str) -> SafeString:
     with override(lang):
-        html = get_template("companion/live.html#jades").render(
+        html = get_template("companion/live/cards.html#jades").render(
             {"marks": [i < hp for i in range(max_hp)], "hp": hp, "max": max_hp}
         )
     return mark_safe(html)  # noqa: S308 - our own template's output
@@ -275,7 +275,7 @@ def _help_span(match: re.Match[str]) -> str:
 
 
 def distances(state: PublicState) -> SafeString:
-    """The distance table (live.html's `.distances`): each living seat's card (how far each
+    """The distance table (the public state's `.distances`): each living seat's card (how far each
     other seat is, both ways; in range of 杀, in reach of 顺手牵羊) and the matrix. A horse or a
     weapon changes it, and as a template it was half of such a tap's time (some 600 nodes)."""
     # The words are the catalogue's, used as the template's `{% translate %}` used them:
@@ -339,12 +339,14 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
     ]
     state = d.state
     if state is not None and "strip" in d.parts:
-        parts.append(_partial("now_strip", {"state": state}))
+        parts.append(_partial("now_strip.html#now_strip", {"state": state}))
     parts.extend(seat_item(seat, index, d.turn_seat_id) for seat, index in d.seats)
     if state is not None and "strip" in d.parts:
-        parts.append(f"<div data-banners>{_partial('dying_banners', {'state': state})}</div>")
+        parts.append(
+            f"<div data-banners>{_partial('public.html#dying_banners', {'state': state})}</div>"
+        )
     if d.turn:
-        parts.append(_partial("turn_bar", {"t": d.turn}))
+        parts.append(_partial("turn_bar.html#turn_bar", {"t": d.turn}))
     if state is not None and "distances" in d.parts and state.matrix:
         parts.append(distances(state))
     if d.me:
@@ -356,4 +358,4 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
 
 
 def _partial(name: str, context: dict[str, Any]) -> str:
-    return str(get_template(f"companion/live.html#{name}").render(context))
+    return str(get_template(f"companion/live/{name}").render(context))

@@ -186,7 +186,9 @@ def _redis_down(request: HttpRequest) -> HttpResponse:
         "The screens cannot reach each other right now: nothing was changed. Try again in a moment."
     )
     if request.headers.get("HX-Request") == "true":
-        response = render(request, "companion/live.html#toast", {"message": message}, status=503)
+        response = render(
+            request, "companion/live/toast.html#toast", {"message": message}, status=503
+        )
         response["HX-Reswap"] = "none"
     else:
         page = CHANGE_PATH_RE.match(request.path)

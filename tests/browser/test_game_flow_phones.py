@@ -21,7 +21,7 @@ WAITING_BUG = (
     "APP BUG: when the host starts hero selection, only the lord's phone gets a new private "
     "fragment (companion/actions/heroes.py start_heroes(): Change(..., private_seats={lord.pk})), "
     "so the other phones keep their dealt-state #my-seat and never show 'Waiting for the Lord "
-    "to choose a hero…' (templates/companion/live.html, private partial) until a reload or "
+    "to choose a hero…' (templates/companion/live/private.html) until a reload or "
     "the lord's pick. private_seats should be every seat."
 )
 

@@ -1,5 +1,5 @@
 """The distance table built as a string (companion.live.fragments.distances) against the template it
-replaced (`distances_partial.html` here, live.html's former `distances` partial): the same
+replaced (`distances_partial.html` here, the live templates' former `distances` partial): the same
 markup, once whitespace between tags is folded, at every table size, with horses and a weapon,
 a dead seat, in both languages (docs/performance.md: why it is a string)."""
 

@@ -71,7 +71,7 @@ def test_the_hero_card_opens_the_hero_and_each_skill(lang: str) -> None:
     for hero in STANDARD_HEROES:
         with translation.override(lang):
             card = hero_card(hero.id)
-            html = render_to_string("companion/live.html#hero_card", {"hero": card})
+            html = render_to_string("companion/live/cards.html#hero_card", {"hero": card})
         assert f'data-help="hero:{hero.id}"' in html
         assert card is not None
         for skill in card.skills:

@@ -48,11 +48,11 @@ def probe(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_a_mode_without_templates_uses_the_shared_ones(probe: None) -> None:
-    assert screens.template_for("identity", "companion/live.html#public") == (
-        "companion/live.html#public"
+    assert screens.template_for("identity", "companion/live/public.html#public") == (
+        "companion/live/public.html#public"
     )
-    assert screens.template_for("probe", "companion/live.html#public") == (
-        "companion/modes/probe/live.html#public"
+    assert screens.template_for("probe", "companion/live/public.html#public") == (
+        "companion/modes/probe/live/public.html#public"
     )
     assert screens.template_for("probe", "companion/display.html") == "companion/display.html"
 

@@ -128,7 +128,7 @@ def _frame_sizes(seat: Seat, seen: set[str]) -> dict[str, set[int]]:
         with translation.override(lang):
             for identity in SECRET_IDENTITIES:
                 frame = render_to_string(
-                    "companion/live.html#private",
+                    "companion/live/private.html#private",
                     {"me": replace(me, identity=identity), "action_id": "tap12345", "oob": True},
                 )
                 found.setdefault(f"frame-{lang}", set()).add(len(frame.encode()))

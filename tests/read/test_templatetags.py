@@ -13,7 +13,7 @@ from companion.templatetags.sgs import jades
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
 def test_jades_are_the_partial_for_every_hp_and_language(lang: str) -> None:
-    partial = get_template("companion/live.html#jades")
+    partial = get_template("companion/live/cards.html#jades")
     with translation.override(lang):
         for max_hp in range(1, 9):
             for hp in range(-2, max_hp + 1):

@@ -139,4 +139,6 @@ def _handover_answer(request: HttpRequest, claim_token: str) -> HttpResponse:
         "own": handover.requested_by == f"seat:{handover.seat_id}",
         "name": handover.seat.name,
     }
-    return private_headers(render(request, "companion/live.html#handover", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/handover.html#handover", context)
+    )

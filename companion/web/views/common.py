@@ -54,7 +54,9 @@ def refusal_page(request: HttpRequest, message: Any, status: int, back: str) -> 
     """A refusal: for htmx the toast alone, nothing on the page replaced (the phone's script
     shows the message); otherwise an error page whose link goes `back`."""
     if is_htmx(request):
-        response = render(request, "companion/live.html#toast", {"message": message}, status=status)
+        response = render(
+            request, "companion/live/toast.html#toast", {"message": message}, status=status
+        )
         response["HX-Reswap"] = "none"
     else:
         response = render(

@@ -95,7 +95,7 @@ def _seat_dialog(
         # controls (slot "damage_note").
         "games": hooks.seat_dialog_parts(table, view.games, seat, asker, turn),
     }
-    return private_headers(render(request, "companion/live.html#seat_dialog", context))
+    return private_headers(render(request, "companion/live/dialogs/seat.html#seat_dialog", context))
 
 
 @require_GET
@@ -140,7 +140,9 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "groups": groups,
         "english": translation.get_language().startswith("en"),
     }
-    return private_headers(render(request, "companion/live.html#equip_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/equip.html#equip_dialog", context)
+    )
 
 
 RANKS = [(n, rank_label(n)) for n in range(1, 14)]
@@ -186,7 +188,9 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         "deck_size": len(deck),
         "live": live,
     }
-    return private_headers(render(request, "companion/live.html#judge_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/judge.html#judge_dialog", context)
+    )
 
 
 @require_GET
@@ -198,7 +202,9 @@ def replace_dialog(request: HttpRequest, actor: Actor, token: str) -> HttpRespon
         "ranks": RANKS,
         "rank_needed": not pending or rank_decides(Check(pending["check"])),
     }
-    return private_headers(render(request, "companion/live.html#replace_dialog", context))
+    return private_headers(
+        render(request, "companion/live/dialogs/replace.html#replace_dialog", context)
+    )
 
 
 @require_GET

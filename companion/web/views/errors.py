@@ -14,7 +14,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A clear message instead of Django's debug page when a form has gone stale."""
     message = _("This page was open too long or came from elsewhere. Reload it and try again.")
     if is_htmx(request):
-        response = render(request, "companion/live.html#toast", {"message": message}, status=403)
+        response = render(
+            request, "companion/live/toast.html#toast", {"message": message}, status=403
+        )
     else:
         response = render(
             request, "companion/error.html", {"message": message, "back": "/"}, status=403
