@@ -117,10 +117,9 @@ class Table(models.Model):
 
     @property
     def opts(self) -> modes.TableOptions:
-        """This table's options, typed by its mode (companion.rules.modes): the one way every
-        option is read. Parsed once per mode and options value and kept on the instance (a tap
-        reads them several times; `modes.options_of` shares them between tables); an action that
-        sets `options` or `mode`, or changes them in place, reads the new value next time."""
+        """This table's options, typed by its mode: parsed once per mode and options value and
+        kept (`modes.options_of` shares them between tables); a change of `options` or `mode`, in
+        place too, is read next time."""
         raw = self.options or {}
         kept = self._opts_kept
         if kept is not None and kept[0] == self.mode and kept[1] == raw:
