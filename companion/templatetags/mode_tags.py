@@ -77,3 +77,11 @@ def get_item(mapping: object, key: object) -> object:
         return mapping[key]  # type: ignore[index]
     except (KeyError, IndexError, TypeError):
         return ""
+
+
+@register.filter
+def damage_type_name(kind: str) -> str:
+    """A damage type's name: "normal" the core's, the others their game's."""
+    if kind == "normal":
+        return _("Normal")
+    return game_word("damage_type", kind) or kind

@@ -4,11 +4,13 @@ it is off, through the tap's form as through the action; no core file names them
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from django.test import Client
 
 from companion import actions, hooks
 from companion.actions import ActionError
@@ -66,6 +68,14 @@ def test_a_game_s_damage_type_and_rescue_card_are_refused_where_it_is_off(elixir
     with pytest.raises(ActionError) as err:
         actions.seat_rescue(token=a.token, seat_id=a.pk, kind="elixir")
     assert err.value.code == "no_elixir" and str(err.value) == "no elixir here"
+
+
+def test_the_seat_dialog_offers_a_game_s_damage_type_where_it_is_on(elixir: Elixir) -> None:
+    """The "−" dialog's damage types are "normal" and those of the games on at the table."""
+    for referee, kinds in ((True, ["normal", "acid"]), (False, [])):
+        table, seats = picked_all(4, referee_mode=referee)
+        page = Client().get(f"/h/{table.host_token}/seat/{seats[1].pk}").content.decode()
+        assert re.findall(r'name="damage_type" value="(\w+)"', page) == kinds
 
 
 def test_the_tap_forms_take_the_registered_games_words(elixir: Elixir) -> None:

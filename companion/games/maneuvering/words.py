@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from companion.words import variants
+from companion.words import labels, variants
 from companion.words.history import clause, line
 from companion.words.names import card_label, skill_list
 
@@ -190,3 +190,12 @@ variants.add_words(
     },
     {},
 )
+
+
+# Its damage types in the "−" dialog's choices (companion.hooks.damage_types).
+_DAMAGE_TYPES = {"fire": gettext_lazy("Fire"), "thunder": gettext_lazy("Thunder")}
+labels.register_words("damage_type", lambda code: _text(_DAMAGE_TYPES.get(code)))
+
+
+def _text(words: Any) -> str | None:
+    return None if words is None else str(words)

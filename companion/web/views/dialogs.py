@@ -89,7 +89,8 @@ def _seat_dialog(
         "can_rescue": controls.rescue,
         "can_die": controls.die,
         "can_undo": controls.undo,
-        "maneuvering": maneuvering,
+        # "normal" and the damage types of the games on (军争's fire and thunder).
+        "damage_types": hooks.damage_types(table),
         "hp_history": hp_history(table, seat_id),
         # The games on: their controls (slot "seat_controls") and their notes in the damage
         # controls (slot "damage_note").

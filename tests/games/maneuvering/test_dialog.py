@@ -264,3 +264,26 @@ def test_the_apply_form_sends_what_its_preview_showed_and_a_stale_one_is_refused
     assert again["shown"] != fields["shown"]
     assert htmx_post(csrf_client(), f"/p/{a.token}/act/resolve", again).status_code == 204
     assert fresh(b).hp == b.hp - 1  # 白银狮子: any damage above 1 is 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "fire", "thunder"), [("zh-hans", "火焰", "雷电"), ("en", "Fire", "Thunder")]
+)
+def test_the_seat_dialog_offers_fire_and_thunder_only_where_maneuvering_is_on(
+    lang: str, fire: str, thunder: str
+) -> None:
+    """The "−" dialog's damage types are the games' on at the table (this package's two)."""
+    for on in (True, False):
+        table, seats = first_game(4, maneuvering=on)
+        response = Client(HTTP_ACCEPT_LANGUAGE=lang).get(
+            f"/h/{table.host_token}/seat/{seats[1].pk}"
+        )
+        assert response.status_code == 200
+        page = response.content.decode()
+        kinds = re.findall(r'name="damage_type" value="(\w+)"', page)
+        if on:
+            assert kinds == ["normal", "fire", "thunder"]
+            assert 'value="normal" checked' in page
+            assert f"> {fire}</label>" in page and f"> {thunder}</label>" in page
+        else:
+            assert kinds == []
