@@ -82,8 +82,9 @@ def earlier_copies(
 ) -> tuple[tuple[str, int, str] | None, bool, bool]:
     """What the database knows before a tap is tried, in one statement: the refusal or merge
     recorded for its id (as `recorded_outcome`); whether it merges: an identical tap (`mark`:
-    its key's hash and moment) with another id was applied less than `window` seconds from it,
-    by whichever process, and this id was not applied itself (a replay); and whether this id
+    its key's hash and moment) with another id was the table's last change, applied less than
+    `window` seconds from it by whichever process, and this id was not applied itself (a
+    replay); and whether this id
     was applied already (the action's own replay check, answered here)."""
     parts: list[str] = []
     params: list[int | float | str] = []
@@ -95,10 +96,11 @@ def earlier_copies(
         params += [table_id, action_id]
     if mark is not None:
         key, at = mark
-        # Within the table's last versions: the (table, version) index, a few rows read.
-        since = actor.table.version - MERGE_LOOKBACK_VERSIONS
+        # The table's last change only (the (table, version) index, a row or two read): a tap
+        # repeats the one just applied, never one another change has come after (pick A, undo,
+        # pick A again is three taps, however quickly they arrive).
         parts.append(_EARLIER_NEAR_SQL)
-        params += [table_id, since, key, at - window, at + window, action_id or "-"]
+        params += [table_id, actor.table.version, key, at - window, at + window, action_id or "-"]
     if not parts:
         return None, False, False
     with connection.cursor() as cursor:
@@ -112,9 +114,6 @@ def earlier_copies(
     return recorded, "near" in kinds and not seen, seen
 
 
-# How far back (in table versions) an identical tap is looked for: far more changes than one
-# table makes in a double-tap window.
-MERGE_LOOKBACK_VERSIONS = 64
 _EARLIER_OUTCOME_SQL = (
     "SELECT kind, status, message FROM ("  # noqa: S608 - constant table names
     f"SELECT kind, status, message FROM {TapOutcome._meta.db_table} "
@@ -122,7 +121,7 @@ _EARLIER_OUTCOME_SQL = (
 )
 _EARLIER_NEAR_SQL = (
     "SELECT 'near', 0, '' FROM ("  # noqa: S608
-    f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND version > %s "
+    f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND version = %s "
     "AND tap_key = %s AND tapped_at > %s AND tapped_at < %s AND action_id <> %s "
     "AND private_to_id IS NULL LIMIT 1) AS near"
 )

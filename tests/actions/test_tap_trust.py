@@ -164,6 +164,31 @@ async def test_an_identical_tap_100ms_after_another_is_answered_merged_and_not_a
     await comm.disconnect()
 
 
+async def test_an_identical_tap_after_another_change_applies_however_soon() -> None:
+    """-1, +1, -1 within the window: three taps (the last repeats one another change came
+    after), all applied; only a repeat of the table's last change is merged."""
+    table, seats = await playing(4)
+    me = seats[1]
+    comm, _ = await open_socket(f"/ws/{me.token}/")
+    held = HeldThread(table)
+    await send_tap(comm, "betweena01", seat=me.pk, delta=-1)
+    await send_tap(comm, "betweenb02", seat=me.pk, delta=1)
+    await send_tap(comm, "betweenc03", seat=me.pk, delta=-1)
+    await send_tap(comm, "betweend04", seat=me.pk, delta=-1)
+    await asyncio.sleep(0.3)
+    await held.done()
+    got = await answers(comm, ["betweena01", "betweenb02", "betweenc03", "betweend04"])
+    assert [got[i]["type"] for i in ("betweena01", "betweenb02", "betweenc03")] == ["frame"] * 3
+    assert got["betweend04"]["type"] == "merged"  # the repeat of the last change is merged
+    assert await logged(table, "betweena01", "betweenb02", "betweenc03", "betweend04") == [
+        "betweena01",
+        "betweenb02",
+        "betweenc03",
+    ]
+    assert await hp_of(me) == me.hp - 1
+    await comm.disconnect()
+
+
 async def test_the_http_retry_of_a_tap_does_not_make_the_next_identical_tap_merged() -> None:
     """Tap A waits over the socket; its HTTP retry (same id) is judged first and applies; the
     phone's next identical tap B, sent right after, is a tap of its own."""
