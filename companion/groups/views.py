@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -157,19 +159,23 @@ def panel(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     return _panel(request, actor, token)
 
 
-def _host_only(request: HttpRequest, actor: Actor, token: str) -> HttpResponse | None:
-    if not actor.is_host:
-        return refusal_page(request, _("Only the host can do that."), 403, reverse("home"))
-    return None
+def _host_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The host's taps of the panel: anyone else is refused 403 before the view runs."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
+        if not actor.is_host:
+            return refusal_page(request, _("Only the host can do that."), 403, reverse("home"))
+        return view(request, actor, token)
+
+    return wrapper
 
 
 @require_POST
 @with_actor
+@_host_only
 def create(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     """The host makes a new group of this evening."""
-    refused = _host_only(request, actor, token)
-    if refused is not None:
-        return refused
     session = _session(actor.table)
     if session is None:
         return refusal_page(request, _("Deal a game first."), 409, reverse("home"))
@@ -182,11 +188,9 @@ def create(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
 
 @require_POST
 @with_actor
+@_host_only
 def attach(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     """The host attaches the evening to a group by its link."""
-    refused = _host_only(request, actor, token)
-    if refused is not None:
-        return refused
     found = GROUP_LINK.search(request.POST.get("link", "").strip())
     group = Group.objects.filter(token=found.group(1)).first() if found else None
     session = _session(actor.table)
@@ -202,11 +206,9 @@ def attach(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
 
 @require_POST
 @with_actor
+@_host_only
 def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     """The host's fixes: undo a match, link a seat to a player, merge two players."""
-    refused = _host_only(request, actor, token)
-    if refused is not None:
-        return refused
     evening = _evening(actor.table)
     if evening is None:
         return not_found(request)
@@ -283,11 +285,9 @@ def ask(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
 
 @require_POST
 @with_actor
+@_host_only
 def import_file(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     """The host imports a group exported from another laptop (the app's JSON)."""
-    refused = _host_only(request, actor, token)
-    if refused is not None:
-        return refused
     upload = request.FILES.get("file")
     error = ""
     if upload is None or upload.size is None or upload.size > IMPORT_MAX_BYTES:
