@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django.db import connection
 
 from companion.actions.core import Actor, actor_for
-from companion.models import Event, TapOutcome
+from companion.infra import fastsql
+from companion.models import Event, Seat, Table, TapOutcome
 
 
 @dataclass
@@ -130,6 +131,61 @@ _EARLIER_SEEN_SQL = (
     "SELECT 'seen', 0, '' FROM ("  # noqa: S608
     f"SELECT 1 FROM {Event._meta.db_table} WHERE table_id = %s AND action_id = %s "
     "AND NOT (action_id = '') AND private_to_id IS NULL LIMIT 1) AS seen"
+)
+
+
+def tap_reading(
+    token: str, action_id: str | None, mark: tuple[str, float] | None, window: float
+) -> tuple[Actor, tuple[str, int, str] | None, bool, bool]:
+    """The acting screen, read with its table's row locked (`actor_for(token,
+    for_update=True)`), and what `earlier_copies` says of the tap, as one statement: a seat's
+    row, its table's and the three checks together (on PostgreSQL after the table's lock, sent
+    with it in the dispatcher's batch: one round trip). The host console's token, and the ORM's
+    own path (STOCK_PATH), ask the two questions one after the other."""
+    if token and len(token) <= 64 and not fastsql.STOCK:
+        if connection.vendor != "sqlite":
+            # The seat and the checks are read once the table's row is locked (each statement
+            # of the batch runs after the one before it): what its last holder committed.
+            fastsql.later(_LOCK_SQL, [token])
+        key, at = mark if mark is not None else ("", 0.0)
+        # In the statement's order: the columns' (applied; the identical tap), the recorded
+        # outcome's join, the seat's token.
+        params = [action_id or "", key, at - window, at + window, action_id or "-"]
+        params += [action_id or "", token]
+        found = fastsql.read_pair_with(Seat, Table, _SEAT_TABLE, _SEAT_TOKEN, params, _CHECKS)
+        if found is not None:
+            seat, table, (kind, status, message, seen, near) = found
+            seat.table = table
+            actor = Actor(table=table, seat=seat, is_host=seat.is_host)
+            recorded = None if kind is None else (str(kind), int(status), str(message))
+            applied = bool(seen) and bool(action_id)
+            merges = bool(near) and mark is not None and not applied
+            return actor, recorded if action_id else None, merges, applied
+    actor = actor_for(token, for_update=True)
+    return actor, *earlier_copies(actor, action_id, mark, window)
+
+
+_SEAT = Seat._meta.db_table
+_TABLE = Table._meta.db_table
+_SEAT_TABLE = f"{_TABLE}.id = {_SEAT}.table_id"
+_SEAT_TOKEN = f"{_SEAT}.token = %s"
+_LOCK_SQL = (
+    f"SELECT 1 FROM {_TABLE} WHERE id = "  # noqa: S608 - constant table names
+    f"(SELECT table_id FROM {_SEAT} WHERE token = %s) FOR UPDATE"
+)
+# The checks of `earlier_copies`, as columns of the seat's row: this id's recorded outcome (its
+# kind, status and message, or NULLs), whether it was applied (the unique index's condition word
+# for word, as companion.actions.core.SEEN_SQL), and whether an identical tap was the table's
+# last change within the window.
+_CHECKS = (
+    "recorded.kind, recorded.status, recorded.message, "  # noqa: S608
+    f"EXISTS (SELECT 1 FROM {Event._meta.db_table} WHERE table_id = {_SEAT}.table_id "
+    "AND action_id = %s AND NOT (action_id = '') AND private_to_id IS NULL), "
+    f"EXISTS (SELECT 1 FROM {Event._meta.db_table} WHERE table_id = {_SEAT}.table_id "
+    f"AND version = {_TABLE}.version AND tap_key = %s AND tapped_at > %s "
+    "AND tapped_at < %s AND action_id <> %s AND private_to_id IS NULL)",
+    f"LEFT JOIN {TapOutcome._meta.db_table} AS recorded ON recorded.table_id = {_SEAT}.table_id "
+    f"AND recorded.action_id = %s AND recorded.actor = 'seat:' || {_SEAT}.id",
 )
 
 

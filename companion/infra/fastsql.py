@@ -223,17 +223,51 @@ def read_pair(
     )
 
 
+def read_pair_with(
+    model: type[M], other: type[N], join: str, where: str, params: list[Any], more: tuple[str, str]
+) -> tuple[M, N, tuple[Any, ...]] | None:
+    """`read_pair`, and in the same statement the values of more expressions (`more`: the
+    columns after the two rows', then the joins after the pair's, their parameters first in
+    `params`), as read; or None. The ORM's own path (STOCK) has no such statement: the caller
+    asks its questions one by one there."""
+    connection = _connection()
+    sql, names, converters, other_names, other_converters = _select_pair(
+        model, other, join, where, connection.vendor, more
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(names)
+    end = split + len(other_names)
+    return (
+        model.from_db(connection.alias, names, _convert(row[:split], converters, connection)),
+        other.from_db(
+            connection.alias, other_names, _convert(row[split:end], other_converters, connection)
+        ),
+        tuple(row[end:]),
+    )
+
+
 @cache
 def _select_pair(
-    model: type[models.Model], other: type[models.Model], join: str, where: str, vendor: str
+    model: type[models.Model],
+    other: type[models.Model],
+    join: str,
+    where: str,
+    vendor: str,
+    more: tuple[str, str] = ("", ""),
 ) -> tuple[str, list[str], list[Any], list[str], list[Any]]:
     connection = _connection()
     quote = connection.ops.quote_name
     columns, names, converters = _columns(model, vendor)
     other_columns, other_names, other_converters = _columns(other, vendor)
+    more_columns, more_joins = more
     sql = (
-        f"SELECT {columns}, {other_columns} FROM {quote(model._meta.db_table)} "  # noqa: S608
-        f"JOIN {quote(other._meta.db_table)} ON {join} WHERE {where}"
+        f"SELECT {columns}, {other_columns}{', ' if more_columns else ''}{more_columns} "  # noqa: S608
+        f"FROM {quote(model._meta.db_table)} JOIN {quote(other._meta.db_table)} ON {join}"
+        f"{' ' if more_joins else ''}{more_joins} WHERE {where}"
     )
     return sql, names, converters, other_names, other_converters
 

@@ -175,22 +175,36 @@ def seat_marks(marks: tuple[SeatMark, ...]) -> list[str]:
     ]
 
 
-def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = False) -> SafeString:
+def hp_tracker(me: PrivateState, action_id: Any = None) -> SafeString:
     """A seat's own HP tracker (`#my-hp`): the jades, the number, − and + while in play."""
+    return seat_tracker(me, me.seat_id, me.version, me.status == "playing", action_id)
+
+
+def seat_tracker(
+    me: PrivateState | PublicSeat,
+    seat_id: int,
+    version: int,
+    playing: bool,
+    action_id: Any = None,
+    *,
+    seat_mark: bool = False,
+) -> SafeString:
+    """The HP tracker of seat `seat_id` (`me`: its phone's state, or the seat as every screen
+    sees it, whose HP is the same) at table version `version`."""
     classes = "hp-tracker"
     if me.dying:
         classes += " dying"
     if not me.alive:
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
-    buttons = me.alive and me.status == "playing"
+    buttons = me.alive and playing
     # 军争: a delta of several seats' HP marks each tracker with its seat.
-    mark = f' data-seat="{me.seat_id}"' if seat_mark else ""
-    parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}{mark}>']
+    mark = f' data-seat="{seat_id}"' if seat_mark else ""
+    parts = [f'<div id="my-hp" class="{classes}" data-version="{version}"{action}{mark}>']
     if buttons:
         damage = escape(gettext("Take damage"))
         parts.append(
-            f'<button type="button" class="btn hp-btn hp-minus" hx-get="seat/{me.seat_id}"'
+            f'<button type="button" class="btn hp-btn hp-minus" hx-get="seat/{seat_id}"'
             f' hx-target="#dialog" aria-label="{damage}">−</button>'
         )
     if not me.alive:
@@ -210,7 +224,7 @@ def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = Fal
         recover = escape(gettext("Recover 1 HP"))
         parts.append(
             '<form hx-post="act/hp" hx-swap="none">'
-            f'<input type="hidden" name="seat" value="{me.seat_id}">'
+            f'<input type="hidden" name="seat" value="{seat_id}">'
             '<input type="hidden" name="delta" value="1">'
             f'<button class="btn hp-btn hp-plus" aria-label="{recover}"'
             f"{disabled}>+</button></form>"
@@ -350,8 +364,10 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
     if state is not None and "distances" in d.parts and state.matrix:
         parts.append(distances(state))
     if d.me:
-        parts.append(hp_tracker(d.me, action_id))
-    parts.extend(hp_tracker(m, action_id, seat_mark=True) for m in d.mine)
+        parts.append(seat_tracker(d.me, d.me.id, d.version, d.playing, action_id))
+    parts.extend(
+        seat_tracker(m, m.id, d.version, d.playing, action_id, seat_mark=True) for m in d.mine
+    )
     parts.append(event_line(d.line, data_line=True))
     parts.append("</template>")
     return "".join(parts)

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from companion.models import Seat, Table
 from companion.read.history import HISTORY_LENGTH, HistoryLine
-from companion.read.private import PrivateState, private_hp
 from companion.read.public_seat import PublicSeat, public_seat
 from companion.read.state import PublicState, public_state
 from companion.read.turn import Turn, turn_bar
@@ -25,15 +24,18 @@ class TableDelta:
     seats: list[tuple[PublicSeat, int]]
     line: HistoryLine
     turn: Turn | None
-    # The seat's own HP tracker (HP is public): only the phone of that seat puts it in place.
-    me: PrivateState | None = None
+    # The seat whose own HP tracker rides along: HP is public, and the tracker shows only what
+    # every screen sees of the seat; only the phone of that seat puts it in place.
+    me: PublicSeat | None = None
     # The public state without its history, when the strip, the banners or the distances come.
     state: PublicState | None = None
     parts: frozenset[str] = frozenset()
     keep: int = HISTORY_LENGTH
     # A change of several seats' HP (a damage along a chain): each touched seat's
     # tracker, marked with its seat; each phone puts its own in place.
-    mine: tuple[PrivateState, ...] = ()
+    mine: tuple[PublicSeat, ...] = ()
+    # Whether a game is being played: the trackers' − and + only then.
+    playing: bool = True
 
     @property
     def turn_seat_id(self) -> int | None:
@@ -86,17 +88,16 @@ def table_delta(
         shown = [(public_seat(s, table, names, []), s.position) for s in touched]
         holder = [s for s in touched if s.pk == table.turn_seat_id]
         turn = turn_bar(table, holder, _dying_name(table, touched)) if holder else None
-    me = private_hp(touched[0], table) if "hp" in parts and len(touched) == 1 else None
+    trackers = "hp" in parts
     return TableDelta(
         version=table.version,
         base=table.version - 1,
         seats=shown,
         line=line,
         turn=turn,
-        me=me,
+        me=shown[0][0] if trackers and len(shown) == 1 else None,
         state=state,
         parts=parts,
-        mine=tuple(private_hp(s, table) for s in touched)
-        if "hp" in parts and len(touched) > 1
-        else (),
+        mine=tuple(seat for seat, _place in shown) if trackers and len(shown) > 1 else (),
+        playing=table.status == Table.Status.PLAYING,
     )

@@ -14,14 +14,21 @@ from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, OperationalError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    OperationalError,
+    connection,
+    connections,
+    transaction,
+)
 from django.http import QueryDict
 from django.utils import translation
 
 from companion import actions
 from companion.actions import ActionError, NotFound
-from companion.actions.core import Change, holding, marking
-from companion.actions.outcomes import earlier_copies, record_outcome, tap_outcome
+from companion.actions.core import Change, holding, run_as, tap_mark
+from companion.actions.outcomes import record_outcome, tap_outcome, tap_reading
 from companion.infra import fastsql
 from companion.models import TapOutcome
 from companion.web import forms, taps
@@ -31,15 +38,72 @@ ACTION_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 class Fields:
-    """The `request.POST` of a tap that did not come as an HTTP request."""
+    """A tap that did not come as an HTTP request (the socket's): its fields as sent
+    (`fields`), and as `request.POST` (a QueryDict, made when a form reads it)."""
 
     def __init__(self, fields: Mapping[str, Any]) -> None:
-        self.POST = QueryDict(mutable=True)
-        for name, value in fields.items():
-            if isinstance(value, list):
-                self.POST.setlist(name, [str(v) for v in value])
-            else:
-                self.POST[name] = str(value)
+        self.fields = fields
+        self._post: QueryDict | None = None
+
+    @property
+    def POST(self) -> QueryDict:  # noqa: N802 - the name of an HTTP request's
+        if self._post is None:
+            self._post = QueryDict(mutable=True)
+            for name, value in self.fields.items():
+                if isinstance(value, list):
+                    self._post.setlist(name, [str(v) for v in value])
+                else:
+                    self._post[name] = str(value)
+        return self._post
+
+
+# The HP form's fields that a phone's − and + send (companion.web.forms.HpForm): the seat, the
+# delta and who dealt the damage.
+_HP_PLAIN = frozenset({"seat", "delta", "source"})
+# A whole number any field of the form takes as it is: digits with an optional minus, at most 18
+# (inside the database's 64-bit integers).
+_PLAIN_WHOLE = re.compile(r"-?[0-9]{1,18}")
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
+
+def _whole(value: Any) -> int | None:
+    if type(value) is int:
+        return value if _INT_MIN <= value <= _INT_MAX else None
+    if type(value) is str and _PLAIN_WHOLE.fullmatch(value):
+        return int(value)
+    return None
+
+
+def hp_arguments(fields: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The HP tap's arguments as its form makes them, when its fields are the plain ones a
+    phone sends over its socket (the seat and the delta as whole numbers; a source seat, or none:
+    "" or "none"), without the form, its fields and a QueryDict: most of the web layer's own
+    work in the commonest tap. Any other field or value: None, and the form judges the tap (its
+    answers to a bad field are its own). tests/web/test_hp_plain.py holds the two alike."""
+    if not fields.keys() <= _HP_PLAIN:
+        return None
+    seat = _whole(fields.get("seat"))
+    delta = _whole(fields.get("delta"))
+    if seat is None or delta is None:
+        return None
+    source = fields.get("source", "")
+    if source in ("", "none"):
+        source = None
+    elif (source := _whole(source)) is None:
+        return None
+    return {
+        "seat_id": seat,
+        "delta": delta,
+        "source": source,
+        "damage_type": "normal",
+        "loss": False,
+    }
+
+
+# Taps whose plain fields skip their form: name -> (the form's action, its arguments or None).
+PLAIN_TAPS: dict[str, tuple[Callable[..., Any], Callable[[Mapping[str, Any]], Any]]] = {
+    "hp": (forms.HpForm.action, hp_arguments),
+}
 
 
 def run_tap(name: str, data: Any, token: str, action_id: str | None) -> Any:
@@ -81,6 +145,8 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
     - An identical tap arriving within the window of an applied one is merged (companion.web.taps).
     """
 
+    plain = PLAIN_TAPS.get(name)
+
     def run(
         request: Any,
         token: str,
@@ -92,20 +158,41 @@ def _judged(name: str, handler: Callable[[Any, str, str | None], Any]) -> Callab
     ) -> Any:
         if arrived is None:
             arrived = taps.arrive(token, action_id)
-        key = taps.key_of(name, request.POST, token)
+        arguments = None
+        if plain is not None and type(request) is Fields:
+            arguments = plain[1](request.fields)
+        apply: Callable[[actions.Actor, bool, bool], Any]
+        if arguments is not None:
+            key = taps.plain_key(name, request.fields, token)
+            function = plain[0]
+
+            def apply(actor: actions.Actor, seen: bool, savepoint: bool) -> Any:
+                return run_as(
+                    function,
+                    actor,
+                    seen=seen,
+                    savepoint=savepoint,
+                    action_id=action_id,
+                    fields=arguments,
+                )
+        else:
+            key = taps.key_of(name, request.POST, token)
+
+            def apply(actor: actions.Actor, seen: bool, savepoint: bool) -> Any:
+                with holding(token, actor, seen=seen, savepoint=savepoint):
+                    return handler(request, token, action_id)
+
         mark = taps.mark(key, taps.moment(token, action_id, arrived))
         deadline = arrived + deadline_seconds()
         try:
-            return _decide(handler, request, token, action_id, mark, retry, deadline, lang)
+            return _decide(apply, token, action_id, mark, retry, deadline, lang)
         except _Refused as refused:
             if not action_id or deadline <= time.monotonic():
                 # Nothing to record it under, or no time left to: refused, as judged.
                 raise refused.refusal from None
             # Judged again with a savepoint, so that the refusal is recorded under the same
             # lock as the attempt; the table may have changed meanwhile, and this is the answer.
-            return _decide(
-                handler, request, token, action_id, mark, retry, deadline, lang, savepoint=True
-            )
+            return _decide(apply, token, action_id, mark, retry, deadline, lang, savepoint=True)
 
     return run
 
@@ -119,8 +206,7 @@ class _Refused(Exception):  # noqa: N818 - not an error: a tap judged without a 
 
 
 def _decide(
-    handler: Callable[[Any, str, str | None], Any],
-    request: Any,
+    apply: Callable[[actions.Actor, bool, bool], Any],
     token: str,
     action_id: str | None,
     mark: tuple[str, float] | None,
@@ -130,7 +216,8 @@ def _decide(
     *,
     savepoint: bool = False,
 ) -> Any:
-    """One judgement of the tap, in one transaction. Without `savepoint` (a tap's first try)
+    """One judgement of the tap, in one transaction: `apply(actor, seen, savepoint)` runs its
+    action. Without `savepoint` (a tap's first try)
     the action runs with no savepoint of its own, and a refusal leaves the transaction as a
     `_Refused` (rolled back whole: nothing of the attempt stays); with it, the refusal is
     recorded in the transaction, the attempt rolled back to its savepoint."""
@@ -141,11 +228,13 @@ def _decide(
     change: Any = None
     try:
         with _lock_wait(left):
-            actor = actions.actor_for(token, for_update=True)
-            # One statement: this id's recorded outcome, an identical tap applied within the
-            # window by any process (the table's lock makes the second see the first), and
-            # whether this id was applied already.
-            recorded, merges, seen = earlier_copies(actor, action_id, mark, taps.window_seconds())
+            # One statement: the acting seat with its table (the row locked), this id's
+            # recorded outcome, an identical tap applied within the window by any process (the
+            # table's lock makes the second see the first), and whether this id was applied
+            # already.
+            actor, recorded, merges, seen = tap_reading(
+                token, action_id, mark, taps.window_seconds()
+            )
             if recorded:
                 kind, status, message = recorded
                 if kind != TapOutcome.Kind.MERGED:
@@ -159,12 +248,13 @@ def _decide(
                 # A refusal leaves nothing of its attempt but the record below: the whole
                 # transaction rolled back (first try), or the action's savepoint (the second;
                 # tests/actions/test_tap_trust.py checks that each is). A retry is never the
-                # reference point of a merge: its events carry no mark.
-                with (
-                    holding(token, actor, seen=seen, savepoint=savepoint),
-                    marking(None if retry else mark),
-                ):
-                    change = handler(request, token, action_id)
+                # reference point of a merge: its events carry no mark (companion.actions.core's
+                # `tap_mark`, which `marking` sets for other callers).
+                marked = tap_mark.set(None if retry else mark)
+                try:
+                    change = apply(actor, seen, savepoint)
+                finally:
+                    tap_mark.reset(marked)
             except NotFound:
                 raise
             except ActionError as exc:
@@ -209,20 +299,23 @@ def _lock_wait(seconds: float) -> Iterator[None]:
     each lock a statement waits for, and a row lock taken in a queue is two (the row's place in
     the queue, then the holder's transaction)."""
     ms = max(1, int(seconds * 1000))
-    if connection.vendor != "sqlite":
+    # The connection itself, looked up once (each attribute read through
+    # `django.db.connection` looks it up again in the thread's connections).
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.vendor != "sqlite":
         # One batch (companion.infra.fastsql): the SET goes with the table's lock (one round trip),
         # the writes together at the end, before the commit.
         with transaction.atomic(), fastsql.batch():
             fastsql.later(f"SET LOCAL statement_timeout = {ms}")
             yield
         return
-    connection.ensure_connection()
-    raw = connection.connection
-    known = getattr(connection, "tap_busy_timeout", None)
+    conn.ensure_connection()
+    raw = conn.connection
+    known = getattr(conn, "tap_busy_timeout", None)
     if known is None or known[0] is not raw or abs(known[1] - ms) > BUSY_SLACK_MS:
-        with connection.cursor() as cursor:
+        with conn.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {ms}")
-        connection.tap_busy_timeout = (raw, ms)
+        conn.tap_busy_timeout = (raw, ms)
     with transaction.atomic():
         yield
 
@@ -246,7 +339,8 @@ class Taps(MutableMapping[str, Callable[..., Any]]):
     def __getitem__(self, name: str) -> Callable[..., Any]:
         found = self._made.get(name)
         if found is None:
-            if name in HTTP_ONLY or name not in forms.FORMS:
+            # The core's forms first (a plain dict): only a game's tap asks the games.
+            if name in HTTP_ONLY or (name not in forms.CORE_FORMS and name not in forms.FORMS):
                 raise KeyError(name)
             found = self._made[name] = _judged(name, _handler(name))
         return found

@@ -28,7 +28,7 @@ import hashlib
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -62,6 +62,14 @@ def tap_key(name: str, post: Any, token: str) -> Key:
         sorted((k, tuple(str(v) for v in post.getlist(k))) for k in post if k not in NOT_THE_TAP)
     )
     return fingerprint(token), name, fields
+
+
+def plain_key(name: str, fields: Mapping[str, str | int], token: str) -> Key | None:
+    """`key_of` for a tap whose fields are single values and none of `NOT_THE_TAP`, as sent
+    over its socket (the same key its QueryDict gives, with no QueryDict)."""
+    if window_seconds() <= 0:
+        return None
+    return fingerprint(token), name, tuple(sorted((k, (str(v),)) for k, v in fields.items()))
 
 
 def key_of(name: str, post: Any, token: str) -> Key | None:

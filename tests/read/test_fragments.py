@@ -136,9 +136,12 @@ def test_delta_names_its_versions_and_tap() -> None:
         seats=[(_seat(), 2)],
         line=HistoryLine("damage", {"seat": 7, "name": "P1", "amount": 1, "hp": 3}, 13, 1),
         turn=None,
-        me=_me(version=13),
+        me=_seat(),
     )
     html = fragments.delta(delta, "tap0000002")
+    # The seat's own tracker, made from the seat as every screen sees it, is the one its phone's
+    # private state makes.
+    assert fragments.hp_tracker(_me(version=13), "tap0000002") in html
     assert html.startswith(
         '<template id="table-delta" data-version="13" data-base="12" data-keep="15"'
         ' data-action="tap0000002">'

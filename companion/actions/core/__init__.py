@@ -14,7 +14,7 @@ from companion.actions.core.actors import (
     seat_of,
     seat_public,
 )
-from companion.actions.core.credentials import actor_for, holding, marking
+from companion.actions.core.credentials import actor_for, holding, marking, tap_mark
 from companion.actions.core.record import (
     SEEN_SQL,
     UNDOABLE_KINDS,
@@ -22,6 +22,7 @@ from companion.actions.core.record import (
     already_applied,
     dirty_table_fields,
     record_change,
+    run_as,
     was_applied,
 )
 from companion.outbox import Change
@@ -47,4 +48,6 @@ __all__ = [
     "holding",
     "marking",
     "may_act_on",
+    "run_as",
+    "tap_mark",
 ]

@@ -188,6 +188,33 @@ def action(
                 return inner(actor, action_id=action_id, **fields)
 
         run.is_action = True  # type: ignore[attr-defined]
+        run.inner = inner  # type: ignore[attr-defined]
+        run.replay = replay  # type: ignore[attr-defined]
         return run
 
     return wrap(fn) if fn is not None else wrap
+
+
+def run_as(
+    fn: Callable[..., R],
+    actor: Actor,
+    *,
+    seen: bool,
+    savepoint: bool,
+    action_id: str | None,
+    fields: dict[str, Any],
+) -> R:
+    """What `fn(token=..., action_id=..., **fields)` does (`fn` made by `action`), for a caller
+    that has read `actor` with the table's row locked in this transaction and asked whether
+    `action_id` was applied (`seen`): the dispatcher. Without `savepoint` the action runs in the
+    caller's transaction as it is, which a refusal rolls back whole (the caller's own
+    `atomic(savepoint=False)` block adds nothing to it)."""
+    if not savepoint and not seen:
+        return fn.inner(actor, action_id=action_id, **fields)  # type: ignore[attr-defined, no-any-return]
+    with transaction.atomic(savepoint=savepoint):
+        if seen:
+            replay = fn.replay  # type: ignore[attr-defined]
+            if replay is not None:
+                return replay(actor, actor.table, action_id)  # type: ignore[no-any-return]
+            return already_applied(actor.table, action_id)  # type: ignore[return-value]
+        return fn.inner(actor, action_id=action_id, **fields)  # type: ignore[attr-defined, no-any-return]
