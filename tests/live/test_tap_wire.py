@@ -2,7 +2,7 @@
 dispatcher's judgement, the action's transaction and the frames composed after the commit.
 
 On PostgreSQL every round trip is latency the table's taps wait behind, so an HP tap makes at
-most five; and the languages its frames are rendered in are known without asking Redis. SQLite
+most four; and the languages its frames are rendered in are known without asking Redis. SQLite
 keeps its statements few too (each is a call into the library on the one writer)."""
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ def test_an_hp_tap_makes_few_round_trips_and_asks_redis_nothing() -> None:
     assert any(message["type"] == "table.fragment" for _group, message in box)
     assert wire.redis == []
     if connection.vendor == "postgresql":
-        # BEGIN; the SET of its deadline with the table's lock and the seat; the checks of
-        # earlier copies; the writes; COMMIT (no savepoint, no statement of its own per write).
-        assert transaction_round_trips(wire) <= 5, (wire.statements, wire.trips)
+        # BEGIN; the SET of its deadline with the table's lock, then the seat with the checks
+        # of earlier copies; the writes; COMMIT (no savepoint, no statement of its own per write).
+        assert transaction_round_trips(wire) <= 4, (wire.statements, wire.trips)
         assert "SAVEPOINT" not in " ".join(wire.statements)
     else:
-        # BEGIN, the seat with its table, the checks, three writes, COMMIT: no savepoint.
-        assert len(wire.statements) <= 7, wire.statements
+        # BEGIN, the seat with its table and the checks, three writes, COMMIT: no savepoint.
+        assert len(wire.statements) <= 6, wire.statements

@@ -209,12 +209,13 @@ def run_as(
     `action_id` was applied (`seen`): the dispatcher. Without `savepoint` the action runs in the
     caller's transaction as it is, which a refusal rolls back whole (the caller's own
     `atomic(savepoint=False)` block adds nothing to it)."""
+    inner: Callable[..., R] = fn.inner  # type: ignore[attr-defined]
     if not savepoint and not seen:
-        return fn.inner(actor, action_id=action_id, **fields)  # type: ignore[attr-defined, no-any-return]
+        return inner(actor, action_id=action_id, **fields)
     with transaction.atomic(savepoint=savepoint):
         if seen:
-            replay = fn.replay  # type: ignore[attr-defined]
+            replay: Callable[[Actor, Table, str | None], R] | None = fn.replay  # type: ignore[attr-defined]
             if replay is not None:
-                return replay(actor, actor.table, action_id)  # type: ignore[no-any-return]
+                return replay(actor, actor.table, action_id)
             return already_applied(actor.table, action_id)  # type: ignore[return-value]
-        return fn.inner(actor, action_id=action_id, **fields)  # type: ignore[attr-defined, no-any-return]
+        return inner(actor, action_id=action_id, **fields)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -19,6 +20,7 @@ from companion.actions import ActionError, NotFound, actor_for
 from companion.actions.outcomes import TapAnswer, tap_outcome
 from companion.infra import dbthread
 from companion.live import broadcast
+from companion.live.layers import run_eagerly
 from companion.web import dispatch, taps
 from companion.web.consumers.faults import (
     CLOSE_GONE,
@@ -133,7 +135,48 @@ class TapMixin:
         judged = dbthread.submit_keyed(self.code, self._run_act, name, fields, action_id, arrived)
         judged.add_done_callback(lambda _done: taps.leave_line(token, action_id))
         previous = self._tap_tail
+        if isinstance(self.channel_layer, InMemoryChannelLayer) and (
+            previous is None or previous.done()
+        ):
+            # Answered when judged, in the judgement's own callback, as far as it goes without
+            # waiting (the layer in this process hands the frames over at once): no task, and
+            # no wake-up of one, per tap. A tap behind an unanswered one waits for it in a task.
+            tail = asyncio.get_running_loop().create_future()
+            judged.add_done_callback(functools.partial(self._answer_now, name, action_id, tail))
+            self._tap_tail = tail
+            return
         self._tap_tail = asyncio.ensure_future(self._answer(name, action_id, judged, previous))
+
+    def _answer_now(
+        self, name: str, action_id: str | None, tail: asyncio.Future[None], judged: Any
+    ) -> None:
+        """`_answer` of a tap judged with no earlier answer to wait for, run in the judgement's
+        callback; whatever of it must wait goes on in a task. `tail` is done once answered."""
+        if judged.cancelled():
+            tail.set_result(None)
+            return
+        outcome: Any = judged.exception() or judged.result()
+        try:
+            rest = run_eagerly(self._answer_judged(name, action_id, outcome))
+        except OSError as exc:  # the phone went away meanwhile
+            log.debug("tap %s not answered: %r", name, exc)
+            rest = None
+        except Exception:
+            log.exception("tap %s not answered", name)
+            rest = None
+        if rest is None:
+            tail.set_result(None)
+            return
+        task = asyncio.ensure_future(self._answer_rest(name, rest))
+        task.add_done_callback(lambda _done: tail.set_result(None))
+
+    async def _answer_rest(self, name: str, rest: Any) -> None:
+        try:
+            await rest
+        except OSError as exc:
+            log.debug("tap %s not answered: %r", name, exc)
+        except Exception:
+            log.exception("tap %s not answered", name)
 
     async def _answer(
         self, name: str, action_id: str | None, judged: Any, previous: Any = None
