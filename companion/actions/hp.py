@@ -124,8 +124,9 @@ def seat_change_hp(
             action_id=action_id,
             change=_hp_change(table, seat, was_dying),
         )
-    # Besides "normal", the damage types of the games on (fire and thunder: 军争's cards).
-    if damage_type not in hooks.damage_types(table):
+    # Besides "normal" (every table's: the games are not asked), the damage types of the games
+    # on (fire and thunder: 军争's cards).
+    if damage_type != "normal" and damage_type not in hooks.damage_types(table):
         raise ActionError(_("Unknown damage type."), code="damage_type")
     source_seat = None
     if source not in ("", None, "none"):

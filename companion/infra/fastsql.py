@@ -24,6 +24,10 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 M = TypeVar("M", bound=models.Model)
 N = TypeVar("N", bound=models.Model)
@@ -69,6 +73,53 @@ def _select(
     return sql, names, converters
 
 
+def built(model: type[M], db: str | None, names: Any, values: Any) -> M:
+    """`Model.from_db(db, names, values)` of a whole row, without `Model.__init__`: each value
+    put in the instance's dict, as `__init__` puts it (a foreign key's id descriptor would only
+    drop a cached object, which a new instance has none of). A partial row, a model whose
+    fields or construction are its own, or a model signal listened to (this app listens to
+    none) go through `Model.from_db`."""
+    attnames = _plain_attnames(model)
+    if (
+        attnames is None
+        or len(values) != len(attnames)
+        or pre_init.receivers
+        or post_init.receivers
+    ):
+        return _MODEL_FROM_DB(model, db, names, values)  # type: ignore[no-any-return]
+    new = model.__new__(model)
+    state = ModelState()
+    state.adding = False
+    state.db = db
+    new._state = state
+    new.__dict__.update(zip(attnames, values, strict=True))
+    return new
+
+
+_MODEL_FROM_DB = models.Model.from_db.__func__  # type: ignore[attr-defined]
+
+
+@cache
+def _plain_attnames(model: type[models.Model]) -> tuple[str, ...] | None:
+    """The attribute names of the model's columns, in their order, if `built` may build it."""
+    if model.__init__ is not models.Model.__init__:
+        return None
+    names = []
+    for field in model._meta.concrete_fields:
+        descriptor = model.__dict__.get(field.attname)
+        if type(descriptor) not in (DeferredAttribute, ForeignKeyDeferredAttribute):
+            return None
+        names.append(field.attname)
+    return tuple(names)
+
+
+def _row(model: type[M], db: str | None, names: list[str], values: list[Any]) -> M:
+    """A row read, as `model.from_db` makes it (its own, if it has one; else `built`)."""
+    if model.from_db.__func__ is _MODEL_FROM_DB:  # type: ignore[attr-defined]
+        return built(model, db, names, values)
+    return model.from_db(db, names, values)
+
+
 def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = False) -> M | None:
     """One row of `model` matching `where` (SQL over its own table), or None."""
     if STOCK:
@@ -81,7 +132,7 @@ def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = Fals
         row = cursor.fetchone()
     if row is None:
         return None
-    return model.from_db(connection.alias, names, _convert(row, converters, connection))
+    return _row(model, connection.alias, names, _convert(row, converters, connection))
 
 
 def read_rows(
@@ -108,7 +159,7 @@ def read_rows(
         found.append(
             None
             if row is None
-            else model.from_db(connection.alias, names, _convert(row, converters, connection))
+            else _row(model, connection.alias, names, _convert(row, converters, connection))
         )
     return found
 
@@ -205,22 +256,8 @@ def read_pair(
         rows = rows.extra(where=[where], params=params)  # noqa: S610
         found = rows.first()
         return None if found is None else (found, getattr(found, link))
-    connection = _connection()
-    sql, names, converters, other_names, other_converters = _select_pair(
-        model, other, join, where, connection.vendor
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    split = len(names)
-    return (
-        model.from_db(connection.alias, names, _convert(row[:split], converters, connection)),
-        other.from_db(
-            connection.alias, other_names, _convert(row[split:], other_converters, connection)
-        ),
-    )
+    found = read_pair_with(model, other, join, where, params, ("", ""))
+    return None if found is None else (found[0], found[1])
 
 
 def read_pair_with(
@@ -242,9 +279,12 @@ def read_pair_with(
     split = len(names)
     end = split + len(other_names)
     return (
-        model.from_db(connection.alias, names, _convert(row[:split], converters, connection)),
-        other.from_db(
-            connection.alias, other_names, _convert(row[split:end], other_converters, connection)
+        _row(model, connection.alias, names, _convert(row[:split], converters, connection)),
+        _row(
+            other,
+            connection.alias,
+            other_names,
+            _convert(row[split:end], other_converters, connection),
         ),
         tuple(row[end:]),
     )

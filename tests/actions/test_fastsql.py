@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models import Model
 from django.utils import timezone
 
 from companion import actions
@@ -182,3 +183,32 @@ def test_a_game_played_on_either_path_leaves_the_rows_the_tap_says(path: str) ->
     events = list(Event.objects.filter(table=table).order_by("-version")[:3])
     assert [e.kind for e in events] == ["damage", "equipped", "damage"]
     assert Table.objects.get(pk=table.pk).version == events[0].version
+
+
+def test_a_row_built_without_init_is_the_row_from_db_builds() -> None:
+    """`fastsql.built` (every row fastsql reads, and `Table.from_db`) makes the instance Django's
+    `Model.from_db` makes: the same attributes in the same order, the same state."""
+    table, seats = picked_all(4)
+    actions.seat_change_hp(token=seats[1].token, seat_id=seats[1].pk, delta=-1, action_id="b-1")
+    event = Event.objects.filter(table=table).latest("version")
+    for model, row in ((Seat, seats[1]), (Table, table), (Event, event)):
+        names = [f.attname for f in model._meta.concrete_fields]
+        values = list(model.objects.filter(pk=row.pk).values_list(*names).get())
+        fast = fastsql.built(model, "default", names, values)
+        stock = Model.from_db.__func__(model, "default", names, values)  # type: ignore[attr-defined]
+        assert type(fast) is model
+        fast_dict, stock_dict = dict(vars(fast)), dict(vars(stock))
+        fast_state, stock_state = fast_dict.pop("_state"), stock_dict.pop("_state")
+        assert list(fast_dict.items()) == list(stock_dict.items())
+        assert (
+            (fast_state.adding, fast_state.db)
+            == (stock_state.adding, stock_state.db)
+            == (
+                False,
+                "default",
+            )
+        )
+        assert fast.pk == row.pk and as_dict(fast) == as_dict(model.objects.get(pk=row.pk))
+    # A partial row is Django's own.
+    partial = fastsql.built(Seat, "default", ["id", "name"], [seats[1].pk, seats[1].name])
+    assert partial.get_deferred_fields()
