@@ -93,6 +93,14 @@ class Game:
 
     # Write side -------------------------------------------------------------------------------
 
+    def seating(self, table: Table, seats: list[Seat]) -> list[Seat]:
+        """Before a deal (chained in `order`): the seats in the order they are dealt in (a
+        game that seats its players its own way renumbers their positions and saves them)."""
+        return seats
+
+    def seat_left(self, table: Table, seat: Seat) -> None:
+        """`seat` leaves the table (the host removed it): it leaves the game's state too."""
+
     def at_deal(self, table: Table, seats: list[Seat]) -> None:
         """A new deal (identities dealt or dealt again)."""
 

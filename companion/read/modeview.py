@@ -26,7 +26,6 @@ from companion.rules.directions import (
     area_order,
 )
 from companion.rules.identities import Identity
-from companion.rules.teams import Teams
 from companion.words.names import HeroCard, table_hero_card
 
 
@@ -155,12 +154,8 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
         drafts = mode.drafts_for_side(Identity(viewer.identity))
     parts: dict[str, Any] = {"key": table.mode, "team_size": mode.team_size, "side": side}
     parts["drafts"] = drafts
-    teams = state.get("teams")
-    if teams:
-        read = Teams.from_data(teams)
-        parts["teams"] = [list(m) for m in read.members]
-        parts["commanders"] = list(read.commanders)
-    # The draft, the placements and 1 vs 1's orders: the drafted mode's game (the draft kit's).
+    # The teams, the draft, the placements and the orders: the mode's game's (the draft kit's
+    # and its own).
     for game in hooks.on(table):
         parts.update(game.mode_view(table, seats, side, drafts))
     dealt = bool(seats) and all(s.identity for s in seats)

@@ -36,7 +36,7 @@ from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, standings
-from companion.rules.teams import side_wins, team_standings
+from companion.rules.sides import side_wins, team_standings
 from companion.words import charts
 from companion.words.history import describe as describe_event
 

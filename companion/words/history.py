@@ -6,8 +6,7 @@ companion.words.names.
 Each event kind has one function that makes its line, kept in a registry that this module
 owns and names no kind of its own. The modules beside it register theirs, grouped by subject
 (`table_lines`: the table, seats, deal, heroes, box and sessions; `play_lines`: HP, deaths,
-equipment, delayed tricks, judgements, turns and undo;
-`team_lines`: 3 vs 3 and 1 vs 1), and
+equipment, delayed tricks, judgements, turns, a mode's flow and undo), and
 `companion.words` imports them all, in that order, the first time any of its modules is
 imported. A game's package (companion/games/) adds its own kinds the same way, from
 the `words` module its app imports when ready, without any module here naming it:
