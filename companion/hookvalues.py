@@ -44,7 +44,8 @@ class Death:
     """A seat has died (`seat`, already dead in `seats`, the table in seat order). `before` and
     `after` are the death's event's (a game may add what its undo needs; `after["turn"]` is
     there when the turn passed with the death); `public` is added to its public part;
-    `private_seats`: phones to redraw beside the dead seat's."""
+    `private_seats`: phones to redraw beside the dead seat's; `state_before`: the table's
+    `mode_state` as the tap found it (before a game's `hero_fell` counted the last hero)."""
 
     table: Table
     seats: list[Seat]
@@ -54,6 +55,7 @@ class Death:
     after: dict[str, Any]
     public: dict[str, Any] = field(default_factory=dict)
     private_seats: set[int] = field(default_factory=set)
+    state_before: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
