@@ -72,7 +72,7 @@ class Table(models.Model):
     timer_seconds = models.PositiveIntegerField(default=0)
     # A judgement flipped but not yet resolved (鬼才 may still replace the card).
     pending_judgement = models.JSONField(default=dict, blank=True)
-    # A mode's own state beyond the identity game's (3 vs 3, 1 vs 1; docs/modes.md): the teams,
+    # A mode's own state beyond the identity game's (docs/modes.md): the teams,
     # the draft, the placement, the go and the fallen heroes, plain data the rules read back.
     # It holds secrets (a placement before the reveal, a face-down hero): the screens read it
     # only through companion.read.modeview, never whole.

@@ -181,8 +181,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
 
 
 def _place(table: Table, seats: list[Seat], seat: Seat) -> dict[str, str]:
-    """3 vs 3: the dead seat's colour and place, which the history names in place
-    of the identity card's name; nothing in the other modes."""
+    """The dead seat's place in its mode (`Mode.seat_place`), which the history names in
+    place of the identity card's name; nothing in a mode without places."""
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
     try:
         place = mode_of(table).seat_place(statuses(seats), index)

@@ -64,14 +64,14 @@ class PublicSeat:
     wine: str = ""
     # The marks the games on at the table put on the seat (companion.hooks.SeatMark).
     marks: tuple[hooks.SeatMark, ...] = ()
-    # 3 vs 3: the seat's colour and place ("cold_vanguard_a"), named in place of
+    # A mode with places: the seat's side and place (`Mode.seat_place`), named in place of
     # the identity; whether its card is turned sideways (it has acted in this go round).
     place: str = ""
     sideways: bool = False
 
     @property
     def role(self) -> str:
-        """The seat's place in words, in the active language ("" outside 3 vs 3)."""
+        """The seat's place in words, in the active language ("" in a mode without places)."""
         return place_label(self.place) if self.place else ""
 
     @property
@@ -193,7 +193,7 @@ def build_public_seats(
 
 
 def _mode_seats(seats: list[PublicSeat], view: ModeView | None) -> list[PublicSeat]:
-    """The seats with their mode's place words and sideways cards (3 vs 3), else as they are."""
+    """The seats with their mode's place words and sideways cards, if any, else as they are."""
     if view is None or not (view.places or view.sideways):
         return seats
     return [

@@ -17,8 +17,8 @@ from companion.rules.identities import Identity
 
 def identity_label(identity: str | None, mode: str = modes.DEFAULT) -> str:
     """The translated name of an identity, in the mode's words: a mode whose seats are not the
-    identity game's names the role the card marks (`Mode.role`: 3 vs 3's colour and role, 1 vs
-    1's first or second player)."""
+    identity game's names the role the card marks (`Mode.role`: a side and role, or a first or
+    second player)."""
     if not identity:
         return ""
     role = modes.get(mode).role(Identity(identity))
