@@ -203,6 +203,7 @@ def add_expansion(expansion: Expansion) -> None:
     _EXPANSIONS[expansion.key] = expansion
     _deck.cache_clear()
     _catalogue.cache_clear()
+    _by_name.cache_clear()
 
 
 def expansions() -> tuple[Expansion, ...]:
@@ -224,10 +225,18 @@ def every_expansion() -> dict[str, bool]:
 
 def _on(expansions: dict[str, bool]) -> tuple[str, ...]:
     """The keys of the expansions on, in deck order; TypeError for one not registered."""
-    unknown = sorted(set(expansions) - set(_EXPANSIONS))
-    if unknown:
-        raise TypeError(f"unknown card expansions: {', '.join(unknown)}")
-    return tuple(key for key in _EXPANSIONS if expansions.get(key))
+    if not expansions:
+        return ()
+    on = []
+    for key, value in expansions.items():
+        if key not in _EXPANSIONS:
+            raise TypeError(f"unknown card expansion: {key}")
+        if value:
+            on.append(key)
+    if len(on) > 1:
+        order = list(_EXPANSIONS)
+        on.sort(key=order.index)
+    return tuple(on)
 
 
 def load_deck(*, ex: bool = True, **expansions: bool) -> tuple[Card, ...]:
@@ -294,7 +303,10 @@ def _catalogue(on: tuple[str, ...]) -> tuple[Equipment, ...]:
 
 def equipment_by_name(name_zh: str, **expansions: bool) -> Equipment:
     """Look up equipment by Chinese name; KeyError if unknown or not in the chosen deck."""
-    for equipment in equipment_catalogue(**expansions):
-        if equipment.name_zh == name_zh:
-            return equipment
-    raise KeyError(name_zh)
+    return _by_name(_on(expansions))[name_zh]
+
+
+@cache
+def _by_name(on: tuple[str, ...]) -> dict[str, Equipment]:
+    """The catalogue for one choice of expansions, by Chinese name (read on every screen)."""
+    return {equipment.name_zh: equipment for equipment in _catalogue(on)}
