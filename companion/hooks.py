@@ -73,7 +73,8 @@ class Game:
     `rescue_cards`: card -> `RescueCard`, the cards besides 桃 that save a dying seat;
     `host_undoes`: those of its event kinds only the host may undo (as a death); `draw_starts`:
     its event kinds after which every screen shows a draw of the mode's `opening_draw` cards
-    until a turn ends (the event's public `name`, `hero` and `seat`: whose, if one seat's)."""
+    until a turn ends (the event's public `name`, `hero` and `seat`: whose, if one seat's);
+    `hp_kinds`: its event kinds a seat's HP history lists, on the seat they name."""
 
     key: ClassVar[str] = ""
     order: ClassVar[int] = 100
@@ -85,6 +86,7 @@ class Game:
     rescue_cards: ClassVar[Mapping[str, RescueCard]] = {}
     host_undoes: ClassVar[frozenset[str]] = frozenset()
     draw_starts: ClassVar[frozenset[str]] = frozenset()
+    hp_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def is_on(self, table: Table) -> bool:
         """Whether this game plays at `table` (from its mode and options only: `on` remembers
@@ -258,6 +260,11 @@ def dialog(name: str) -> Callable[..., Any] | None:
 def event_kinds() -> frozenset[str]:
     """The kinds of the events the games' own taps record."""
     return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
+
+
+def hp_kinds() -> frozenset[str]:
+    """The games' event kinds a seat's HP history lists (whether or not they are on now)."""
+    return frozenset(kind for game in _GAMES.values() for kind in game.hp_kinds)
 
 
 def host_undoes() -> frozenset[str]:

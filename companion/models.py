@@ -176,8 +176,8 @@ class Seat(models.Model):
     final_duel = models.BooleanField(default=False)
     equipment = models.JSONField(default=dict, blank=True)
     judgement_zone = models.JSONField(default=list, blank=True)
-    # 军争 (docs/rules.md §9.9, its game package writes them): chained by 铁索连环; this turn's
-    # 酒 ("" none, "active" the next 杀 deals +1, "spent" drunk and used).
+    # An expansion's (docs/rules.md §9.9, its game package writes them): chained by 铁索连环;
+    # this turn's 酒 ("" none, "active" the next 杀 deals +1, "spent" drunk and used).
     chained = models.BooleanField(default=False)
     wine = models.CharField(max_length=8, blank=True, default="")
     joined_at = models.DateTimeField(auto_now_add=True)

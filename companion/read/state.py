@@ -78,7 +78,6 @@ class PublicState:
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
-    # 军争: a chain waiting for a seat it left dying to be saved or die.
     # A mode's own state as every screen may see it (None: the identity game).
     mode_view: ModeView | None = None
     # The games on and their public values, for their templates in the page's slots.

@@ -120,7 +120,7 @@ class MaxHpForm(SeatTap):
 
 
 def _rescue_kinds() -> tuple[str, ...]:
-    """桃 and the games' rescue cards (军争's 酒), asked when the tap is checked."""
+    """桃 and the games' rescue cards (an expansion's 酒), asked when the tap is checked."""
     return ("peach", *(card for game in hooks.games() for card in game.rescue_cards))
 
 
