@@ -198,7 +198,7 @@ def seat_tracker(
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and playing
-    # 军争: a delta of several seats' HP marks each tracker with its seat.
+    # A delta of several seats' HP (a chain's damage) marks each tracker with its seat.
     mark = f' data-seat="{seat_id}"' if seat_mark else ""
     parts = [f'<div id="my-hp" class="{classes}" data-version="{version}"{action}{mark}>']
     if buttons:
