@@ -147,7 +147,6 @@ def inside(box: dict[str, float] | None, top: float, bottom: float, width: float
 def in_screen(page: Page, selector: str, where: str) -> None:
     """Visible and wholly inside the viewport as the page is scrolled now."""
     el = page.locator(selector)
-    expect(el).to_be_visible()
     width, height = page.evaluate("() => [innerWidth, innerHeight]")
     assert inside(box_of(el), 0, height, width), f"{where}: {selector} off the screen"
     # Not under anything else (a sheet, a pinned bar): its middle and its corners (inside the
