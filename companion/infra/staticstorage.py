@@ -90,7 +90,6 @@ APP_PARTS = tuple(
         "fit",
         "variants",
         "end-of-night",
-        "handover",
         "modes",
     )
 )
