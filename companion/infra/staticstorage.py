@@ -25,6 +25,7 @@ from typing import Any
 
 import rcssmin
 import rjsmin
+from django.apps import apps
 from django.conf import settings
 from django.contrib.staticfiles.finders import FileSystemFinder
 from django.core.files.storage import FileSystemStorage
@@ -58,12 +59,16 @@ LIVE_PARTS = (
 # part (a phone's, the display's) comes after the parts it refines, and a rule moves to another
 # part only where no rule it passes can set the same property on the same element (each part's
 # header says what it must follow).
+# Where each game's own stylesheet (`app.css` at the top of its package, in INSTALLED_APPS'
+# order) joins the sheet: the core names no game, and a game's rules refine the seat's.
+GAMES_SLOT = "games"
+GAME_SHEET = "app.css"
 APP_PARTS = tuple(
     f"{name}.css"
     for name in (
         "base",
         "seat",
-        "maneuver",
+        GAMES_SLOT,
         "help",
         "identity",
         "hero",
@@ -97,10 +102,25 @@ APP_PARTS = tuple(
 JOINED = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}
 
 
+def game_sheets() -> list[Path]:
+    """The games' own stylesheets, in the order their apps are installed."""
+    found = (Path(config.path) / GAME_SHEET for config in apps.get_app_configs())
+    return [sheet for sheet in found if sheet.is_file()]
+
+
+def part_paths(name: str, source: Path = SOURCE) -> list[Path]:
+    """The files the joined static file `name` is made of, in order: its parts, the games'
+    sheets in the games' slot."""
+    folder, parts = JOINED[name]
+    paths: list[Path] = []
+    for part in parts:
+        paths.extend(game_sheets() if part == f"{GAMES_SLOT}.css" else [source / folder / part])
+    return paths
+
+
 def joined_text(name: str, source: Path = SOURCE) -> str:
     """The text of the joined static file `name`: its parts one after the other."""
-    folder, parts = JOINED[name]
-    return "".join((source / folder / part).read_text(encoding="utf-8") for part in parts)
+    return "".join(path.read_text(encoding="utf-8") for path in part_paths(name, source))
 
 
 def is_part(name: str) -> bool:

@@ -11,12 +11,20 @@ from pathlib import Path
 import pytest
 import rcssmin
 import rjsmin
+from django.apps import apps
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from companion.infra.staticstorage import APP_PARTS, JOINED, LIVE_PARTS, SOURCE, minify
+from companion.infra.staticstorage import (
+    APP_PARTS,
+    GAMES_SLOT,
+    JOINED,
+    LIVE_PARTS,
+    SOURCE,
+    minify,
+)
 
 PARTS = SOURCE / "js" / "live"
 
@@ -26,7 +34,15 @@ def by_hand(name: str = "js/live.js") -> str:
     folder, parts = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}[
         name
     ]
-    return "".join((SOURCE / folder / part).read_text(encoding="utf-8") for part in parts)
+    paths = []
+    for part in parts:
+        if folder == "css/app" and part == f"{GAMES_SLOT}.css":
+            # The games' own sheets, in the order their apps are installed.
+            sheets = (Path(c.path) / "app.css" for c in apps.get_app_configs())
+            paths.extend(sheet for sheet in sheets if sheet.exists())
+        else:
+            paths.append(SOURCE / folder / part)
+    return "".join(path.read_text(encoding="utf-8") for path in paths)
 
 
 def body_of(response) -> str:

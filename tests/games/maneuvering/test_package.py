@@ -13,6 +13,7 @@ from django.utils import translation
 
 from companion import hooks
 from companion.games.maneuvering.rules import KEY
+from companion.infra.staticstorage import joined_text
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.cards import expansions, load_deck
@@ -23,13 +24,13 @@ PACKAGE = Path("companion/games/maneuvering")
 # Its option and expansion key, its name, its own taps' event kinds but the two that are the
 # names of the Seat columns the core keeps for it ("chained", "wine").
 NAMES = re.compile(r"maneuver|军争|damage_resolved|chain_continued", re.IGNORECASE)
-SUFFIXES = (".py", ".html", ".js", ".txt", ".json", ".csv")
+SUFFIXES = (".py", ".html", ".js", ".css", ".txt", ".json", ".csv")
 
 
 def naming_files(root: Path) -> list[str]:
     """The files of the core and of the other games under `root` that name 军争."""
     found = []
-    for folder in ("companion", "templates", "static/js"):
+    for folder in ("companion", "templates", "static/js", "static/css"):
         for path in sorted((root / folder).rglob("*")):
             relative = path.relative_to(root)
             if (
@@ -66,3 +67,14 @@ def test_its_kinds_join_the_hp_history_and_the_clauses_on_a_worked_damage() -> N
     with translation.override("en"):
         line = describe("chain_continued", {"steps": [], "protected": True})
     assert "protected: the last game's first out keeps their last HP" in line["text"]
+
+
+def test_its_stylesheet_joins_the_pages_sheet_in_the_games_slot() -> None:
+    """Its own `app.css` is served inside the one stylesheet every page loads, after the seat's
+    rules it refines and before the help's."""
+    sheet = (ROOT / PACKAGE / "app.css").read_text(encoding="utf-8")
+    joined = joined_text("css/app.css")
+    assert joined.count(sheet) == 1
+    seat = (ROOT / "static/css/app/seat.css").read_text(encoding="utf-8")
+    help_part = (ROOT / "static/css/app/help.css").read_text(encoding="utf-8")
+    assert joined.index(seat) < joined.index(sheet) < joined.index(help_part)
