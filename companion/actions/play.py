@@ -22,8 +22,8 @@ def require_playing(table: Table) -> None:
         )
 
 
-def living_seat(table: Table, seat_id: Any) -> Seat:
-    seat = seat_of(table, seat_id)
+def living_seat(table: Table, seat_id: Any, among: list[Seat] | None = None) -> Seat:
+    seat = seat_of(table, seat_id, among=among)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     return seat
