@@ -279,7 +279,7 @@ def seat_rescue(
     +1): back to 1 HP ends dying."""
     table, seat = dying_seat(actor, seat_id, _("That player is not dying."))
     if kind == "peach":
-        giver = seat_of(table, by) if by not in ("", None) else actor.seat
+        giver = seat_of(table, by, known=actor.seat) if by not in ("", None) else actor.seat
         if giver is None:
             raise ActionError(_("Say who gives the Peach."))
         if not giver.alive:
@@ -317,7 +317,7 @@ def seat_rescue(
     seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:
         seat.dying = False
-    seat.save(update_fields=["hp", "dying"])
+    fastsql.update(seat, ["hp", "dying"])
     return record_change(
         actor,
         table,
