@@ -22,7 +22,7 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, override
 
-from companion.live.pieces import card_name, turn_bar
+from companion.live.pieces import card_name, now_strip, turn_bar
 from companion.rules import help as rules_help
 from companion.words.labels import identity_label
 
@@ -330,7 +330,7 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
     ]
     state = d.state
     if state is not None and "strip" in d.parts:
-        parts.append(_partial("now_strip.html#now_strip", {"state": state}))
+        parts.append(now_strip(state))
     parts.extend(seat_item(seat, index, d.turn_seat_id) for seat, index in d.seats)
     if state is not None and "strip" in d.parts:
         parts.append(

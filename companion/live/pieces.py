@@ -11,7 +11,7 @@ escaped.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.template.loader import get_template
@@ -20,10 +20,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from companion import hooks
+from companion.rules.help.first_game import PHASE_HINTS
 from companion.words.labels import phase_label
 from companion.words.names import card_english, card_label, english_ui, skill_label
 
 if TYPE_CHECKING:
+    from companion.read.state import PublicState
     from companion.read.turn import Turn
 
 
@@ -76,13 +78,102 @@ def turn_bar(t: Turn) -> SafeString:
 
 def _games(t: Turn) -> str:
     """The templates of the games on for the slot "turn_bar", given the turn as `t`."""
+    return _slot("turn_bar", t.games, {"t": t})
+
+
+def _slot(slot: str, parts: hooks.Parts, context: dict[str, Any]) -> str:
+    """The templates of the games on (`parts.on`) for `slot`, in order (as `game_slot`)."""
     found = []
-    for key in t.games.on:
+    for key in parts.on:
         game = hooks.by_key(key)
-        name = game.templates.get("turn_bar") if game is not None else None
+        name = game.templates.get(slot) if game is not None else None
         if name:
-            found.append(get_template(name).render({"t": t}))
+            found.append(get_template(name).render(context))
     return "".join(found)
+
+
+def _stage(status: str) -> str:
+    """The game's stage, while nobody has the turn."""
+    if status == "lobby":
+        return gettext("Waiting for players")
+    if status == "dealt":
+        return gettext("Identities dealt")
+    if status == "heroes":
+        return gettext("Choosing heroes")
+    if status == "playing":
+        return gettext("In play")
+    return gettext("Game over")
+
+
+def now_strip(state: PublicState, oob: bool = False) -> SafeString:
+    """`#now-strip`, first on every screen: whose turn and which phase (a first game's hint), or
+    the game's stage; the games' part; each dying seat with its 桃; whom the table waits for."""
+    swap = 'hx-swap-oob="true"' if oob else ""
+    parts = [
+        f'\n<div id="now-strip" class="now-strip" {swap} data-version="{state.version}"'
+        f' data-status="{escape(state.status)}">\n'
+    ]
+    t = state.turn
+    if t:
+        timer = (
+            f'<span class="timer" data-deadline="{t.deadline_ms}"'
+            f' data-expired="{gettext("Time is up!")}"></span>'
+            if t.deadline_ms
+            else ""
+        )
+        name = gettext("%(name)s's turn") % {"name": escape(t.name)}
+        parts.append(
+            f'  \n  <p class="now-turn" data-turn-seat="{t.seat_id}"><span class="pill now-round">'
+            f"{gettext('Round %(n)s') % {'n': t.round}}</span>\n"
+            f'    <strong class="now-who"><span class="turn-other">{name}</span>'
+            f'<span class="turn-you">{gettext("Your turn!")}</span></strong>\n'
+            f'    <span class="now-phase">{escape(phase_label(t.phase))}</span>{timer}</p>\n'
+        )
+        if t.draw_change < 0 and t.phase in "start judgement draw":
+            draw = ngettext("Draw %(n)s card.", "Draw %(n)s cards.", t.draw) % {"n": t.draw}
+            fewer = gettext("One card fewer: the side that moves first, in its first draw phase.")
+            parts.append(f'  <p class="now-draw-change" role="status">{draw} {fewer}</p>\n')
+        if state.options.get("first_game_mode"):
+            zh, en = PHASE_HINTS.get(t.phase, ("", ""))
+            hide = gettext("Hide these hints")
+            parts.append(
+                f'  <p class="phase-hint" data-phase-hint>{escape(en if english_ui() else zh)}'
+                f' <button type="button" class="phase-hint-off" data-phase-hint-off'
+                f' aria-label="{hide}" title="{hide}">×</button></p>\n'
+            )
+    else:
+        parts.append(
+            f'  <p class="now-turn"><span class="pill">{_stage(state.status)}</span></p>\n'
+        )
+    parts.append(f"  {_slot('now_strip', state.games, {'state': state})}\n")
+    for d in state.dying:
+        need = ngettext("needs %(n)s Peach", "needs %(n)s Peaches", d.peaches) % {"n": d.peaches}
+        name = escape(d.name)
+        label = gettext("A Peach for %(name)s") % {"name": name}
+        parts.append(
+            f'  <div class="now-dying" data-dying="{d.id}" role="alert">\n'
+            f'    <p class="now-dying-text"><span class="dying-mark">{gettext("Dying")}</span>'
+            f' <strong class="now-dying-name">{name}</strong>'
+            f'<span class="for-me">{gettext("(you)")}</span>'
+            f' <span class="peach-need" data-peaches="{d.peaches}">{need}</span></p>\n'
+            '    <form class="strip-peach" hx-post="act/rescue" hx-swap="none">'
+            f'<input type="hidden" name="seat" value="{d.id}">'
+            '<input type="hidden" name="kind" value="peach">'
+            f'<button class="btn btn-primary" aria-label="{label}">{gettext("Peach 桃")}</button>'
+            "</form>\n"
+            f"    {_slot('dying_strip', state.games, {'state': state, 'd': d})}\n  </div>\n"
+        )
+    view = state.mode_view
+    notice = getattr(view, "draw_notice", None)
+    if (
+        (state.pending is not None and state.pending.guicai_id)
+        or getattr(view, "asking", None)
+        or getattr(notice, "seat_id", None)
+    ):
+        waits = get_template("companion/live/now_strip.html#now_waits")
+        parts.append(waits.render({"state": state}))
+    parts.append("</div>\n")
+    return mark_safe("".join(parts))  # noqa: S308 - every value escaped
 
 
 def _note(t: Turn) -> str:

@@ -52,6 +52,12 @@ def distances(state_: state.PublicState) -> SafeString:
 
 
 @register.simple_tag
+def now_strip(state_: state.PublicState, oob: bool = False) -> SafeString:
+    """The now strip (companion.live.pieces.now_strip)."""
+    return pieces.now_strip(state_, bool(oob))
+
+
+@register.simple_tag
 def turn_bar(t: Turn) -> SafeString:
     """The turn bar (companion.live.pieces.turn_bar)."""
     return pieces.turn_bar(t)
