@@ -41,14 +41,11 @@ def card_name(name_zh: str) -> SafeString:
 def turn_bar(t: Turn) -> SafeString:
     """`<div class="turn-bar">`: whose turn and round, the timer, the games' part, the phases,
     what the phase asks, the skills now, and the buttons (for the turn's holder)."""
+    # The words outside the f-strings, where makemessages finds them.
     name = gettext("%(name)s's turn") % {"name": escape(t.name)}
-    timer = (
-        f'<span class="timer" data-deadline="{t.deadline_ms}"'
-        f' data-expired="{gettext("Time is up!")}"></span>'
-        if t.deadline_ms
-        else ""
-    )
-    skipped = f" <small>{gettext('skipped')}</small>"
+    round_ = gettext("Round %(n)s") % {"n": t.round}
+    timer = _timer(t)
+    skipped = " <small>" + gettext("skipped") + "</small>"
     phases = "".join(
         f'<li class="phase {escape(st)}">{escape(phase_label(phase))}'
         f"{skipped if st == 'skipped' else ''}</li>"
@@ -57,7 +54,7 @@ def turn_bar(t: Turn) -> SafeString:
     parts = [
         f'\n  <div class="turn-bar" data-turn-seat="{t.seat_id}">\n'
         f'    <div class="turn-head"><span class="pill">'
-        f"{gettext('Round %(n)s') % {'n': t.round}}</span>\n"
+        f"{round_}</span>\n"
         f'      <strong class="turn-name">{name}</strong>\n'
         f"      {timer}</div>\n"
         f"    {_games(t)}\n"
@@ -69,11 +66,20 @@ def turn_bar(t: Turn) -> SafeString:
             f'<span class="tag" data-help="skill:{escape(sk.id)}">{escape(skill_label(sk))}</span>'
             for sk in t.skills
         )
-        parts.append(f'    <p class="skills-now">{gettext("Skills now:")} {tags}</p>\n')
+        now = gettext("Skills now:")
+        parts.append(f'    <p class="skills-now">{now} {tags}</p>\n')
     parts.append(
         f'    <div class="row-actions turn-only">\n      {_buttons(t)}\n    </div>\n  </div>\n'
     )
     return mark_safe("".join(parts))  # noqa: S308 - every value escaped
+
+
+def _timer(t: Turn) -> str:
+    """The turn's countdown, when the table has a timer."""
+    if not t.deadline_ms:
+        return ""
+    expired = gettext("Time is up!")
+    return f'<span class="timer" data-deadline="{t.deadline_ms}" data-expired="{expired}"></span>'
 
 
 def _games(t: Turn) -> str:
@@ -115,19 +121,15 @@ def now_strip(state: PublicState, oob: bool = False) -> SafeString:
     ]
     t = state.turn
     if t:
-        timer = (
-            f'<span class="timer" data-deadline="{t.deadline_ms}"'
-            f' data-expired="{gettext("Time is up!")}"></span>'
-            if t.deadline_ms
-            else ""
-        )
         name = gettext("%(name)s's turn") % {"name": escape(t.name)}
+        round_ = gettext("Round %(n)s") % {"n": t.round}
+        yours = gettext("Your turn!")
         parts.append(
             f'  \n  <p class="now-turn" data-turn-seat="{t.seat_id}"><span class="pill now-round">'
-            f"{gettext('Round %(n)s') % {'n': t.round}}</span>\n"
+            f"{round_}</span>\n"
             f'    <strong class="now-who"><span class="turn-other">{name}</span>'
-            f'<span class="turn-you">{gettext("Your turn!")}</span></strong>\n'
-            f'    <span class="now-phase">{escape(phase_label(t.phase))}</span>{timer}</p>\n'
+            f'<span class="turn-you">{yours}</span></strong>\n'
+            f'    <span class="now-phase">{escape(phase_label(t.phase))}</span>{_timer(t)}</p>\n'
         )
         if t.draw_change < 0 and t.phase in "start judgement draw":
             draw = ngettext("Draw %(n)s card.", "Draw %(n)s cards.", t.draw) % {"n": t.draw}
@@ -150,16 +152,17 @@ def now_strip(state: PublicState, oob: bool = False) -> SafeString:
         need = ngettext("needs %(n)s Peach", "needs %(n)s Peaches", d.peaches) % {"n": d.peaches}
         name = escape(d.name)
         label = gettext("A Peach for %(name)s") % {"name": name}
+        dying, you, peach = gettext("Dying"), gettext("(you)"), gettext("Peach 桃")
         parts.append(
             f'  <div class="now-dying" data-dying="{d.id}" role="alert">\n'
-            f'    <p class="now-dying-text"><span class="dying-mark">{gettext("Dying")}</span>'
+            f'    <p class="now-dying-text"><span class="dying-mark">{dying}</span>'
             f' <strong class="now-dying-name">{name}</strong>'
-            f'<span class="for-me">{gettext("(you)")}</span>'
+            f'<span class="for-me">{you}</span>'
             f' <span class="peach-need" data-peaches="{d.peaches}">{need}</span></p>\n'
             '    <form class="strip-peach" hx-post="act/rescue" hx-swap="none">'
             f'<input type="hidden" name="seat" value="{d.id}">'
             '<input type="hidden" name="kind" value="peach">'
-            f'<button class="btn btn-primary" aria-label="{label}">{gettext("Peach 桃")}</button>'
+            f'<button class="btn btn-primary" aria-label="{label}">{peach}</button>'
             "</form>\n"
             f"    {_slot('dying_strip', state.games, {'state': state, 'd': d})}\n  </div>\n"
         )
@@ -198,7 +201,7 @@ def _note(t: Turn) -> str:
             f'<span class="chip trick" data-help="card:{escape(c)}">{card_name(c)}</span>'
             for c in t.zone
         )
-        return f"{gettext('Judge the delayed tricks, last placed first:')} {chips}"
+        return gettext("Judge the delayed tricks, last placed first:") + " " + chips
     if t.phase == "play":
         return gettext("One Slash per play phase unless a card or skill says otherwise.")
     return ""
@@ -225,12 +228,14 @@ def _buttons(t: Turn) -> str:
             first = (
                 '<form class="judge-confirm" hx-post="act/confirm" hx-swap="none">'
                 '<button class="btn btn-primary btn-wide">'
-                f"{gettext('Let the judgement take effect ▶')}</button></form>"
+                + gettext("Let the judgement take effect ▶")
+                + "</button></form>"
             )
         else:
             first = (
                 '<button type="button" class="btn btn-wide" disabled>'
-                f"{gettext('Waiting for the judgement…')}</button>"
+                + gettext("Waiting for the judgement…")
+                + "</button>"
             )
     elif t.phase == "judgement" and t.zone:
         c = t.zone[0]
@@ -243,13 +248,16 @@ def _buttons(t: Turn) -> str:
         first = (
             '<form hx-post="act/next" hx-swap="none"><input type="hidden" name="from"'
             f' value="{t.seat_id}.{t.round}.{escape(t.phase)}"><button class="btn btn-wide">'
-            f"{gettext('Next phase ▶')}</button></form>"
+            + gettext("Next phase ▶")
+            + "</button></form>"
         )
     end = ""
     if not t.pending_seat and not t.dying_name:
         if not t.zone or (t.phase != "start" and t.phase != "judgement"):
             end = (
                 '<form class="end-turn" hx-post="act/endturn" hx-swap="none">'
-                f'<button class="btn btn-primary btn-wide">{gettext("End turn")}</button></form>'
+                '<button class="btn btn-primary btn-wide">'
+                + gettext("End turn")
+                + "</button></form>"
             )
     return f"{first}\n      {end}"
