@@ -208,8 +208,8 @@ def _turn_change(table: Table, current: Seat, holder: Seat | None, seats: list[S
     them), or the whole state while a question waits (no turn to show)."""
     if holder is None:
         # The question's answer buttons are on the chooser's own page: every phone is redrawn.
-        seats = {s.pk for s in ordered_seats(table)}
-        return Change(table.pk, table.version, host_panel=True, private_seats=seats)
+        every = {s.pk for s in seats}
+        return Change(table.pk, table.version, host_panel=True, private_seats=every)
     return delta_change(
         table, [current, holder], "strip", "turn", host_panel=True, every_seat=seats
     )
