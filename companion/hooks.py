@@ -73,7 +73,8 @@ class Game:
     `rescue_cards`: card -> `RescueCard`, the cards besides 桃 that save a dying seat;
     `host_undoes`: those of its event kinds only the host may undo (as a death); `draw_starts`:
     its event kinds after which every screen shows a draw of the mode's `opening_draw` cards
-    until a turn ends (the event's public `name`, `hero` and `seat`: whose, if one seat's)."""
+    until a turn ends (the event's public `name`, `hero` and `seat`: whose, if one seat's);
+    `hp_kinds`: its event kinds a seat's HP history lists, on the seat they name."""
 
     key: ClassVar[str] = ""
     order: ClassVar[int] = 100
@@ -85,6 +86,7 @@ class Game:
     rescue_cards: ClassVar[Mapping[str, RescueCard]] = {}
     host_undoes: ClassVar[frozenset[str]] = frozenset()
     draw_starts: ClassVar[frozenset[str]] = frozenset()
+    hp_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def is_on(self, table: Table) -> bool:
         """Whether this game plays at `table` (from its mode and options only: `on` remembers
@@ -92,6 +94,14 @@ class Game:
         return False
 
     # Write side -------------------------------------------------------------------------------
+
+    def seating(self, table: Table, seats: list[Seat]) -> list[Seat]:
+        """Before a deal (chained in `order`): the seats in the order they are dealt in (a
+        game that seats its players its own way renumbers their positions and saves them)."""
+        return seats
+
+    def seat_left(self, table: Table, seat: Seat) -> None:
+        """`seat` leaves the table (the host removed it): it leaves the game's state too."""
 
     def at_deal(self, table: Table, seats: list[Seat]) -> None:
         """A new deal (identities dealt or dealt again)."""
@@ -250,6 +260,11 @@ def dialog(name: str) -> Callable[..., Any] | None:
 def event_kinds() -> frozenset[str]:
     """The kinds of the events the games' own taps record."""
     return frozenset(kind for game in _GAMES.values() for kind in game.event_kinds)
+
+
+def hp_kinds() -> frozenset[str]:
+    """The games' event kinds a seat's HP history lists (whether or not they are on now)."""
+    return frozenset(kind for game in _GAMES.values() for kind in game.hp_kinds)
 
 
 def host_undoes() -> frozenset[str]:

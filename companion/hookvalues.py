@@ -17,7 +17,7 @@ class HpChange:
     """A damage or an HP loss about to land on `seat`.
 
     `kind`: "damage" (a recorded damage, `source` its source or None), "lose_hp" (失去体力),
-    "resolver" (a damage worked out by the rules, 军争: the seat's row holds what it left
+    "resolver" (a damage worked out by a game's rules: the seat's row holds what it left
     already; `source` is set for its target only), "lightning" (闪电 struck). `change` is
     negative, `hp_before` the HP before it. `hp` is the HP it would leave: a game may raise it
     (keep a last HP), or prevent part of a damage before it lands (not for "resolver", whose
@@ -44,7 +44,8 @@ class Death:
     """A seat has died (`seat`, already dead in `seats`, the table in seat order). `before` and
     `after` are the death's event's (a game may add what its undo needs; `after["turn"]` is
     there when the turn passed with the death); `public` is added to its public part;
-    `private_seats`: phones to redraw beside the dead seat's."""
+    `private_seats`: phones to redraw beside the dead seat's; `state_before`: the table's
+    `mode_state` as the tap found it (before a game's `hero_fell` counted the last hero)."""
 
     table: Table
     seats: list[Seat]
@@ -54,6 +55,7 @@ class Death:
     after: dict[str, Any]
     public: dict[str, Any] = field(default_factory=dict)
     private_seats: set[int] = field(default_factory=set)
+    state_before: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -74,7 +76,7 @@ class TurnEnd:
 
 @dataclass
 class StepsLanded:
-    """A damage the rules worked out (军争's resolver, or the rest of a chain) has landed:
+    """A damage the rules worked out (a game's resolver, or the rest of a chain) has landed:
     `steps` are those applied (as `damage_steps` left them). What a game adds to `public` goes
     into the damage's event; `whole_page`: every screen is redrawn."""
 

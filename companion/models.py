@@ -72,7 +72,7 @@ class Table(models.Model):
     timer_seconds = models.PositiveIntegerField(default=0)
     # A judgement flipped but not yet resolved (鬼才 may still replace the card).
     pending_judgement = models.JSONField(default=dict, blank=True)
-    # A mode's own state beyond the identity game's (3 vs 3, 1 vs 1; docs/modes.md): the teams,
+    # A mode's own state beyond the identity game's (docs/modes.md): the teams,
     # the draft, the placement, the go and the fallen heroes, plain data the rules read back.
     # It holds secrets (a placement before the reveal, a face-down hero): the screens read it
     # only through companion.read.modeview, never whole.
@@ -176,8 +176,8 @@ class Seat(models.Model):
     final_duel = models.BooleanField(default=False)
     equipment = models.JSONField(default=dict, blank=True)
     judgement_zone = models.JSONField(default=list, blank=True)
-    # 军争 (docs/rules.md §9.9, its game package writes them): chained by 铁索连环; this turn's
-    # 酒 ("" none, "active" the next 杀 deals +1, "spent" drunk and used).
+    # An expansion's (docs/rules.md §9.9, its game package writes them): chained by 铁索连环;
+    # this turn's 酒 ("" none, "active" the next 杀 deals +1, "spent" drunk and used).
     chained = models.BooleanField(default=False)
     wine = models.CharField(max_length=8, blank=True, default="")
     joined_at = models.DateTimeField(auto_now_add=True)

@@ -88,12 +88,8 @@ __all__ = [
 ]
 __all__ += ["handover_cancel", "handover_claim", "handover_confirm"]
 
-# Teams picked in the lobby and the question a mode's flow waits on (companion/actions/teams.py;
-# a mode's draft is its package's: companion/games/draft).
-from companion.actions.teams import flow_answer, team_commander, team_join  # noqa: E402
+# The question a mode's flow waits on and its answer (companion/actions/flow.py; a mode's own
+# taps are its package's: companion/games/<key>).
+from companion.actions.flow import flow_answer  # noqa: E402
 
-__all__ += [
-    "flow_answer",
-    "team_commander",
-    "team_join",
-]
+__all__ += ["flow_answer"]

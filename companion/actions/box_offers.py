@@ -8,7 +8,7 @@ it. Only the host changes it
 (`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
 from the deal until the game is over the box is locked, every change refused alike. A change
 the host could try mid-game would otherwise answer by what the box holds for others in secret
-(the heroes offered to each seat, the 1 vs 1 draft's face-down heroes). A new session starts
+(the heroes offered to each seat, a draft's face-down heroes). A new session starts
 with the box of the session before it.
 """
 

@@ -108,9 +108,9 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         raise ActionError(_("Only the dying player or the host can record a death."), 403)
     seats = ordered_seats(table)
     seat = next(s for s in seats if s.pk == seat.pk)
-    fallen_before = table.mode_state.get("fallen", {})
+    state_before = table.mode_state
     if mode_of(table).heroes_per_seat > 1:
-        # 1 vs 1: the next hero of the seat's order comes in, unless this was its last.
+        # The next hero of the seat's order comes in, unless this was its last.
         fell = hooks.hero_fell(actor, table, seats, seat, action_id)
         if fell is not None:
             return cast(Change, fell)
@@ -127,8 +127,6 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
         "equipment": seat.equipment,
         "judgement_zone": seat.judgement_zone,
     }
-    if "fallen" in table.mode_state:
-        before["fallen"] = fallen_before
     seat.alive = False
     seat.dying = False
     seat.killer = killer
@@ -148,7 +146,13 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     flow = _death_flow(table, seats, seat, killer, before, after)
     # The games on at the table see the death (their consequences join its event).
     death = hooks.Death(
-        table=table, seats=seats, seat=seat, killer=killer, before=before, after=after
+        table=table,
+        seats=seats,
+        seat=seat,
+        killer=killer,
+        before=before,
+        after=after,
+        state_before=state_before,
     )
     for game in hooks.on(table):
         game.after_death(death)
@@ -177,8 +181,8 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
 
 
 def _place(table: Table, seats: list[Seat], seat: Seat) -> dict[str, str]:
-    """3 vs 3: the dead seat's colour and place, which the history names in place
-    of the identity card's name; nothing in the other modes."""
+    """The dead seat's place in its mode (`Mode.seat_place`), which the history names in
+    place of the identity card's name; nothing in a mode without places."""
     index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
     try:
         place = mode_of(table).seat_place(statuses(seats), index)

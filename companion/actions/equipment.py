@@ -19,7 +19,7 @@ from companion.actions.core import (
 )
 from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
-from companion.rules.cards import EquipmentSlot, equipment_by_name
+from companion.rules.cards import EquipmentSlot, equipment_by_name, expansions_on
 
 SLOTS = {
     EquipmentSlot.WEAPON: "weapon",
@@ -48,7 +48,7 @@ def equipment_set(
     seat = living_seat(table, seat_id)
     _may_act_on(actor, table, seat)
     try:
-        card = equipment_by_name(name or "", maneuvering=table.opts.maneuvering)
+        card = equipment_by_name(name or "", **expansions_on(table.opts.flag))
     except KeyError:
         raise ActionError(_("No such equipment in this deck."), code="no_card") from None
     slot = SLOTS[card.slot]

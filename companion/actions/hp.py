@@ -129,7 +129,7 @@ def seat_change_hp(
             action_id=action_id,
             change=_hp_change(table, seat, was_dying),
         )
-    # Besides "normal", the damage types of the games on (fire and thunder: 军争's cards).
+    # Besides "normal", the damage types of the games on (fire and thunder: an expansion's cards).
     if damage_type not in hooks.damage_types(table):
         raise ActionError(_("Unknown damage type."), code="damage_type")
     source_seat = None
@@ -280,8 +280,8 @@ def seat_set_max_hp(
 def seat_rescue(
     actor: Actor, *, seat_id: Any, by: Any = "", kind: str = "peach", action_id: str | None = None
 ) -> Change:
-    """A 桃 from a seat (+1), or the dying player's own rescue card of a game on (军争's 酒,
-    +1): back to 1 HP ends dying."""
+    """A 桃 from a seat (+1), or the dying player's own rescue card of a game on (an
+    expansion's 酒, +1): back to 1 HP ends dying."""
     # The dying seat and the giver among the seats, read once (the frame's strip needs them all).
     seats = ordered_seats(actor.table)
     table, seat = dying_seat(actor, seat_id, _("That player is not dying."), among=seats)

@@ -19,10 +19,11 @@ from companion.actions.hp import hp_hooks
 from companion.actions.inputs import ordered_seats
 from companion.actions.play import living_seat, require_playing
 from companion.models import Seat, Table
-from companion.rules.cards import parse_rank, parse_suit
+from companion.rules.cards import expansions_on, parse_rank, parse_suit
 from companion.rules.judgement import (
     JUDGED_DELAYED_TRICKS,
     Check,
+    deck_checks,
     judge,
     rank_decides,
     replacer_may_act,
@@ -97,7 +98,7 @@ def judgement_flip(
         kind = Check(check)
     except ValueError:
         raise ActionError(_("Choose what is being judged."), code="bad_check") from None
-    if kind is Check.SUPPLY_SHORTAGE and not table.opts.maneuvering:
+    if kind not in deck_checks(**expansions_on(table.opts.flag)):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     suit_value, rank_value = _card(kind, suit, rank)
     if seat_id in (None, "") and actor.seat is not None:

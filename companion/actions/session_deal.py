@@ -86,7 +86,7 @@ def deal_for_table(table: Table, seats: Sequence[Seat]) -> list[Identity]:
     leader = _tournament_leader_index(mode, session, seats)
     previous = [s.identity for s in seats]
     if leader is None and table.status == Table.Status.FINISHED and all(previous):
-        # A new game at the same table: the mode's next deal (3 vs 3 swaps the colours; the
-        # identity game deals afresh).
+        # A new game at the same table: the mode's next deal (`Mode.redeal`: a mode may
+        # swap its sides; the identity game deals afresh).
         return mode.redeal([Identity(i) for i in previous], table.opts)
     return mode.deal(len(seats), table.opts, fixed_leader=leader)

@@ -25,7 +25,6 @@ from companion.actions.core import (
 )
 from companion.actions.heroes import reset_for_game, start_heroes
 from companion.actions.inputs import mode_of
-from companion.actions.teams import forget_team, seat_teams
 from companion.actions.variants import refusal_message
 from companion.models import MAX_SEATS, Event, Game, Seat, Table, new_code, new_token
 from companion.queries.seats import statuses
@@ -178,7 +177,8 @@ def seat_remove(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> 
     revoked = (seat.pk, seat.token)
     public = seat_public(seat)
     before = {"seat": seat.pk, "name": seat.name, "position": seat.position}
-    forget_team(table, seat.pk)
+    for game in hooks.on(table):  # the games on forget it (the team it joined)
+        game.seat_left(table, seat)
     seat.delete()
     _renumber(table, list(table.seats.order_by("position", "slot")))
     change = Change(table_id=table.pk, version=table.version, revoked=[revoked])
@@ -321,8 +321,9 @@ def identities_deal(actor: Actor, *, confirm: bool = False, action_id: str | Non
         )
     if table.status not in (Table.Status.LOBBY, Table.Status.DEALT, Table.Status.FINISHED):
         raise ActionError(_("The game has already started."), status=409, code="started")
-    # 3 vs 3: the first deal seats the teams, each commander in the middle of his team.
-    seats = seat_teams(table, seats)
+    # The games on may seat the players their own way before the deal (their teams).
+    for game in hooks.on(table):
+        seats = game.seating(table, seats)
     before = {s.pk: s.identity for s in seats}
     # Sessions: the game joins the table's session; a tournament fixes the leader.
     dealt = session_deal.deal_for_table(table, seats)

@@ -12,6 +12,7 @@ from companion.actions.judgement import pass_lightning, require_in_zone, require
 from companion.actions.play import delta_change, living_seat, require_playing
 from companion.models import Seat, Table
 from companion.queries.seats import seat_view
+from companion.rules.cards import expansions_on
 from companion.rules.distance import in_trick_reach
 from companion.rules.tricks import (
     Fate,
@@ -30,7 +31,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     if actor.seat is not None and not actor.seat.alive and not actor.is_host:
         raise ActionError(_("A dead player cannot play cards."), 409, "dead_source")
     seat = living_seat(table, seat_id)
-    if name not in deck_delayed_tricks(maneuvering=table.opts.maneuvering):
+    if name not in deck_delayed_tricks(**expansions_on(table.opts.flag)):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
     refuse_card(table, name)  # 3 vs 3 plays without 闪电
     if not actor.is_host:

@@ -34,7 +34,7 @@ TIMER_CHOICES = (0, 30, 60, 90, 120, 180)
 
 def begin_turns(table: Table, seats: list[Seat]) -> None:
     """The first turn: the start phase in round 1 of the seat the mode names (the identity
-    game: the lord, docs/rules.md §3), or the mode's first question (3 vs 3: which side acts first;
+    game: the lord, docs/rules.md §3), or the mode's first question (which side acts first;
     nobody has the turn until it is answered)."""
     table.round = 0
     table.pending_judgement = {}

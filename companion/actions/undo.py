@@ -83,7 +83,7 @@ def restore_turn(table: Table, before: dict[str, Any], after: dict[str, Any]) ->
     table.turn_seat_id = before["seat"]
     table.phase = before["phase"]
     table.round = before["round"]
-    if "flow" in before:  # a mode's flow state (3 vs 3's go) goes back with the turn
+    if "flow" in before:  # a mode's flow state (whose go it is) goes back with the turn
         table.mode_state = {**table.mode_state, "flow": before["flow"]}
     if before.get("turn_started_at"):
         table.turn_started_at = datetime.fromisoformat(before["turn_started_at"])
@@ -113,8 +113,6 @@ def _undo_on_seat(table: Table, target: Event, seat: Seat) -> None:
             restore_turn(table, target.before["turn"], target.after["turn"])
         elif "flow" in target.before:
             table.mode_state = {**table.mode_state, "flow": target.before["flow"]}
-        if "fallen" in target.before:  # 1 vs 1: the last hero's fall is counted again
-            table.mode_state = {**table.mode_state, "fallen": target.before["fallen"]}
         return
     if not seat.alive:
         raise ActionError(_("That player is dead; undo the death first."), 409, "dead")

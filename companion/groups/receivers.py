@@ -1,13 +1,15 @@
 """The group hears a committed change of an attached evening's table (companion.outbox): it
-copies in the games that ended or were corrected, and matches a phone that joined."""
+copies in the games that ended or were corrected, and matches a phone that joined (asked, if
+matched by its name only, in its private frame)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.groups.ask import telling
 from companion.groups.models import Evening
 from companion.groups.services import record_evening
-from companion.models import Event
+from companion.models import Event, Table
 from companion.outbox import Change, whole_change_committed
 
 # The changes that end a game or change a finished one's record, and a phone joining (it is
@@ -22,8 +24,13 @@ def on_change(sender: Any, change: Change, **kwargs: Any) -> None:
         table_id=change.table_id, version=change.version, kind__in=KINDS
     ).exists():
         return
-    for evening in Evening.objects.filter(session__table_id=change.table_id):
-        record_evening(evening)
+    evenings = list(Evening.objects.filter(session__table_id=change.table_id))
+    if not evenings:
+        return
+    # A phone that joined may be asked at once (its page, loaded after the join, asks it too).
+    with telling(Table.objects.filter(pk=change.table_id).first()):
+        for evening in evenings:
+            record_evening(evening)
 
 
 def connect() -> None:

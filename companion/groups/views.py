@@ -1,6 +1,7 @@
 """The group's screens: its page (reached by its unguessable link), the panel on a session's
 page (the host creates or attaches a group, fixes matches and merges players; a phone answers
-"Are you 张三 of 周五三国杀?"), the exports and the import, and the display's end-of-evening card.
+"Are you 张三 of 周五三国杀?", which its own section shows: companion/groups/ask.py), the exports
+and the import, and the display's end-of-evening card.
 
 Thin like the core's views: find who asks from the URL's token, call one service, render."""
 
@@ -16,10 +17,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from companion.actions import Actor
 from companion.groups import merges, read, services, transfer
+from companion.groups.ask import telling
 from companion.groups.card import evening_card
 from companion.groups.log import Who
 from companion.groups.models import Evening, Group, GroupAction, Player, SeatLink
@@ -180,7 +182,8 @@ def create(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     if session is None:
         return refusal_page(request, _("Deal a game first."), 409, reverse("home"))
     try:
-        services.create_group(request.POST.get("name", ""), session, _who(actor))
+        with telling(actor.table):
+            services.create_group(request.POST.get("name", ""), session, _who(actor))
     except services.GroupError as exc:
         return refusal_page(request, str(exc), 400, reverse("home"))
     return _panel(request, actor, token)
@@ -198,7 +201,8 @@ def attach(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
         throttle.failed(request)
         return refusal_page(request, _("No group has this link."), 404, reverse("home"))
     try:
-        services.attach(group, session, _who(actor))
+        with telling(actor.table):
+            services.attach(group, session, _who(actor))
     except services.GroupError as exc:
         return refusal_page(request, str(exc), 409, reverse("home"))
     return _panel(request, actor, token)
@@ -216,18 +220,19 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     seat, what = _int(post.get("seat")), post.get("what")
     live = Player.objects.filter(group=evening.group, merged_into=None)
     try:
-        if what == "unmatch" and seat is not None:
-            services.unmatch(evening, seat, _who(actor))
-        elif what == "relink" and seat is not None:
-            services.relink(evening, seat, live.get(pk=_pk(post.get("player"))), _who(actor))
-        elif what == "merge":
-            keep, gone = live.get(pk=_pk(post.get("keep"))), live.get(pk=_pk(post.get("gone")))
-            merges.merge(evening.group, keep, gone, _who(actor))
-        elif what == "unmerge":
-            action = GroupAction.objects.get(group=evening.group, pk=_pk(post.get("action")))
-            merges.undo_merge(evening.group, action, _who(actor))
-        else:
-            return refusal_page(request, _("That did not work."), 400, reverse("home"))
+        with telling(actor.table):
+            if what == "unmatch" and seat is not None:
+                services.unmatch(evening, seat, _who(actor))
+            elif what == "relink" and seat is not None:
+                services.relink(evening, seat, live.get(pk=_pk(post.get("player"))), _who(actor))
+            elif what == "merge":
+                keep, gone = live.get(pk=_pk(post.get("keep"))), live.get(pk=_pk(post.get("gone")))
+                merges.merge(evening.group, keep, gone, _who(actor))
+            elif what == "unmerge":
+                action = GroupAction.objects.get(group=evening.group, pk=_pk(post.get("action")))
+                merges.undo_merge(evening.group, action, _who(actor))
+            else:
+                return refusal_page(request, _("That did not work."), 400, reverse("home"))
     except (Player.DoesNotExist, GroupAction.DoesNotExist):
         return refusal_page(request, _("Not a player of this group."), 400, reverse("home"))
     except services.GroupError as exc:
@@ -235,52 +240,37 @@ def fix(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
     return _panel(request, actor, token)
 
 
+def _answer(actor: Actor, answer: Any) -> None:
+    """This phone's answer to "Are you 张三 of 周五三国杀?", if its seat is asked: its phones (this
+    one and any other of the seat) are redrawn without the question."""
+    evening = _evening(actor.table)
+    seat = actor.seat
+    if evening is None or seat is None or answer not in ("yes", "no"):
+        return
+    asked = evening.links.filter(seat=seat.pk, confirmed=False, how=SeatLink.How.NAME)
+    if asked.exists():
+        with telling(actor.table):
+            services.confirm(evening, seat.pk, seat.device, yes=answer == "yes")
+
+
 @require_POST
 @with_actor
 def confirm(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
-    """A phone answers "Are you 张三 of 周五三国杀?"."""
-    evening = _evening(actor.table)
-    seat = actor.seat
-    if evening is None or seat is None:
+    """A phone answers "Are you 张三 of 周五三国杀?" from the session page's panel."""
+    if _evening(actor.table) is None or actor.seat is None:
         return not_found(request)
-    link = evening.links.filter(seat=seat.pk, confirmed=False, how=SeatLink.How.NAME).first()
-    if link is not None:
-        services.confirm(evening, seat.pk, seat.device, yes=request.POST.get("answer") == "yes")
+    _answer(actor, "yes" if request.POST.get("answer") == "yes" else "no")
     return _panel(request, actor, token)
 
 
-def _question(actor: Actor) -> tuple[Evening, SeatLink] | None:
-    """This phone's seat matched by its name only, not confirmed yet: the phone is asked."""
-    if actor.seat is None:
-        return None
-    evening = _evening(actor.table)
-    if evening is None:
-        return None
-    link = (
-        evening.links.select_related("player")
-        .filter(seat=actor.seat.pk, confirmed=False, how=SeatLink.How.NAME)
-        .first()
-    )
-    return (evening, link) if link is not None else None
-
-
-@require_http_methods(["GET", "POST"])
+@require_POST
 @with_actor
 def ask(request: HttpRequest, actor: Actor, token: str) -> HttpResponse:
-    """The phone's main screen asks "Are you 张三 of 周五三国杀?" (fetched when it loads and when
-    its table's state is swapped whole), only of the seat whose token the page was reached by:
-    nothing (204) for any other seat, the host console, or once answered."""
-    found = _question(actor)
-    if found is None or actor.seat is None:
-        return private_headers(HttpResponse(status=204 if request.method == "GET" else 200))
-    evening, link = found
-    if request.method == "POST":
-        answer = request.POST.get("answer")
-        if answer in ("yes", "no"):
-            services.confirm(evening, actor.seat.pk, actor.seat.device, yes=answer == "yes")
-        return private_headers(HttpResponse(""))
-    context = {"name": link.player.name, "group": evening.group.name}
-    return private_headers(render(request, "groups/ask.html", context))
+    """A phone answers "Are you 张三 of 周五三国杀?" from its own section (the question itself
+    rides in its private frames, companion/groups/ask.py): only for the seat whose token it was
+    reached by, and nothing for anyone else. The answer is an empty card where the question was."""
+    _answer(actor, request.POST.get("answer"))
+    return private_headers(HttpResponse(""))
 
 
 @require_POST

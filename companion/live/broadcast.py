@@ -12,7 +12,7 @@ import functools
 import hashlib
 import logging
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
+from companion import panels
 from companion.infra import logs
 from companion.live import fragments
 from companion.models import Seat, Table
@@ -99,14 +100,19 @@ def render_host_none(version: int) -> str:
 
 
 def render_private(
-    seat: Seat, lang: str, action_id: str | None = None, seats: list[Seat] | None = None
+    seat: Seat,
+    lang: str,
+    action_id: str | None = None,
+    seats: list[Seat] | None = None,
+    shown: Mapping[int, tuple[panels.Panel, ...]] | None = None,
 ) -> str:
     """One seat's private fragment: its identity and its own events. `seats`: the table's seats
-    in seat order, read once for all the phones a change redraws (None: read for this one)."""
+    in seat order, and `shown`: the apps' panels of the phones a change redraws, each read once
+    for them all (None: read for this one)."""
     with translation.override(lang):
         return render_to_string(
             template_for(seat.table.mode, "companion/live/private.html#private"),
-            {"me": private_state(seat, seats), "action_id": action_id, "oob": True},
+            {"me": private_state(seat, seats, shown), "action_id": action_id, "oob": True},
         )
 
 
@@ -320,17 +326,46 @@ def _compose(change: Change) -> None:
 
 def _send_private(change: Change, seats: list[Seat], langs: list[str], version: int) -> None:
     """Each seat the change names gets its own private fragment, in its group only."""
+    _private_frames(seats, change.private_seats, langs, version, change.action_id)
+
+
+def _private_frames(
+    seats: list[Seat],
+    seat_ids: Collection[int],
+    langs: list[str],
+    version: int,
+    action_id: str | None = None,
+) -> None:
     by_id = {s.pk: s for s in seats}
-    for seat_id in sorted(change.private_seats):
-        seat = by_id.get(seat_id)
-        if seat is None:
-            continue
+    redrawn = sorted(pk for pk in seat_ids if pk in by_id)
+    if not redrawn:
+        return
+    table = by_id[redrawn[0]].table
+    # The apps' panels of every phone redrawn, asked once for them all.
+    shown = panels.for_seats(table, redrawn)
+    for seat_id in redrawn:
         for lang in langs:
             _send(
                 seat_group(seat_id, lang),
                 {
                     "type": "table.fragment",
-                    "html": render_private(seat, lang, change.action_id, seats),
+                    "html": render_private(by_id[seat_id], lang, action_id, seats, shown),
                     "version": version,
                 },
             )
+
+
+def seats_redrawn(table_id: int, seat_ids: Collection[int]) -> None:
+    """Send these seats' phones their private fragment again, at the table's version: what an
+    app above the core shows them (companion.panels) changed outside the table's changes."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not seat_ids:
+        return
+    seats = list(table.seats.order_by("position", "slot"))
+    if getattr(_local, "outbox", None) is not None:
+        _private_frames(seats, seat_ids, langs_in_use(table), table.version)
+        return
+    with collecting() as box:
+        _private_frames(seats, seat_ids, langs_in_use(table), table.version)
+    if box:
+        async_to_sync(send_all)(box)

@@ -175,7 +175,7 @@ def hp_tracker(me: PrivateState, action_id: Any = None, *, seat_mark: bool = Fal
         classes += " dead"
     action = f' data-action="{escape(action_id)}"' if action_id else ""
     buttons = me.alive and me.status == "playing"
-    # 军争: a delta of several seats' HP marks each tracker with its seat.
+    # A delta of several seats' HP (a chain's damage) marks each tracker with its seat.
     mark = f' data-seat="{me.seat_id}"' if seat_mark else ""
     parts = [f'<div id="my-hp" class="{classes}" data-version="{me.version}"{action}{mark}>']
     if buttons:

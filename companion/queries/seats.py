@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from companion.infra import fastsql
 from companion.models import Seat, Table
-from companion.rules.cards import equipment_by_name
+from companion.rules.cards import equipment_by_name, every_expansion
 from companion.rules.distance import SeatView
 from companion.rules.identities import Identity
 from companion.rules.victory import SeatStatus
@@ -36,7 +36,7 @@ def seat_view(seat: Seat) -> SeatView:
     weapon_range = None
     if weapon:
         try:
-            weapon_range = equipment_by_name(weapon, maneuvering=True).range
+            weapon_range = equipment_by_name(weapon, **every_expansion()).range
         except KeyError:
             weapon_range = None
     return SeatView(

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.models import RESHUFFLED, Event, Table
+from companion.rules.cards import expansions_on
 from companion.rules.judgement import Check
 from companion.rules.odds import OutReason, live_odds_of
 
@@ -56,20 +57,20 @@ def deck_odds(table: Table, checks: list[Check]) -> DeckOdds:
     equipment = [name for s in seats for name in (s.equipment or {}).values() if name]
     tricks = [name for s in seats for name in (s.judgement_zone or [])]
     revealed = revealed_cards(table)
-    maneuvering = table.opts.maneuvering
+    expansions = expansions_on(table.opts.flag)
     error = False
     try:
         found = live_odds_of(
             checks,
-            maneuvering=maneuvering,
             equipment=equipment,
             delayed_tricks=tricks,
             revealed=revealed,
+            **expansions,
         )
     except ValueError:
         # The known cards are the same for every check: they fit the deck for all or for none.
         error = True
-        found = live_odds_of(checks, maneuvering=maneuvering)
+        found = live_odds_of(checks, **expansions)
     any_odds = next(iter(found.values()))
     taken = any_odds.taken_out
     return DeckOdds(

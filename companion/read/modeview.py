@@ -1,8 +1,8 @@
-"""What a screen may see of a mode's own state (3 vs 3, 1 vs 1; docs/modes.md): the teams, the
+"""What a screen may see of a mode's own state (docs/modes.md): the teams, the
 draft board, the placements, the go, the places at the table, the fallen heroes.
 
 `Table.mode_state` holds secrets (a side's placement before both have placed, a face-down
-hero in the pool, 1 vs 1's order beyond the heroes in play). It is never handed to a template
+hero in the pool, an order beyond the heroes in play). It is never handed to a template
 whole: `public_mode_view` is what every screen may see, `private_mode_view` what one seat's phone
 may see (its own side's); the draft's part is the drafted mode's game's (`hooks.Game.mode_view`:
 the draft kit's views for no viewer, or for the phone's side). The identity game has no mode
@@ -26,7 +26,6 @@ from companion.rules.directions import (
     area_order,
 )
 from companion.rules.identities import Identity
-from companion.rules.teams import Teams
 from companion.words.names import HeroCard, table_hero_card
 
 
@@ -52,8 +51,8 @@ class Question:
 
 @dataclass(frozen=True)
 class OrderHero:
-    """One hero of a 1 vs 1 order: None while it is face down to this screen; `state` is
-    "fell", "in_play" or "to_come"."""
+    """One hero of a seat's order (several heroes a seat): None while it is face down to this
+    screen; `state` is "fell", "in_play" or "to_come"."""
 
     hero: HeroCard | None
     state: str
@@ -61,7 +60,7 @@ class OrderHero:
 
 @dataclass(frozen=True)
 class OrderLine:
-    """A 1 vs 1 player's order once revealed, as this screen sees it: every screen sees the
+    """A player's order of heroes once revealed, as this screen sees it: every screen sees the
     heroes revealed so far and how many are still to come; his own phone sees them all."""
 
     seat_id: int
@@ -81,7 +80,8 @@ class AreaWay:
 
 @dataclass(frozen=True)
 class AreaTrick:
-    """An area trick as the helper shows it to its user: each way it may go (3 vs 3: two)."""
+    """An area trick as the helper shows it to its user: each way it may go
+    (`Mode.trick_directions`)."""
 
     name: str
     ways: tuple[AreaWay, ...]
@@ -91,7 +91,8 @@ class AreaTrick:
 class ModeView:
     key: str
     sides: tuple[str, ...] = ()
-    # 3 vs 3's lobby: each team's seat ids, and its commander's (None: none yet).
+    # A lobby with teams (`Mode.team_size`): each team's seat ids, and its commander's (None:
+    # none yet); the mode's game gives them.
     teams: list[list[int]] = field(default_factory=list)
     commanders: list[int | None] = field(default_factory=list)
     team_size: int = 0
@@ -111,12 +112,12 @@ class ModeView:
     lineup: dict[str, list[HeroCard | None]] = field(default_factory=dict)
     slots: tuple[str, ...] = ()
     revealed: bool = False
-    # In play: the question waiting, the seats turned sideways (3 vs 3), each seat's place.
+    # In play: the question waiting, the seats turned sideways, each seat's place.
     asking: Question | None = None
     sideways: list[int] = field(default_factory=list)
     places: dict[int, str] = field(default_factory=dict)
     fallen: dict[str, int] = field(default_factory=dict)
-    # 1 vs 1 once revealed: each seat's order as this screen sees it (seat order).
+    # Several heroes a seat, once revealed: each seat's order as this screen sees it.
     orders: list[OrderLine] = field(default_factory=list)
     # A seat's own view: its side, and whether it picks and places for it.
     side: str | None = None
@@ -124,7 +125,7 @@ class ModeView:
     # The area-trick helper for this seat (in play, alive): each trick's ways and targets.
     area_tricks: tuple[AreaTrick, ...] = ()
     # Cards to draw that every screen shows until the next turn ends: the opening hands, or a
-    # hero come in after another fell (1 vs 1).
+    # hero come in after another fell.
     draw_notice: DrawNotice | None = None
 
 
@@ -155,12 +156,8 @@ def _view(table: Table, seats: list[Seat], viewer: Seat | None) -> ModeView | No
         drafts = mode.drafts_for_side(Identity(viewer.identity))
     parts: dict[str, Any] = {"key": table.mode, "team_size": mode.team_size, "side": side}
     parts["drafts"] = drafts
-    teams = state.get("teams")
-    if teams:
-        read = Teams.from_data(teams)
-        parts["teams"] = [list(m) for m in read.members]
-        parts["commanders"] = list(read.commanders)
-    # The draft, the placements and 1 vs 1's orders: the drafted mode's game (the draft kit's).
+    # The teams, the draft, the placements and the orders: the mode's game's (the draft kit's
+    # and its own).
     for game in hooks.on(table):
         parts.update(game.mode_view(table, seats, side, drafts))
     dealt = bool(seats) and all(s.identity for s in seats)
@@ -213,8 +210,8 @@ def _draw_notice(table: Table, cards: int) -> DrawNotice | None:
 
 
 def _places(mode: modes.Mode, seats: list[Seat]) -> dict[int, str]:
-    """Each seat's place at the table (3 vs 3), once the identities are dealt; none where the
-    seating no longer fits the places (a host moved a seat after the deal)."""
+    """Each seat's place at the table (`Mode.seat_place`), once the identities are dealt; none
+    where the seating no longer fits the places (a host moved a seat after the deal)."""
     status = statuses(seats)
     places: dict[int, str] = {}
     for i, seat in enumerate(seats):

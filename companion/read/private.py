@@ -1,12 +1,15 @@
 """What only one seat's phone may see: its identity, its hero candidates and pick, its own HP
-tracker and its private events. `private_hp` is the HP tracker alone, for a delta."""
+tracker, its private events and the panels the apps above the core show it (companion.panels).
+`private_hp` is the HP tracker alone, for a delta."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from companion import hooks
+from companion import hooks, panels
 from companion.models import Seat, Table
+from companion.panels import Panel
 from companion.read.history import HistoryLine, history_lines
 from companion.read.modeview import ModeView, private_mode_view
 from companion.rules import modes
@@ -54,6 +57,8 @@ class PrivateState:
     # The games on at the table and their values for this phone (their taps), for their
     # templates in the page's slots.
     games: hooks.Parts = hooks.NO_PARTS
+    # What the apps above the core show on this phone alone (companion.panels).
+    panels: tuple[Panel, ...] = ()
 
 
 def private_hp(seat: Seat, table: Table) -> PrivateState:
@@ -77,10 +82,18 @@ def private_hp(seat: Seat, table: Table) -> PrivateState:
     )
 
 
-def private_state(seat: Seat, seats: list[Seat] | None = None) -> PrivateState:
+def private_state(
+    seat: Seat,
+    seats: list[Seat] | None = None,
+    shown: Mapping[int, tuple[Panel, ...]] | None = None,
+) -> PrivateState:
     """What only this seat's phone may see (`seats`: the table's seats in seat order, when the
-    caller has them: a change's frames share one list between the phones they redraw)."""
+    caller has them: a change's frames share one list between the phones they redraw; `shown`:
+    the apps' panels of those phones, `panels.for_seats`, asked once for them all; None: asked
+    for this phone alone)."""
     table = seat.table
+    if shown is None:
+        shown = panels.for_seats(table, (seat.pk,))
     picking = table.status == Table.Status.HEROES
     own_hero = seat.hero or (seat.hero_pick if picking else "")
     return replace(
@@ -97,4 +110,5 @@ def private_state(seat: Seat, seats: list[Seat] | None = None) -> PrivateState:
         mode_view=private_mode_view(seat),
         role=(modes.get(table.mode).role(Identity(seat.identity)) or "") if seat.identity else "",
         games=hooks.private_parts(table, seat, seats),
+        panels=shown.get(seat.pk, ()),
     )

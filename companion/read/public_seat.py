@@ -11,7 +11,7 @@ from companion.models import Seat, Table
 from companion.queries.seats import seat_view
 from companion.read.modeview import ModeView
 from companion.rules import modes
-from companion.rules.cards import equipment_by_name
+from companion.rules.cards import equipment_by_name, every_expansion
 from companion.rules.distance import SeatView, attacks_at, seat_distance, trick_reaches_at
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.rules.identities import Identity
@@ -59,19 +59,20 @@ class PublicSeat:
     equipment: list[EquipmentView] = field(default_factory=list)
     zone: list[str] = field(default_factory=list)
     distances: list[DistanceRow] = field(default_factory=list)
-    # 军争: chained by 铁索连环; the 酒 marker this turn ("", "active", "spent").
+    # The Seat columns an expansion's package writes: chained by 铁索连环; the 酒 marker this
+    # turn ("", "active", "spent").
     chained: bool = False
     wine: str = ""
     # The marks the games on at the table put on the seat (companion.hooks.SeatMark).
     marks: tuple[hooks.SeatMark, ...] = ()
-    # 3 vs 3: the seat's colour and place ("cold_vanguard_a"), named in place of
+    # A mode with places: the seat's side and place (`Mode.seat_place`), named in place of
     # the identity; whether its card is turned sideways (it has acted in this go round).
     place: str = ""
     sideways: bool = False
 
     @property
     def role(self) -> str:
-        """The seat's place in words, in the active language ("" outside 3 vs 3)."""
+        """The seat's place in words, in the active language ("" in a mode without places)."""
         return place_label(self.place) if self.place else ""
 
     @property
@@ -106,7 +107,7 @@ def _equipment(seat: Seat) -> list[EquipmentView]:
         if not name:
             continue
         try:
-            card = equipment_by_name(name, maneuvering=True)
+            card = equipment_by_name(name, **every_expansion())
         except KeyError:
             continue
         views.append(EquipmentView(slot, card.name_zh, card.name_en, card.range))
@@ -193,7 +194,7 @@ def build_public_seats(
 
 
 def _mode_seats(seats: list[PublicSeat], view: ModeView | None) -> list[PublicSeat]:
-    """The seats with their mode's place words and sideways cards (3 vs 3), else as they are."""
+    """The seats with their mode's place words and sideways cards, if any, else as they are."""
     if view is None or not (view.places or view.sideways):
         return seats
     return [

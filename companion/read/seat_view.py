@@ -15,19 +15,9 @@ from companion.read.history import HistoryLine
 from companion.read.modeview import public_mode_view
 from companion.read.public_seat import DistanceRow, PublicSeat, build_public_seats, distance_rows
 
-# The kinds a seat's HP history lists: its HP changes, its death and their undos, and 军争's
-# resolved damage and the rest of a chain, on the seat they name.
-HP_KINDS = (
-    "damage",
-    "lose_hp",
-    "recover",
-    "max_hp",
-    "rescue",
-    "died",
-    "undo",
-    "damage_resolved",
-    "chain_continued",
-)
+# The kinds a seat's HP history lists: its HP changes, its death and their undos, and the games'
+# own (`hooks.hp_kinds`: a resolved damage), on the seat they name.
+HP_KINDS = ("damage", "lose_hp", "recover", "max_hp", "rescue", "died", "undo")
 
 
 @dataclass(frozen=True)
@@ -86,7 +76,7 @@ def hp_history(table: Table, seat_id: int) -> list[HistoryLine]:
             table=table,
             subject_seat_id=seat_id,
             private_to__isnull=True,
-            kind__in=HP_KINDS,
+            kind__in=(*HP_KINDS, *sorted(hooks.hp_kinds())),
             game_number=table.game_number,
         )
         .order_by("-version")

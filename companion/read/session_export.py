@@ -25,7 +25,7 @@ _HEAD = (
     "player",
     "position",
     "identity",
-    "role",  # 3 vs 3: the colour and place played ("warm_commander"); empty in other modes
+    "role",  # `Mode.role`: the side and place played; empty where the identity says it
     "hero",
     "hero_name",
     "alive",

@@ -44,7 +44,7 @@ def _line_label(code: str) -> str:
         KILL_LOYALIST: _("Killed a Loyalist"),
         KILL_REBEL: _("Killed a Rebel"),
         KILL_RENEGADE: _("Killed a Renegade"),
-        "win": _("Won the game"),  # 3 vs 3 and 1 vs 1: one point a win
+        "win": _("Won the game"),  # the drafted modes: one point a win
     }
     return labels.get(code, code)
 
@@ -132,8 +132,8 @@ class PlayerGame:
     # duel scored in this game (the note explains the score).
     duelist: bool = False
     duel_scored: bool = False
-    # The role played where the mode's seats are not the identity game's (`Mode.role`: 3 vs 3's
-    # "cold_commander", 1 vs 1's "first_player"), shown for the identity.
+    # The role played where the mode's seats are not the identity game's (`Mode.role`, a code of
+    # the mode's words), shown for the identity.
     role: str = ""
     added_hero: dict[str, Any] | None = None
 

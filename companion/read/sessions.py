@@ -36,7 +36,7 @@ from companion.read.standings import SessionSummary, StandingRow, TeamRow
 from companion.rules import modes
 from companion.rules.identities import Identity
 from companion.rules.scoring import GameRecord, standings
-from companion.rules.teams import side_wins, team_standings
+from companion.rules.sides import side_wins, team_standings
 from companion.words import charts
 from companion.words.history import describe as describe_event
 
@@ -69,7 +69,7 @@ def summarize(session: Session) -> SessionSummary:
     team_rows: tuple[TeamRow, ...] = ()
     plan = mode.draft_plan()
     if plan is not None:
-        # Two drafting sides (3 vs 3's colours, 1 vs 1's first and second player): wins per
+        # Two drafting sides (a mode's colours, or its first and second player): wins per
         # side, where the identity game counts wins per identity.
         sides = plan.sides
         by_side = side_wins(records, _side_of(mode))
@@ -117,8 +117,9 @@ def _side_of(mode: modes.Mode) -> Callable[[Identity], str]:
 def _team_rows(
     mode: modes.Mode, records: list[dict[int, GameRecord]], names: Mapping[int, str]
 ) -> tuple[TeamRow, ...]:
-    """3 vs 3: each team's games and wins by colour. A team is the players who shared a colour
-    in a game (the same three in another game are the same team, whatever their colour)."""
+    """A mode with teams: each team's games and wins by colour. A team is the players who shared
+    a colour in a game (the same players in another game are the same team, whatever their
+    colour)."""
     keyed: list[dict[tuple[int, int], GameRecord]] = []
     team_of: dict[tuple[int, int], tuple[int, ...]] = {}
     side_of = _side_of(mode)

@@ -31,12 +31,12 @@ class StandingRow:
     wins_by_identity: tuple[tuple[str, int], ...]
     # The player's colour in the charts (SessionSummary.colours).
     colour: str = ""
-    # 3 vs 3: wins by the side (colour) played, in place of wins per identity.
+    # A drafted mode: wins by the side (colour) played, in place of wins per identity.
     wins_by_side: tuple[tuple[str, int], ...] = ()
 
     @property
     def win_parts(self) -> list[tuple[str, str, int]]:
-        """Non-zero wins per identity (3 vs 3: per colour): (identity or side, label, count)."""
+        """Non-zero wins per identity (or per side): (identity or side, label, count)."""
         if self.wins_by_side:
             return [(s, capfirst(draft_side_label(s)), n) for s, n in self.wins_by_side if n]
         return [(i, identity_label(i), n) for i, n in self.wins_by_identity if n]
@@ -44,7 +44,7 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class TeamRow:
-    """3 vs 3: a team's games and wins over a session, and its wins by colour."""
+    """A mode with teams: a team's games and wins over a session, and its wins by colour."""
 
     names: tuple[str, ...]
     games: int
@@ -76,7 +76,7 @@ class SessionSummary:
     standings: tuple[StandingRow, ...]
     in_play: int | None = None
     numbers: tuple[int, ...] = field(default_factory=tuple)
-    # 3 vs 3: the teams' standings, and the colours the bar chart counts wins by.
+    # A mode with teams: their standings; a drafted mode: the sides the bar chart counts wins by.
     teams: tuple[TeamRow, ...] = ()
     sides: tuple[str, ...] = ()
 
@@ -128,14 +128,14 @@ class SessionSummary:
 
     @property
     def bar_title(self) -> str:
-        """The bar chart's caption: wins per identity, or per colour in 3 vs 3."""
+        """The bar chart's caption: wins per identity, per side, or per colour (teams)."""
         if self.sides:
             return _("Wins per colour") if self.teams else _("Wins per side")
         return _("Wins per identity")
 
     @property
     def bar_chart(self) -> SafeString:
-        """Each player's wins per identity, or per colour in 3 vs 3 (SVG)."""
+        """Each player's wins per identity, or per side (SVG)."""
         if self.sides:
             bars = [charts.Bar(row.name, row.wins_by_side, row.colour) for row in self.standings]
             columns = [(s, capfirst(draft_side_label(s))) for s in self.sides]

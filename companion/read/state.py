@@ -78,8 +78,7 @@ class PublicState:
     matrix: list[list[int | None]] = field(default_factory=list)
     handovers: list[HandoverNotice] = field(default_factory=list)
     mode: str = modes.DEFAULT
-    # 军争: a chain waiting for a seat it left dying to be saved or die.
-    # A mode's own state as every screen may see it (3 vs 3, 1 vs 1; None: the identity game).
+    # A mode's own state as every screen may see it (None: the identity game).
     mode_view: ModeView | None = None
     # The games on and their public values, for their templates in the page's slots.
     games: hooks.Parts = hooks.NO_PARTS
@@ -139,8 +138,8 @@ class PublicState:
 
     @property
     def winner_headline(self) -> str:
-        """The end screen's words for the winning side, in this mode's words (3 vs 3: the
-        colour and its players; 1 vs 1: the winner's name)."""
+        """The end screen's words for the winning side, in this mode's words (a side and its
+        players, or the winner's name)."""
         names = [s.name for s in self.winners] if self.mode != modes.DEFAULT else []
         return side_label(self.winner, self.mode, names)
 

@@ -1,8 +1,14 @@
-"""Game cards of the real deck: suits, ranks, the card lists and the equipment catalogue."""
+"""Game cards of the real deck: suits, ranks, the card lists and the equipment catalogue.
+
+The deck is the standard 104 and the 4 EX cards; an expansion's cards (a game package's, added
+to the deck where its option is on) are registered by its package (`add_expansion`), and the deck
+functions take the expansions on by their keys (`load_deck(ex=True, **expansions_on(flag))`).
+"""
 
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -12,7 +18,6 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 STANDARD_FILE = "standard_deck.csv"
 EX_FILE = "ex_cards.csv"
-MANEUVERING_FILE = "maneuvering_deck.csv"
 
 MIN_RANK = 1
 MAX_RANK = 13
@@ -153,8 +158,8 @@ class Card:
         return f"{self.suit.symbol}{rank_label(self.rank)}"
 
 
-def _read_cards(filename: str) -> tuple[Card, ...]:
-    """Parse one card CSV from the data directory."""
+def _read_cards(filename: str | Path) -> tuple[Card, ...]:
+    """Parse one card CSV from the data directory (or at its own path)."""
     with (DATA_DIR / filename).open(encoding="utf-8", newline="") as handle:
         return tuple(
             Card(
@@ -172,24 +177,82 @@ def _read_cards(filename: str) -> tuple[Card, ...]:
 
 
 @cache
-def cards_in(filename: str) -> tuple[Card, ...]:
-    """Cached cards of one CSV file."""
+def cards_in(filename: str | Path) -> tuple[Card, ...]:
+    """Cached cards of one CSV file (a name in the data directory, or a path)."""
     return _read_cards(filename)
 
 
-def load_deck(*, ex: bool = True, maneuvering: bool = False) -> tuple[Card, ...]:
-    """The real deck: 104 standard cards, plus the 4 EX cards and/or the 52 军争 cards."""
-    return _deck(bool(ex), bool(maneuvering))
+@dataclass(frozen=True)
+class Expansion:
+    """A game package's cards, added to the deck where its option is on: `key`, its option's
+    name; `path`, its card file (the CSV columns of the standard deck's); `name`, the deck's
+    name in Chinese and in English (the help's copies)."""
+
+    key: str
+    path: Path
+    name: tuple[str, str]
+
+
+# The expansions registered (`add_expansion`), in their order in the deck.
+_EXPANSIONS: dict[str, Expansion] = {}
+
+
+def add_expansion(expansion: Expansion) -> None:
+    """Make an expansion's cards part of the deck where it is on (a game package's
+    `AppConfig.ready()`); registering a key again replaces it."""
+    _EXPANSIONS[expansion.key] = expansion
+    _deck.cache_clear()
+    _catalogue.cache_clear()
+    _by_name.cache_clear()
+
+
+def expansions() -> tuple[Expansion, ...]:
+    """The expansions registered, in their order in the deck."""
+    return tuple(_EXPANSIONS.values())
+
+
+def expansions_on(flag: Callable[[str], bool]) -> dict[str, bool]:
+    """Each expansion's key and whether it is on, by a table's `opts.flag`: the keywords of the
+    deck functions for that table."""
+    return {key: flag(key) for key in _EXPANSIONS}
+
+
+def every_expansion() -> dict[str, bool]:
+    """Every expansion on: the keywords of the deck functions for any card of the box (a card
+    already on the table, whatever the options)."""
+    return dict.fromkeys(_EXPANSIONS, True)
+
+
+def _on(expansions: dict[str, bool]) -> tuple[str, ...]:
+    """The keys of the expansions on, in deck order; TypeError for one not registered."""
+    if not expansions:
+        return ()
+    on = []
+    for key, value in expansions.items():
+        if key not in _EXPANSIONS:
+            raise TypeError(f"unknown card expansion: {key}")
+        if value:
+            on.append(key)
+    if len(on) > 1:
+        order = list(_EXPANSIONS)
+        on.sort(key=order.index)
+    return tuple(on)
+
+
+def load_deck(*, ex: bool = True, **expansions: bool) -> tuple[Card, ...]:
+    """The real deck: 104 standard cards, plus the 4 EX cards and/or the cards of each
+    expansion on (`expansions`: key -> on)."""
+    return _deck(bool(ex), _on(expansions))
 
 
 @cache
-def _deck(ex: bool, maneuvering: bool) -> tuple[Card, ...]:
+def _deck(ex: bool, on: tuple[str, ...]) -> tuple[Card, ...]:
     """Cached deck for one combination of flags."""
     cards = cards_in(STANDARD_FILE)
     if ex:
         cards += cards_in(EX_FILE)
-    if maneuvering:
-        cards += cards_in(MANEUVERING_FILE)
+    for key in on:
+        cards += cards_in(_EXPANSIONS[key].path)
     return cards
 
 
@@ -213,25 +276,18 @@ class Equipment:
     expansion: str
 
 
-_EXPANSION_FILES: tuple[tuple[str, str], ...] = (
-    ("standard", STANDARD_FILE),
-    ("ex", EX_FILE),
-    ("maneuvering", MANEUVERING_FILE),
-)
-
-
-def equipment_catalogue(*, maneuvering: bool = False) -> tuple[Equipment, ...]:
-    """Distinct equipment in the standard + EX deck (and 军争), in deck order."""
-    return _catalogue(bool(maneuvering))
+def equipment_catalogue(**expansions: bool) -> tuple[Equipment, ...]:
+    """Distinct equipment in the standard + EX deck (and each expansion on), in deck order."""
+    return _catalogue(_on(expansions))
 
 
 @cache
-def _catalogue(maneuvering: bool) -> tuple[Equipment, ...]:
-    """Cached equipment catalogue for one choice of expansion."""
+def _catalogue(on: tuple[str, ...]) -> tuple[Equipment, ...]:
+    """Cached equipment catalogue for one choice of expansions."""
     seen: dict[str, Equipment] = {}
-    for expansion, filename in _EXPANSION_FILES:
-        if expansion == "maneuvering" and not maneuvering:
-            continue
+    files: list[tuple[str, str | Path]] = [("standard", STANDARD_FILE), ("ex", EX_FILE)]
+    files += [(key, _EXPANSIONS[key].path) for key in on]
+    for expansion, filename in files:
         for card in cards_in(filename):
             if card.type != "equipment" or card.name_zh in seen:
                 continue
@@ -245,9 +301,12 @@ def _catalogue(maneuvering: bool) -> tuple[Equipment, ...]:
     return tuple(seen.values())
 
 
-def equipment_by_name(name_zh: str, *, maneuvering: bool = False) -> Equipment:
+def equipment_by_name(name_zh: str, **expansions: bool) -> Equipment:
     """Look up equipment by Chinese name; KeyError if unknown or not in the chosen deck."""
-    for equipment in equipment_catalogue(maneuvering=maneuvering):
-        if equipment.name_zh == name_zh:
-            return equipment
-    raise KeyError(name_zh)
+    return _by_name(_on(expansions))[name_zh]
+
+
+@cache
+def _by_name(on: tuple[str, ...]) -> dict[str, Equipment]:
+    """The catalogue for one choice of expansions, by Chinese name (read on every screen)."""
+    return {equipment.name_zh: equipment for equipment in _catalogue(on)}

@@ -2,8 +2,8 @@
 and type, the request, each seat's state, and each step a seat takes with the modifiers that
 changed it; `prevent` (a point kept off a step before it lands) and `apply_step`.
 
-The resolver that works the steps out is a game package's rules (军争's, companion/games/); the
-games' hooks (companion.hooks.damage_steps) see its steps in these words.
+The resolver that works the steps out is a game package's rules (an expansion's,
+companion/games/); the games' hooks (companion.hooks.damage_steps) see its steps in these words.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from enum import StrEnum
 
 
 class DamageType(StrEnum):
-    """The damage types of 军争: normal, fire (火焰) and thunder (雷电)."""
+    """The damage types: normal, and the expansion's fire (火焰) and thunder (雷电)."""
 
     NORMAL = "normal"
     FIRE = "fire"

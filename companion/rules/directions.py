@@ -3,8 +3,8 @@
 The app's seat order is the turn order: play passes to the player on the right (docs/rules.md §3),
 which round a table seen from above is counter-clockwise (逆时针). A trick that targets every
 player goes round the table from its user in turn order, unless the mode lets its user choose
-the direction (3 vs 3, docs/rules.md §9.7: "The user of 南蛮入侵, 万箭齐发, 桃园结义 or 五谷丰登
-chooses the direction it goes round").
+the direction (`Mode.trick_directions`; docs/rules.md §9.7: "The user of 南蛮入侵, 万箭齐发,
+桃园结义 or 五谷丰登 chooses the direction it goes round").
 """
 
 from __future__ import annotations

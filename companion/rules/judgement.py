@@ -10,6 +10,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from companion.rules.cards import MAX_RANK, MIN_RANK, Card, Suit
+from companion.rules.tricks import deck_delayed_tricks
 
 
 class Check(StrEnum):
@@ -126,6 +127,15 @@ JUDGED_DELAYED_TRICKS: Mapping[str, Check] = MappingProxyType(
         "闪电": Check.LIGHTNING,
     }
 )
+
+
+def deck_checks(**expansions: bool) -> list[Check]:
+    """The judgements of the deck in play (`expansions`: the card expansions on, by key): every
+    check but that of a delayed trick the deck has no copy of (兵粮寸断 comes with an
+    expansion)."""
+    tricks = deck_delayed_tricks(**expansions)
+    absent = {check for name, check in JUDGED_DELAYED_TRICKS.items() if name not in tricks}
+    return [check for check in Check if check not in absent]
 
 
 def _check_rank(rank: int) -> None:

@@ -1,6 +1,6 @@
 """Judgement odds from the live deck (docs/rules.md §5; reference/README.md "Judgement facts").
 
-The deck in play is the standard 104, the 4 EX cards and, with 军争 on, its 52 cards. Cards known
+The deck in play is the standard 104, the 4 EX cards and the cards of each expansion on. Cards known
 to be out of the draw pile are taken out: equipment on the seats and delayed tricks in the zones
 (known by name) and judgement cards revealed since the deck was last reshuffled (known by suit and
 rank). A card known by name only may be any of its copies: each copy is taken out in part (two
@@ -87,10 +87,10 @@ def live_odds(
     check: Check,
     *,
     ex: bool = True,
-    maneuvering: bool = False,
     equipment: Sequence[str] = (),
     delayed_tricks: Sequence[str] = (),
     revealed: Sequence[tuple[Suit | str, int | None]] = (),
+    **expansions: bool,
 ) -> LiveOdds:
     """The odds of `check` over the cards left in the draw pile.
 
@@ -104,10 +104,10 @@ def live_odds(
     found = live_odds_of(
         [check],
         ex=ex,
-        maneuvering=maneuvering,
         equipment=equipment,
         delayed_tricks=delayed_tricks,
         revealed=revealed,
+        **expansions,
     )
     return found[check]
 
@@ -116,14 +116,14 @@ def live_odds_of(
     checks: Sequence[Check],
     *,
     ex: bool = True,
-    maneuvering: bool = False,
     equipment: Sequence[str] = (),
     delayed_tricks: Sequence[str] = (),
     revealed: Sequence[tuple[Suit | str, int | None]] = (),
+    **expansions: bool,
 ) -> dict[Check, LiveOdds]:
     """`live_odds` of several checks over the same draw pile, the pile worked out once (the
     judgement helper shows every check's odds at once)."""
-    deck: tuple[Card, ...] = load_deck(ex=ex, maneuvering=maneuvering)
+    deck: tuple[Card, ...] = load_deck(ex=ex, **expansions)
     left, taken = _pile(deck, equipment, delayed_tricks, revealed)
     remaining_total = sum(left.values(), Fraction(0))
     if remaining_total <= 0:

@@ -75,17 +75,17 @@ def trick_choices(
     *,
     seat_id: int,
     seat_alive: bool,
-    maneuvering: bool,
     in_reach: bool,
     mode: str,
+    **expansions: bool,
 ) -> tuple[list[str], bool]:
     """The delayed tricks the asker may put on seat `seat_id`, and whether they may place or take
     out any there (as actions.trick_place checks): the host anywhere (a correction); the current
     player, alive, in the play phase, on the targets the card allows (`in_reach`: the seat is
     within the asker's 兵粮寸断 reach). Only the tricks of the deck the table's `mode` (its key)
-    plays with: 3 vs 3 plays without 闪电. The deck's list is returned when nothing may be
-    placed (the dialog shows none then)."""
-    tricks = deck_tricks(maneuvering=maneuvering, mode=mode)
+    plays with (`expansions`: the card expansions on, by key): 3 vs 3 plays without 闪电. The
+    deck's list is returned when nothing may be placed (the dialog shows none then)."""
+    tricks = deck_tricks(mode=mode, **expansions)
     if not (turn.playing and seat_alive) or asker is None:
         return tricks, False
     if asker.host:
@@ -98,8 +98,9 @@ def trick_choices(
     return allowed, True
 
 
-def deck_tricks(*, maneuvering: bool, mode: str) -> list[str]:
+def deck_tricks(*, mode: str, **expansions: bool) -> list[str]:
     """The delayed tricks of the deck a table of `mode` (its key) plays with, in the dialog's
-    order: 兵粮寸断 with 军争 only, none the mode plays without (3 vs 3: 闪电)."""
+    order: those of the card expansions on (`expansions`), none the mode plays without (3 vs
+    3: 闪电)."""
     refused = modes.get(mode).card_refused
-    return [t for t in deck_delayed_tricks(maneuvering=maneuvering) if not refused(t)]
+    return [t for t in deck_delayed_tricks(**expansions) if not refused(t)]

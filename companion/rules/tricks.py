@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from companion.rules.cards import load_deck
+
 INDULGENCE = "乐不思蜀"
 SUPPLY_SHORTAGE = "兵粮寸断"
 LIGHTNING = "闪电"
@@ -43,9 +45,11 @@ def target_problem(name: str, *, own_zone: bool, in_reach: bool) -> TargetProble
     return None
 
 
-def deck_delayed_tricks(*, maneuvering: bool) -> list[str]:
-    """The delayed tricks of the deck in play: 兵粮寸断 is 军争's."""
-    return [t for t in DELAYED_TRICKS if t != SUPPLY_SHORTAGE or maneuvering]
+def deck_delayed_tricks(**expansions: bool) -> list[str]:
+    """The delayed tricks of the deck in play (`expansions`: the card expansions on, by key;
+    兵粮寸断 comes with an expansion), in the dialog's order."""
+    names = {card.name_zh for card in load_deck(ex=True, **expansions)}
+    return [t for t in DELAYED_TRICKS if t in names]
 
 
 def nullified_fate(name: str) -> Fate:

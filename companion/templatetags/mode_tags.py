@@ -7,8 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
-from companion.words.labels import draft_side_label, game_word, place_label
-from companion.words.team_lines import answer_label
+from companion.words.labels import answer_label, draft_side_label, game_word, place_label
 
 register = template.Library()
 

@@ -120,7 +120,7 @@ class MaxHpForm(SeatTap):
 
 
 def _rescue_kinds() -> tuple[str, ...]:
-    """桃 and the games' rescue cards (军争's 酒), asked when the tap is checked."""
+    """桃 and the games' rescue cards (an expansion's 酒), asked when the tap is checked."""
     return ("peach", *(card for game in hooks.games() for card in game.rescue_cards))
 
 
@@ -238,20 +238,7 @@ class ReshuffleForm(NoFields):
     action = staticmethod(actions.deck_reshuffle)
 
 
-# Teams and the go (3 vs 3; a mode's draft taps are its draft kit's, companion.games.draft) -----
-
-
-class TeamForm(TapForm):
-    action = staticmethod(actions.team_join)
-    keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
-    team = Choice(("0", "1"), _("No such team."))
-    seat = SeatId(required=False)  # none: the tapping seat
-
-
-class CommanderForm(TapForm):
-    action = staticmethod(actions.team_commander)
-    keywords: ClassVar[Mapping[str, str]] = {"seat": "seat_id"}
-    seat = SeatId(required=False)  # none: the tapping seat
+# The question a mode's flow asks (its own taps are its game package's, companion.games) -------
 
 
 class AnswerForm(TapForm):
@@ -291,8 +278,6 @@ CORE_FORMS: dict[str, type[TapForm]] = {
     "handoverok": HandoverOkForm,
     "handoverno": HandoverNoForm,
     "reshuffle": ReshuffleForm,
-    "team": TeamForm,
-    "commander": CommanderForm,
     "answer": AnswerForm,
 }
 

@@ -6,8 +6,7 @@ companion.words.names.
 Each event kind has one function that makes its line, kept in a registry that this module
 owns and names no kind of its own. The modules beside it register theirs, grouped by subject
 (`table_lines`: the table, seats, deal, heroes, box and sessions; `play_lines`: HP, deaths,
-equipment, delayed tricks, judgements, turns and undo;
-`team_lines`: 3 vs 3 and 1 vs 1), and
+equipment, delayed tricks, judgements, turns, a mode's flow and undo), and
 `companion.words` imports them all, in that order, the first time any of its modules is
 imported. A game's package (companion/games/) adds its own kinds the same way, from
 the `words` module its app imports when ready, without any module here naming it:
@@ -29,7 +28,10 @@ the `words` module its app imports when ready, without any module here naming it
   `replace=True`, which a game uses to vary another's line, keeping the one it replaces
   (`line_of(kind)`, read before) for the cases it leaves alone.
 - `clause(*kinds)` adds its function's clauses after each kind's line, in the order registered.
-  Replacing a kind's line keeps its clauses.
+  Replacing a kind's line keeps its clauses. A kind may name a family of kinds instead
+  (`WORKED_DAMAGE`: a damage the rules worked out), whose members a game declares with
+  `member(kind, family)`: its clauses come after the member's own, so one game's clause reaches
+  another's kinds without naming them.
 - `describe(kind, public)` makes the line; a kind with no line is shown as its own name.
 """
 
@@ -47,6 +49,11 @@ Clause = Callable[[dict[str, Any]], list[str]]
 
 _LINES: dict[str, Line] = {}
 _CLAUSES: dict[str, list[Clause]] = {}
+# The families each kind is a member of (`member`).
+_FAMILIES: dict[str, tuple[str, ...]] = {}
+
+# The family of the kinds of a damage the rules worked out (a game's resolver, the rest of a chain).
+WORKED_DAMAGE = "worked_damage"
 
 
 def register(kind: str, make: Line, *, replace: bool = False) -> Line:
@@ -75,6 +82,13 @@ def clause(*kinds: str) -> Callable[[Clause], Clause]:
     return add
 
 
+def member(kind: str, family: str) -> None:
+    """`kind` takes the clauses of `family` after its own (a game's kind of a sort others add
+    clauses to: `WORKED_DAMAGE`)."""
+    if family not in _FAMILIES.get(kind, ()):
+        _FAMILIES[kind] = (*_FAMILIES.get(kind, ()), family)
+
+
 def line_of(kind: str) -> Line:
     """The line registered for `kind` now (KeyError when there is none)."""
     return _LINES[kind]
@@ -92,6 +106,9 @@ def describe(kind: str, public: dict[str, Any]) -> dict[str, Any]:
         return {"kind": kind, "text": kind}
     text = make(public, public.get("name", ""))
     extras = _CLAUSES.get(kind)
+    families = _FAMILIES.get(kind)
+    if families:
+        extras = [*(extras or ()), *(c for family in families for c in _CLAUSES.get(family, ()))]
     if extras:
         parts = [part for extra in extras for part in extra(public)]
         if parts:

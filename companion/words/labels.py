@@ -17,8 +17,8 @@ from companion.rules.identities import Identity
 
 def identity_label(identity: str | None, mode: str = modes.DEFAULT) -> str:
     """The translated name of an identity, in the mode's words: a mode whose seats are not the
-    identity game's names the role the card marks (`Mode.role`: 3 vs 3's colour and role, 1 vs
-    1's first or second player)."""
+    identity game's names the role the card marks (`Mode.role`: a side and role, or a first or
+    second player)."""
     if not identity:
         return ""
     role = modes.get(mode).role(Identity(identity))
@@ -59,14 +59,18 @@ def game_word(kind: str, code: str) -> str | None:
 
 
 def draft_side_label(side: str) -> str:
-    """A draft side's name, in its mode's words (3 vs 3's colours; 1 vs 1's players)."""
+    """A draft side's name, in its mode's words (its colours, its players)."""
     return game_word("side", side) or side
 
 
 def place_label(place: str) -> str:
-    """A seat's place or role ("cold_vanguard_a", "warm_commander", "first_player"), in its
-    mode's words."""
+    """A seat's place or role (a code of its mode's), in its mode's words."""
     return game_word("place", place) or place
+
+
+def answer_label(answer: str) -> str:
+    """An answer to the question a mode's flow asks, in its mode's words."""
+    return game_word("answer", answer) or answer
 
 
 def side_label(side: str, mode: str = modes.DEFAULT, names: Sequence[str] = ()) -> str:

@@ -16,7 +16,7 @@ from companion.models import Table
 from companion.queries.box import table_box
 from companion.rules import modes
 from companion.rules.box import Box, BoxError, BoxHero, check_hero
-from companion.rules.cards import load_deck
+from companion.rules.cards import every_expansion, load_deck
 from companion.rules.heroes import hero_by_id
 from companion.rules.identities import Identity
 from companion.rules.skills import Skill, skills_for
@@ -183,11 +183,11 @@ def check_label(check: str) -> str:
 
 @cache
 def _card_names() -> dict[str, str]:
-    return {card.name_zh: card.name_en for card in load_deck(ex=True, maneuvering=True)}
+    return {card.name_zh: card.name_en for card in load_deck(ex=True, **every_expansion())}
 
 
 def card_english(name_zh: str) -> str:
-    """The English name of a card of the real deck (standard, EX, 军争), or ""."""
+    """The English name of a card of the real deck (standard, EX, the expansions), or ""."""
     return _card_names().get(name_zh, "")
 
 

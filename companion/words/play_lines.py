@@ -14,6 +14,8 @@ from companion.rules.cards import corner_label, parse_suit
 from companion.rules.flow import peaches_needed, shown_hp
 from companion.words.history import clause, describe, known, line
 from companion.words.labels import (
+    answer_label,
+    game_word,
     identity_label,
     outcome_label,
     phase_label,
@@ -244,10 +246,23 @@ def _turn(public: dict[str, Any], name: str) -> str:
 
 @line("turn_ended")
 def _turn_ended(public: dict[str, Any], name: str) -> str:
+    if public.get("asking"):  # the mode's flow asks who acts next, in its mode's words
+        return _("%(from)s ended the turn · %(asking)s") % {
+            "from": public.get("from_name", ""),
+            "asking": game_word("asking", public.get("asking", "")) or "",
+        }
     return _("%(from)s ended the turn · Round %(round)s: %(name)s's turn") % {
         "from": public.get("from_name", ""),
         "name": name,
         "round": public.get("round"),
+    }
+
+
+@line("flow_answered")
+def _flow_answered(public: dict[str, Any], name: str) -> str:
+    return _("%(name)s: %(answer)s") % {
+        "name": name,
+        "answer": answer_label(public.get("answer", "")),
     }
 
 

@@ -1,7 +1,7 @@
 """The table options in words (docs/rules.md §9, docs/variants.md): each option's name, a
 variant's one line on what it changes, and the variants on at a table or in a game's record (the
 display's header, the phones' rules panel, the session history). The words of a game's options
-(a mode's, a variant's, 军争's) come from its game package."""
+(a mode's, a variant's, an expansion's) come from its game package."""
 
 from __future__ import annotations
 

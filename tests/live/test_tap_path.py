@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import hooks
+from companion import hooks, panels
 from tests.support import taptrace
 
 pytestmark = [pytest.mark.backend, pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -41,11 +41,16 @@ def _ceiling(outside: set[str]) -> int:
 
 def _check_games(traced: taptrace.Traced) -> None:
     """No file of a game's package but the hooks of the games on at this table (the house
-    rules, on at every identity table: their slot is padded alike for every phone)."""
+    rules, on at every identity table: their slot is padded alike for every phone), and none of
+    the groups app nor of the phones' panels (companion.panels: asked for a phone's whole
+    private part, which an HP tap's delta does not send)."""
     on_here = {f"games/{game.key}/hooks.py" for game in hooks.on(traced.table)}
     assert on_here <= {"games/house/hooks.py"}, on_here
     games = [n for n in traced.outside_rules if n.startswith("games/") and n not in on_here]
     assert not games, games
+    assert panels.registered()  # the groups app's question is there to be asked
+    groups = [n for n in traced.outside_rules if n.startswith("groups/") or n == "panels.py"]
+    assert not groups, groups
 
 
 async def test_an_hp_tap_goes_through_the_five_stops_within_the_ceiling() -> None:

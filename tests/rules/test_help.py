@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import games
 from companion.rules import help as rules_help
 from companion.rules.cards import DATA_DIR
 from companion.rules.help import first_game
@@ -21,8 +22,14 @@ REFERENCE = Path("/work/shared/reference")
 CARD_FILES = ("standard_deck.csv", "ex_cards.csv", "maneuvering_deck.csv")
 
 
+# Where the reference folder is missing (a clean clone), the app's own copies: the core's deck
+# and each expansion's cards in its game's package.
+OWN_COPIES = (DATA_DIR, Path(games.__file__).parent / "maneuvering" / "data")
+
+
 def _rows(filename: str) -> list[dict[str, str]]:
-    folder = REFERENCE if (REFERENCE / filename).exists() else DATA_DIR
+    folders = (REFERENCE, *OWN_COPIES)
+    folder = next(f for f in folders if (f / filename).exists())
     with (folder / filename).open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
 

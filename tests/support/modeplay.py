@@ -12,6 +12,7 @@ from companion import actions
 from companion.games.draft import actions as draft_actions
 from companion.games.draft.rules import Draft, Placement
 from companion.games.duel.rules import DuelMode
+from companion.games.threes import actions as threes_actions
 from companion.games.threes.rules import ThreesMode
 from companion.models import Seat, Table
 from companion.rules import modes
@@ -42,9 +43,9 @@ def threes_lobby() -> tuple[Table, list[Seat]]:
     """Six players in two full teams: P1–P3 team 0 (P2 commands), P4–P6 team 1 (P5)."""
     table, seats = mode_table("threes", 6)
     for i, seat in enumerate(seats):
-        actions.team_join(token=seat.token, team=i // 3)
-    actions.team_commander(token=seats[1].token)
-    actions.team_commander(token=seats[4].token)
+        threes_actions.team_join(token=seat.token, team=i // 3)
+    threes_actions.team_commander(token=seats[1].token)
+    threes_actions.team_commander(token=seats[4].token)
     table.refresh_from_db()
     return table, [fresh(s) for s in seats]
 

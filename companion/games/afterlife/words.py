@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from companion.words import variants
-from companion.words.history import clause, hero_name, line
+from companion.words.history import WORKED_DAMAGE, clause, hero_name, line
 
 # The dark souls 暗魂 (docs/rules.md §9.2, rules/souls.py).
 SOUL_LABELS: dict[str, Promise] = {
@@ -44,7 +44,7 @@ def soul_label(soul: str) -> str:
 # Dark souls 暗魂: 罗汉 ------------------------------------------------------------------------
 
 
-@clause("damage", "damage_resolved", "chain_continued", "judgement")
+@clause("damage", WORKED_DAMAGE, "judgement")
 def _luohan_clauses(public: dict[str, Any]) -> list[str]:
     """docs/rules.md §9.2: each 罗汉 that prevented a point of this damage before it landed."""
     return [

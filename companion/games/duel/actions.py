@@ -132,3 +132,10 @@ def undo_fall(table: Table, event: Event) -> set[int]:
     seat.wine = before.get("wine", "")
     seat.save()
     return {seat.pk}
+
+
+def undo_death(table: Table, event: Event) -> set[int]:
+    """A death undone: the last hero's fall is counted again (the count before it fell)."""
+    if "fallen" in event.before:
+        table.mode_state = {**table.mode_state, "fallen": event.before["fallen"]}
+    return set()

@@ -34,7 +34,7 @@ MODE = labels.ModeWords(
     seats_needed=_("Identities need 4 to 10 players."),
 )
 
-# Its options that are not variants, in the host's form (军争's is its package's).
+# Its options that are not variants, in the host's form (an expansion's is its package's).
 OPTIONS: dict[str, Promise] = {
     "six_two_renegades": _("6 players: 2 rebels and 2 renegades"),
     "eight_two_renegades": _("8 players: 3 rebels and 2 renegades"),

@@ -7,10 +7,13 @@ class ManeuveringConfig(AppConfig):
     verbose_name = "Maneuvering (军争)"
 
     def ready(self) -> None:
-        # Its history lines register when imported (before the other games' clauses on its
-        # damage, which follow its own); its hooks once the models are loaded.
+        # Its option (every table's, whatever its mode) and its cards, added to the deck where
+        # it is on; its history lines register when imported (before the other games' clauses
+        # on its damage, which follow its own); its hooks once the models are loaded.
         from companion import hooks  # noqa: PLC0415
         from companion.games.maneuvering import words  # noqa: F401, PLC0415
         from companion.games.maneuvering.hooks import ManeuveringGame  # noqa: PLC0415
+        from companion.games.maneuvering.rules.deck import register_deck  # noqa: PLC0415
 
+        register_deck()
         hooks.register(ManeuveringGame())

@@ -14,6 +14,7 @@ from companion import hooks
 from companion.actions.core import ActionError
 from companion.games.maneuvering import actions
 from companion.games.maneuvering.forms import ChainForm, ChainGoForm, ResolveForm, WineForm
+from companion.games.maneuvering.rules import KEY
 from companion.games.maneuvering.rules.cards import at_turn_end, silver_lion_recovery
 from companion.games.maneuvering.rules.offers import maneuver_controls
 from companion.games.maneuvering.state import chain_pause
@@ -23,7 +24,6 @@ from companion.rules.damage import DamageType
 from companion.rules.offers import Asker, TableTurn
 from companion.words.names import card_label
 
-KEY = "maneuvering"
 # A whole resolved damage, the rest of a chain, a seat's chain and its 酒: undone by this game.
 OWN_KINDS = frozenset({actions.RESOLVED, actions.CONTINUED, *actions.SEAT_STATE_KINDS})
 # The span a seat's chain and 酒 share in the ring.
@@ -65,6 +65,8 @@ class ManeuveringGame(hooks.Game):
     }
     dialogs: ClassVar[dict[str, Callable[..., Any]]] = {"damage": damage_dialog}
     event_kinds: ClassVar[frozenset[str]] = OWN_KINDS
+    # A whole resolved damage and the rest of a chain, in the HP history of the seat they name.
+    hp_kinds: ClassVar[frozenset[str]] = frozenset({actions.RESOLVED, actions.CONTINUED})
     damage_types: ClassVar[tuple[str, ...]] = (DamageType.FIRE, DamageType.THUNDER)
     # 酒 saves its dying drinker (docs/rules.md §6).
     rescue_cards: ClassVar[dict[str, hooks.RescueCard]] = {

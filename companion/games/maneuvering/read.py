@@ -16,6 +16,7 @@ from typing import Any
 from companion import hooks
 from companion.actions import ActionError
 from companion.games.maneuvering.actions import damage_preview, shown_key, step_public
+from companion.games.maneuvering.rules import KEY
 from companion.games.maneuvering.rules.cards import FireAttackStage
 from companion.games.maneuvering.rules.offers import (
     DamageChoice,
@@ -57,7 +58,7 @@ def damage_dialog_context(table: Table, seat_id: int, ask: DamageAsk) -> dict[st
     seat = table.seats.filter(pk=seat_id).first()
     if seat is None or table.status != Table.Status.PLAYING:
         return None
-    maneuvering = table.opts.maneuvering
+    maneuvering = table.opts.flag(KEY)
     seats = list(table.seats.order_by("position", "slot"))
     names = {s.pk: s.name for s in seats}
     card = accepted_card(ask.card, maneuvering=maneuvering, mode=table.mode)

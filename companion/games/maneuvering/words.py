@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from companion.words import labels, variants
-from companion.words.history import clause, line
+from companion.words.history import WORKED_DAMAGE, clause, line, member
 from companion.words.names import card_label, skill_list
 
 
@@ -182,6 +182,11 @@ def _chain_continued(public: dict[str, Any], name: str) -> str:
         ]
     )
 
+
+# Its resolved damage and the rest of a chain take the clauses other games add to every damage
+# the rules worked out.
+member("damage_resolved", WORKED_DAMAGE)
+member("chain_continued", WORKED_DAMAGE)
 
 # Its option in the host's form (docs/rules.md §9.9: an expansion of the deck, not a variant).
 variants.add_words(

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from companion.words import variants
-from companion.words.history import clause, line
+from companion.words.history import WORKED_DAMAGE, clause, line
 
 
-@clause("damage", "lose_hp", "damage_resolved", "chain_continued", "judgement", "died")
+@clause("damage", "lose_hp", WORKED_DAMAGE, "judgement", "died")
 def _protection_clauses(public: dict[str, Any]) -> list[str]:
     found = []
     if public.get("protected"):

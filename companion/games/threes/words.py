@@ -1,13 +1,17 @@
 """3 vs 3's words: its name on the create form, its winning side (the warm or the cold, with the
 side's players), its colours, places and slots, and the go's questions and answers (registered
-with companion.words.labels when its app is ready)."""
+with companion.words.labels when its app is ready); the history's lines of its teams in the
+lobby (companion.words.history)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from companion.words.history import line
 from companion.words.labels import ModeWords, draft_side_label, register_mode, register_words
 
 
@@ -102,3 +106,16 @@ for _kind, _words in (
     ("answer", answer),
 ):
     register_words(_kind, _words)
+
+
+@line("team_joined")
+def _team_joined(public: dict[str, Any], name: str) -> str:
+    return _("%(name)s joined team %(team)s") % {"name": name, "team": public.get("team", 0) + 1}
+
+
+@line("team_commander")
+def _team_commander(public: dict[str, Any], name: str) -> str:
+    return _("%(name)s commands team %(team)s") % {
+        "name": name,
+        "team": (public.get("team") or 0) + 1,
+    }

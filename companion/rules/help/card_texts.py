@@ -1,8 +1,9 @@
 """What each card of the real deck does, in Chinese and English side by side.
 
-Plain data: one `CardText` per card name of the standard deck, the EX cards and 军争. The facts
-that come from the box (type, suits and ranks of the copies, weapon ranges) are not repeated here:
-`companion.rules.help` reads them from the reference tables (`companion/data/*.csv`).
+Plain data: one `CardText` per card name of the box: the standard deck, the EX cards and the
+expansions' cards. The facts that come from the box (type, suits and ranks of the copies, weapon
+ranges) are not repeated here: `companion.rules.help` reads them from the reference tables
+(`companion/data/*.csv` and each expansion's own, `companion.rules.cards.expansions`).
 Each field is a (Chinese, English) pair; an empty pair means "does not apply".
 """
 

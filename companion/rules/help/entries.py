@@ -6,11 +6,21 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.rules.box import BoxHero
-from companion.rules.cards import Card, cards_in, load_deck
+from companion.rules.cards import (
+    EX_FILE,
+    STANDARD_FILE,
+    Card,
+    Expansion,
+    cards_in,
+    expansions,
+    load_deck,
+)
 from companion.rules.help.card_texts import CARD_TEXTS, CardText
-from companion.rules.help.faq import FAQS, Faq
+from companion.rules.help.faq import Faq, all_faqs
 from companion.rules.heroes import STANDARD_HEROES, Hero
 from companion.rules.skills import Skill, skills_for
 
@@ -27,10 +37,10 @@ _TYPE_NAMES: dict[str, Pair] = {
     "defensive_horse": ("装备 · +1马", "Equipment · +1 horse"),
     "offensive_horse": ("装备 · -1马", "Equipment · -1 horse"),
 }
+# The core's parts of the deck (the expansions' names are theirs, `cards.Expansion`).
 _DECK_NAMES: dict[str, Pair] = {
     "standard": ("标准版", "Standard"),
     "ex": ("EX", "EX"),
-    "maneuvering": ("军争", "Maneuvering 军争"),
 }
 _KINGDOMS: dict[str, Pair] = {
     "wei": ("魏", "Wei"),
@@ -77,8 +87,17 @@ class Entry:
     sections: tuple[Section, ...]
     copies: tuple[tuple[Pair, str], ...] = ()
     links: tuple[str, ...] = ()
-    maneuvering: bool = False
+    # The key of the card expansion whose card or question it is ("": the core deck's).
+    expansion: str = ""
     source: str = ""
+
+    if not TYPE_CHECKING:  # the type checker sees the declared fields only
+
+        def __getattr__(self, name: str) -> bool:
+            # Whether it is an expansion's, read by the expansion's key, as a table's option is.
+            if name in _expansion_keys():
+                return self.expansion == name
+            raise AttributeError(name)
 
     def texts(self) -> tuple[str, ...]:
         """Every word of the entry, for the search and the tests."""
@@ -111,16 +130,32 @@ def _card_type(card: Card) -> Pair:
     return _TYPE_NAMES[card.subtype or card.type]
 
 
-@cache
+def _expansion_keys() -> set[str]:
+    return {expansion.key for expansion in expansions()}
+
+
+def expansion_name(key: str) -> Pair:
+    """The name of the card expansion of this key, in Chinese and in English (("", ""): none)."""
+    found = {expansion.key: expansion.name for expansion in expansions()}
+    return found.get(key, ("", ""))
+
+
 def _card_entries() -> dict[str, Entry]:
+    # Built again only when the expansions registered change (at startup).
+    return _card_entries_of(expansions())
+
+
+@cache
+def _card_entries_of(registered: tuple[Expansion, ...]) -> dict[str, Entry]:
     copies: dict[str, dict[str, list[Card]]] = defaultdict(lambda: defaultdict(list))
     first: dict[str, Card] = {}
     deck_of: dict[str, str] = {}
-    for deck, filename in (
-        ("standard", "standard_deck.csv"),
-        ("ex", "ex_cards.csv"),
-        ("maneuvering", "maneuvering_deck.csv"),
-    ):
+    names = dict(_DECK_NAMES)
+    files: list[tuple[str, str | Path]] = [("standard", STANDARD_FILE), ("ex", EX_FILE)]
+    for expansion in registered:
+        files.append((expansion.key, expansion.path))
+        names[expansion.key] = expansion.name
+    for deck, filename in files:
         for card in cards_in(filename):
             copies[card.name_zh][deck].append(card)
             first.setdefault(card.name_zh, card)
@@ -136,10 +171,10 @@ def _card_entries() -> dict[str, Entry]:
             kind_label=_card_type(card),
             sections=_card_sections(card, text),
             copies=tuple(
-                (_DECK_NAMES[deck], " ".join(c.label for c in cards))
+                (names[deck], " ".join(c.label for c in cards))
                 for deck, cards in copies[name].items()
             ),
-            maneuvering=deck_of[name] == "maneuvering",
+            expansion="" if deck_of[name] in _DECK_NAMES else deck_of[name],
         )
     return entries
 
@@ -256,19 +291,24 @@ def _faq_entry(faq: Faq) -> Entry:
         name_en=faq.q_en,
         kind_label=("常见问题", "FAQ"),
         sections=(Section(("答", "Answer"), (faq.a_zh, faq.a_en)),),
-        maneuvering=faq.maneuvering,
+        expansion=faq.expansion,
         source=faq.source,
     )
 
 
-@cache
 def _faq_entries() -> dict[str, Entry]:
-    return {faq.id: _faq_entry(faq) for faq in FAQS}
+    # Built again only when the questions the game packages added change (at startup).
+    return _faq_entries_of(all_faqs())
+
+
+@cache
+def _faq_entries_of(faqs: tuple[Faq, ...]) -> dict[str, Entry]:
+    return {faq.id: _faq_entry(faq) for faq in faqs}
 
 
 def card_entries() -> tuple[Entry, ...]:
-    """Every card name of the standard deck, EX and 军争: basic cards, tricks, delayed tricks,
-    weapons, armour, horses; in deck order within each."""
+    """Every card name of the standard deck, EX and the expansions: basic cards, tricks, delayed
+    tricks, weapons, armour, horses; in deck order within each."""
     order = {pair: i for i, pair in enumerate(_TYPE_NAMES.values())}
     return tuple(sorted(_card_entries().values(), key=lambda e: order[e.kind_label]))
 
@@ -315,9 +355,9 @@ def card_key(name_zh: str) -> str:
     return f"card:{name_zh}" if name_zh in _card_entries() else ""
 
 
-def deck_names(*, maneuvering: bool) -> tuple[str, ...]:
-    """The card names of the deck in play, in deck order."""
+def deck_names(**expansions: bool) -> tuple[str, ...]:
+    """The card names of the deck in play (`expansions`: those on, by key), in deck order."""
     seen: dict[str, None] = {}
-    for card in load_deck(ex=True, maneuvering=maneuvering):
+    for card in load_deck(ex=True, **expansions):
         seen.setdefault(card.name_zh, None)
     return tuple(seen)

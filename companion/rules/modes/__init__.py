@@ -19,6 +19,7 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
+from companion.rules.modes.options import add_option, game_options
 
 DEFAULT = "identity"
 
@@ -94,6 +95,8 @@ __all__ = [
     "OptionsError",
     "OptionsRefused",
     "TableOptions",
+    "add_option",
+    "game_options",
     "get",
     "keys",
     "option_names",

@@ -226,8 +226,7 @@ class Mode:
     def rating_team(self, identity: Identity, index: int) -> str:
         """The team a seat of this identity (at seat `index`) is rated with once the game is
         over (a group's rating, companion.groups): the seats that win or lose together share
-        one. Default: the draft side (3 vs 3's colours, 1 vs 1's players), else each seat
-        alone."""
+        one. Default: the draft side (its colours, its players), else each seat alone."""
         side = self.draft_side(identity)
         return side if side else f"seat{index}"
 
@@ -241,8 +240,8 @@ class Mode:
         the others): any seat, in a mode that lets every seat lead."""
         return tuple(range(seat_count))
 
-    # Added for modes beyond the identity game (3 vs 3, 1 vs 1). Each default is the identity
-    # game's behaviour, so the identity mode needs no change.
+    # Added for modes beyond the identity game (the game packages'). Each default is the
+    # identity game's behaviour, so the identity mode needs no change.
 
     def lord_skills(self, identity: Identity) -> bool:
         """Whether lord skills (主公技, e.g. 救援) work for a seat of this identity: the
@@ -309,7 +308,8 @@ class Mode:
         `fallen`: each side's heroes dead so far, for a mode that plays several)."""
         raise Refused("no_draft", "this mode offers its heroes")
 
-    # Teams picked in the lobby (rules.teams): their size, 0 for none.
+    # Teams picked in the lobby (the mode's game forms them, hooks.Game.seating seats them):
+    # their size, 0 for none.
 
     team_size: ClassVar[int] = 0
 
@@ -323,7 +323,7 @@ class Mode:
             raise Refused("bad_fall", f"hero {fallen} of {self.heroes_per_seat}")
         return HeroFall(out=True)
 
-    # The game's flow with state: the turn may wait for a choice (3 vs 3's go). The identity
+    # The game's flow with state: the turn may wait for a choice (who has the go). The identity
     # game's flow needs no state and never asks, so these follow first_turn, next_turn and
     # turn_after_death.
 
@@ -349,7 +349,7 @@ class Mode:
         return None
 
     def acted_seats(self, state: Mapping[str, Any]) -> frozenset[int]:
-        """Seats marked as having acted (3 vs 3: the identity card turned sideways): none."""
+        """Seats marked as having acted (their identity card turned sideways): none."""
         return frozenset()
 
     def flow_answer(

@@ -19,8 +19,8 @@ from companion.actions.equipment import SLOTS
 from companion.models import Table
 from companion.read.deck import deck_odds
 from companion.read.seat_view import hp_history, seat_dialog_view
-from companion.rules.cards import equipment_catalogue, load_deck, rank_label
-from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, rank_decides
+from companion.rules.cards import equipment_catalogue, expansions_on, load_deck, rank_label
+from companion.rules.judgement import JUDGED_DELAYED_TRICKS, Check, deck_checks, rank_decides
 from companion.rules.offers import (
     Asker,
     TableTurn,
@@ -66,7 +66,6 @@ def _seat_dialog(
     turn = TableTurn(
         playing=table.status == Table.Status.PLAYING, seat_id=table.turn_seat_id, phase=table.phase
     )
-    maneuvering = table.opts.maneuvering
     controls = seat_controls(
         asker, turn, seat_alive=seat.alive, referee_mode=table.opts.referee_mode
     )
@@ -75,9 +74,9 @@ def _seat_dialog(
         turn,
         seat_id=seat.id,
         seat_alive=seat.alive,
-        maneuvering=maneuvering,
         in_reach=view.asker_reaches,
         mode=table.mode,
+        **expansions_on(table.opts.flag),
     )
     context = {
         "seat": seat,
@@ -89,7 +88,7 @@ def _seat_dialog(
         "can_rescue": controls.rescue,
         "can_die": controls.die,
         "can_undo": controls.undo,
-        # "normal" and the damage types of the games on (军争's fire and thunder).
+        # "normal" and the damage types of the games on (an expansion's fire and thunder).
         "damage_types": hooks.damage_types(table),
         "hp_history": hp_history(table, seat_id),
         # The games on: their controls (slot "seat_controls") and their notes in the damage
@@ -132,7 +131,7 @@ def equip_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
     for slot, label in labels.items():
         cards = [
             c
-            for c in equipment_catalogue(maneuvering=table.opts.maneuvering)
+            for c in equipment_catalogue(**expansions_on(table.opts.flag))
             if SLOTS[c.slot] == slot
         ]
         groups.append({"label": label, "cards": cards, "current": seat.equipment.get(slot, "")})
@@ -157,9 +156,10 @@ def judge_dialog(request: HttpRequest, actor: Actor, token: str, seat_id: int) -
         table, seat = _dialog_seat(actor, int(seat_id))
     except NotFound:
         return not_found(request)
-    deck = load_deck(ex=True, maneuvering=table.opts.maneuvering)
-    codes = [c for c in Check if c is not Check.SUPPLY_SHORTAGE or table.opts.maneuvering]
-    # 军争: the odds from the live deck, saying what was taken out.
+    expansions = expansions_on(table.opts.flag)
+    deck = load_deck(ex=True, **expansions)
+    codes = deck_checks(**expansions)
+    # The odds from the live deck, saying what was taken out.
     live = deck_odds(table, codes)
     checks = [{"code": c.value, "odds": live.odds[c.value], "rank": rank_decides(c)} for c in codes]
     trick = request.GET.get("trick", "")

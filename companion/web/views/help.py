@@ -57,7 +57,8 @@ def shown(e: rules_help.Entry, others: dict[str, rules_help.Entry] | None = None
         "sections": [{"label": _pick(s.label), "text": _pick(s.text)} for s in e.sections],
         "copies": [{"deck": _pick(deck), "cards": cards} for deck, cards in e.copies],
         "links": links,
-        "maneuvering": e.maneuvering,
+        # The card expansion whose entry it is, by name ("": the core deck's).
+        "expansion": _pick(rules_help.expansion_name(e.expansion)),
         "source": e.source,
         "anchor": e.key.replace(":", "-"),
     }

@@ -28,7 +28,7 @@
     var hp = frag.querySelector('#my-hp');
     var oldHp = document.getElementById('my-hp');
     var hpSeat = seats.length === 1 && seats[0].getAttribute('data-seat');
-    // 军争: a change of several seats' HP carries each one's tracker, by seat.
+    // A change of several seats' HP (a chain's damage) carries each one's tracker, by seat.
     if (seats.length > 1 && mySeat) {
       hp = frag.querySelector('.hp-tracker[data-seat="' + mySeat + '"]');
       hpSeat = hp && mySeat;

@@ -29,6 +29,7 @@ from companion.games.threes.rules import (
     place_of,
     swap_colours,
 )
+from companion.games.threes.rules.teams import TeamError, Teams
 from companion.rules.directions import (
     AMAZING_GRACE,
     ARROW_BARRAGE,
@@ -44,7 +45,7 @@ from companion.rules.heroes import STANDARD_HEROES
 from companion.rules.identities import Identity
 from companion.rules.modes.base import FlowStep, Mode
 from companion.rules.scoring import PlayerResult, standings
-from companion.rules.teams import TeamError, Teams, side_wins, team_standings
+from companion.rules.sides import side_wins, team_standings
 from companion.rules.turns import LIGHTNING
 from companion.rules.victory import DRAW_THREE, SeatStatus, Side
 

@@ -11,6 +11,7 @@ from companion import actions
 from companion.actions import ActionError
 from companion.games.draft import actions as draft_actions
 from companion.games.maneuvering import actions as maneuver
+from companion.games.threes import actions as threes_actions
 from companion.models import Event, Seat, Table
 from companion.rules.heroes import hero_by_id
 from tests.support.game import fresh, kill
@@ -64,18 +65,18 @@ def test_a_seventh_player_is_refused_at_a_threes_table() -> None:
 def test_teams_and_commanders_then_the_deal_seats_each_commander_in_his_team() -> None:
     table, seats = mode_table("threes", 6)
     for i, seat in enumerate(seats):
-        actions.team_join(token=seat.token, team=0 if i in (0, 2, 4) else 1)
+        threes_actions.team_join(token=seat.token, team=0 if i in (0, 2, 4) else 1)
     # A fourth member is refused; so is a commander from no team, and a deal before commanders.
     extra_table, extra = mode_table("threes", 4)
     for seat in extra[:3]:
-        actions.team_join(token=seat.token, team=1)
-    refused("team_full", extra_table, actions.team_join, token=extra[3].token, team=1)
-    refused("bad_team", table, actions.team_join, token=seats[0].token, team=2)
+        threes_actions.team_join(token=seat.token, team=1)
+    refused("team_full", extra_table, threes_actions.team_join, token=extra[3].token, team=1)
+    refused("bad_team", table, threes_actions.team_join, token=seats[0].token, team=2)
     refused(
         "teams_not_ready", table, actions.identities_deal, token=table.host_token, confirm=False
     )
-    actions.team_commander(token=seats[2].token)
-    actions.team_commander(token=seats[3].token)
+    threes_actions.team_commander(token=seats[2].token)
+    threes_actions.team_commander(token=seats[3].token)
     actions.identities_deal(token=table.host_token)
     table.refresh_from_db()
     order = [s.pk for s in table.seats.order_by("position")]
@@ -91,9 +92,14 @@ def test_teams_and_commanders_then_the_deal_seats_each_commander_in_his_team() -
 def test_a_player_cannot_move_another_into_a_team_but_the_host_can() -> None:
     table, seats = mode_table("threes", 6)
     refused(
-        "not_yours", table, actions.team_join, token=seats[0].token, team=0, seat_id=seats[1].pk
+        "not_yours",
+        table,
+        threes_actions.team_join,
+        token=seats[0].token,
+        team=0,
+        seat_id=seats[1].pk,
     )
-    actions.team_join(token=table.host_token, team=1, seat_id=seats[1].pk)
+    threes_actions.team_join(token=table.host_token, team=1, seat_id=seats[1].pk)
     table.refresh_from_db()
     assert table.mode_state["teams"]["members"] == [[], [seats[1].pk]]
 

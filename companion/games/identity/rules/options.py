@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from companion.rules import identities
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS, Identity, IdentityOptions
 from companion.rules.modes.base import O, OptionRefusal, OptionsRefused, TableOptions
+from companion.rules.modes.options import game_options
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,14 @@ class IdentityGameOptions(TableOptions):
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
-        # The host's form: the identity options first, then the variants, then every table's.
+        # The host's form: the identity options first, then the variants, then every table's
+        # (those the game packages declare, then referee mode).
         return (
             "six_two_renegades",
             "eight_two_renegades",
             "first_game_mode",
             *cls.VARIANTS,
-            "maneuvering",
+            *game_options(),
             "referee_mode",
         )
 

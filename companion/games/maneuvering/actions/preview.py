@@ -13,6 +13,7 @@ from companion import hooks
 from companion.actions.core import ActionError, seat_of
 from companion.actions.inputs import ordered_seats, refuse_card, whole_number
 from companion.actions.play import living_seat, require_playing
+from companion.games.maneuvering.rules import KEY
 from companion.games.maneuvering.rules.cards import WineMarker
 from companion.games.maneuvering.rules.resolver import resolve_damage
 from companion.infra import fastsql
@@ -37,7 +38,7 @@ CONTINUED = "chain_continued"
 
 
 def require_maneuvering(table: Table) -> None:
-    if not table.opts.maneuvering:
+    if not table.opts.flag(KEY):
         raise ActionError(
             _("That is a Maneuvering (军争) rule; that expansion is off."), code="no_maneuvering"
         )
@@ -161,7 +162,7 @@ def shown_key(steps: tuple[DamageStep, ...]) -> str:
 def paused_chain(table: Table) -> dict[str, Any] | None:
     """The chain waiting for a seat it left dying to be saved or die (None: no chain waits):
     the pause of the table's last resolved damage or continuation that is not undone."""
-    if not table.opts.maneuvering:
+    if not table.opts.flag(KEY):
         return None
     # Every frame with the now strip asks (a phase, a dying seat, a 桃): one plain statement.
     found = fastsql.read_all(

@@ -1,17 +1,15 @@
-"""Teams in the lobby and the go (3 vs 3; docs/modes.md): a player joins a team, a team member
-becomes its commander, the deal seats the teams (`seat_teams`), and the commander asked by the
-go answers it (`flow_answer`: which side acts first, commander or vanguards).
+"""3 vs 3's teams in the lobby (docs/modes.md): a player joins a team, a team member becomes its
+commander, and the first deal seats the teams (`seating`, each commander in the middle of his
+team); a seat removed leaves its team (`forget_team`).
 
-The teams are `companion.rules.teams.Teams` over seat ids, kept in `Table.mode_state["teams"]`;
-the go is the mode's flow state (`Table.mode_state["flow"]`, companion.actions.turns). Nothing
-here is secret: teams, commanders and the go are public at the table.
+The teams are `rules.teams.Teams` over seat ids, kept in `Table.mode_state["teams"]`. Nothing
+here is secret: teams and commanders are public at the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import (
@@ -25,25 +23,16 @@ from companion.actions.core import (
     seat_of,
     seat_public,
 )
-from companion.actions.inputs import mode_of, ordered_seats, whole_number
-from companion.actions.play import require_playing
-from companion.actions.turns import apply_flow, flow_state, turn_extra, turn_now
+from companion.actions.inputs import mode_of, whole_number
+from companion.games.threes.rules.teams import Teams
 from companion.models import Seat, Table
-from companion.queries.seats import statuses
 from companion.rules.errors import Refused
-from companion.rules.teams import Teams
 
 TEAM_REFUSALS: dict[str, Any] = {
     "team_full": _("That team is full."),
     "bad_team": _("No such team."),
     "not_in_team": _("Join a team first."),
     "teams_not_ready": _("Two full teams, each with a commander, first."),
-}
-
-GO_REFUSALS: dict[str, Any] = {
-    "no_question": _("Nothing is being asked."),
-    "not_chooser": _("The commander asked answers that."),
-    "bad_answer": _("That is not one of the answers."),
 }
 
 
@@ -131,11 +120,11 @@ def team_commander(actor: Actor, *, seat_id: Any = None, action_id: str | None =
     )
 
 
-def seat_teams(table: Table, seats: list[Seat]) -> list[Seat]:
-    """Before a mode with teams deals its first game: the seats in the teams' order (each
-    commander in the middle of his team), positions renumbered; refused until both teams are
-    full with a commander. Other modes: the seats as they are."""
-    if not mode_of(table).team_size or table.status != Table.Status.LOBBY:
+def seating(table: Table, seats: list[Seat]) -> list[Seat]:
+    """Before the first deal: the seats in the teams' order (each commander in the middle of
+    his team), positions renumbered; refused until both teams are full with a commander. A new
+    game at the same table: the seats as they are."""
+    if table.status != Table.Status.LOBBY:
         return seats
     teams = teams_of(table)
     by_id = {s.pk: s for s in seats}
@@ -163,50 +152,3 @@ def forget_team(table: Table, seat_pk: int) -> None:
     if data:
         left = Teams.from_data(data).leave(seat_pk)
         table.mode_state = {**table.mode_state, "teams": left.as_data()}
-
-
-# The go ---------------------------------------------------------------------------------------
-
-
-@action
-def flow_answer(actor: Actor, *, answer: str, action_id: str | None = None) -> Change:
-    """The seat the mode's flow asks answers (3 vs 3: the cold commander which side acts first;
-    the commander with the go, his commander or his vanguards); the turn it names begins."""
-    table = actor.table
-    require_playing(table)
-    seat = actor.seat
-    if seat is None:
-        raise ActionError(_("The commander asked answers that."), 403, "not_chooser")
-    seats = ordered_seats(table)
-    index = next(i for i, s in enumerate(seats) if s.pk == seat.pk)
-    mode = mode_of(table)
-    asked = mode.flow_pending(statuses(seats), flow_state(table))
-    before = {**turn_now(table), **turn_extra(table)}
-    try:
-        step = mode.flow_answer(statuses(seats), flow_state(table), index, str(answer))
-    except Refused as error:
-        message = GO_REFUSALS.get(error.code, _("That is not possible now."))
-        status = 403 if error.code == "not_chooser" else 409
-        raise ActionError(message, status, error.code) from None
-    now = timezone.now()
-    pks = {s.pk for s in seats}
-    holder = apply_flow(table, seats, step, now)
-    table.phase_started_at = now
-    return record_change(
-        actor,
-        table,
-        kind="flow_answered",
-        public={
-            **seat_public(seat),
-            "question": asked.question if asked else "",
-            "answer": str(answer),
-            "turn_to": holder.pk if holder else None,
-            "turn_name": holder.name if holder else "",
-            "round": table.round,
-        },
-        before=before,
-        after=turn_now(table),
-        subject=holder or seat,
-        action_id=action_id,
-        change=Change(table.pk, table.version, host_panel=True, private_seats=set(pks)),
-    )

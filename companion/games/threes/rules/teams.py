@@ -1,25 +1,19 @@
-"""Teams formed in the lobby and a session's wins by team and by side (plain data).
+"""3 vs 3's teams formed in the lobby (plain data; docs/rules.md §9.7).
 
-3 vs 3 (docs/rules.md §9.7) seats two teams of three, each with a commander: the players pick their
-team and each team its commander (`Teams`), and the table is seated team by team with each
-commander in the middle of his team (`Teams.seating`). A session counts wins per team, and per
-player by the side each played (`team_standings`, `side_wins`): a mode names a seat's side
-from its identity (`Mode.draft_side`).
+Two teams of three, each with a commander: the players pick their team and each team its
+commander (`Teams`), and the table is seated team by team with each commander in the middle of
+his team (`Teams.seating`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from companion.rules.errors import Refused
-from companion.rules.identities import Identity
-from companion.rules.scoring import GameRecord
 
 P = TypeVar("P", bound=Hashable)
-K = TypeVar("K", bound=Hashable)
-T = TypeVar("T", bound=Hashable)
 
 
 class TeamError(Refused):
@@ -99,52 +93,3 @@ class Teams(Generic[P]):
         first, second = (tuple(m) for m in data["members"])
         one, two = data["commanders"]
         return cls(size=int(data["size"]), members=(first, second), commanders=(one, two))
-
-
-# A session ---------------------------------------------------------------------------------
-
-
-@dataclass
-class TeamStanding(Generic[T]):
-    """A team's games and wins over a session, and its wins by the side it played."""
-
-    team: T
-    games: int = 0
-    wins: int = 0
-    wins_by_side: dict[str, int] = field(default_factory=dict)
-
-
-def team_standings(
-    games: Sequence[Mapping[K, GameRecord]],
-    team_of: Mapping[K, T],
-    side_of: Callable[[Identity], str],
-) -> list[TeamStanding[T]]:
-    """Each team's games and wins (a team wins a game when its players do), by the side it
-    played (`side_of` a player's identity), most wins first."""
-    table: dict[T, TeamStanding[T]] = {}
-    for game in games:
-        teams: dict[T, GameRecord] = {}
-        for player, record in game.items():
-            teams.setdefault(team_of[player], record)
-        for team, record in teams.items():
-            standing = table.setdefault(team, TeamStanding(team=team))
-            standing.games += 1
-            if record.won:
-                standing.wins += 1
-                side = side_of(record.identity)
-                standing.wins_by_side[side] = standing.wins_by_side.get(side, 0) + 1
-    return sorted(table.values(), key=lambda s: -s.wins)
-
-
-def side_wins(
-    games: Sequence[Mapping[K, GameRecord]], side_of: Callable[[Identity], str]
-) -> dict[K, dict[str, int]]:
-    """Each player's wins by the side he played."""
-    wins: dict[K, dict[str, int]] = {}
-    for game in games:
-        for player, record in game.items():
-            mine = wins.setdefault(player, {})
-            if record.won:
-                side = side_of(record.identity)
-                mine[side] = mine.get(side, 0) + 1
-    return wins
