@@ -288,7 +288,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Django's finders, but js/live.js is served joined from its parts
+# Django's finders, but js/live.js and css/app.css are served joined from their parts
 # (companion/infra/staticstorage.py).
 STATICFILES_FINDERS = [
     "companion.infra.staticstorage.JoiningFinder",

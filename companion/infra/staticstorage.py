@@ -6,11 +6,13 @@ download them. `collectstatic` copies the files, this storage minifies the copie
 and rename nothing) and then lets WhiteNoise hash and compress them as before. Vendored files are
 already minified and are left alone.
 
-One file is joined before that: the page's script `js/live.js`, written as parts by concern in
-`static/js/live/` (LIVE_PARTS, in order). The static files finder (JoiningFinder, in
-STATICFILES_FINDERS) serves the joined file under its one name and hides the parts, so a phone
-still loads one script, `collectstatic` copies (then minifies and hashes) the joined file, and
-DEBUG's runserver and WhiteNoise serve the very same text: one function joins for both.
+Two files are joined before that: the page's script `js/live.js`, written as parts by concern in
+`static/js/live/` (LIVE_PARTS, in order), and every page's stylesheet `css/app.css`, written as
+parts by component in `static/css/app/` (APP_PARTS, in order). The static files finder
+(JoiningFinder, in STATICFILES_FINDERS) serves each joined file under its one name and hides the
+parts, so a phone still loads one script and one stylesheet, `collectstatic` copies (then minifies
+and hashes) the joined files, and DEBUG's runserver and WhiteNoise serve the very same text: one
+function joins for both.
 """
 
 from __future__ import annotations
@@ -51,8 +53,48 @@ LIVE_PARTS = (
     "_end.js",
     "help.js",
 )
+# The parts of css/app.css, in the order they are joined. The order is the cascade: a later rule
+# of the same specificity overrides an earlier one on the same element, so a component's later
+# part (a phone's, the display's) comes after the parts it refines, and a rule moves to another
+# part only where no rule it passes can set the same property on the same element (each part's
+# header says what it must follow).
+APP_PARTS = tuple(
+    f"{name}.css"
+    for name in (
+        "base",
+        "seat",
+        "maneuver",
+        "help",
+        "identity",
+        "hero",
+        "hp",
+        "banner",
+        "seat-hero",
+        "result",
+        "dialog",
+        "display-end",
+        "host-panel",
+        "toast",
+        "turn",
+        "session-panel",
+        "turn-phone",
+        "judge",
+        "display-play",
+        "turn-sheets",
+        "strip",
+        "first-screen",
+        "phone-ring",
+        "big-tables",
+        "host-console",
+        "hero-choices",
+        "fit",
+        "variants",
+        "end-of-night",
+        "modes",
+    )
+)
 # Each joined file: the folder of its parts, and the parts in order.
-JOINED = {"js/live.js": ("js/live", LIVE_PARTS)}
+JOINED = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}
 
 
 def joined_text(name: str, source: Path = SOURCE) -> str:

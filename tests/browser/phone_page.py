@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import ContextFactory
 from tests.browser.game_steps import join_by_http
 
@@ -161,7 +162,7 @@ def in_viewport(page: Page, selector: str) -> dict[str, float]:
     """The element's box in the viewport; fails unless it is visible and wholly inside."""
     el = page.locator(selector)
     expect(el).to_be_visible()
-    box = el.bounding_box()
+    box = box_of(el)
     assert box, selector
     assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
     assert box["x"] + box["width"] <= VIEWPORT["width"] + 0.5, (selector, box)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.tables import HttpSeat, HttpTable, deal, kill, pick_heroes, seated
 
@@ -83,7 +84,7 @@ def fits(page: Page, width: int) -> None:
 
 def on_screen(page: Page, selector: str) -> None:
     """The display shows it without scrolling (1280×800)."""
-    box = page.locator(selector).first.bounding_box()
+    box = box_of(page.locator(selector).first)
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280
     assert box["y"] >= 0 and box["y"] + box["height"] <= 800, box
 

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
+from tests.browser.boxes import box_of, measure
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.test_display import heavy_play
 
@@ -146,19 +147,19 @@ def inside(box: dict[str, float] | None, top: float, bottom: float, width: float
 def in_screen(page: Page, selector: str, where: str) -> None:
     """Visible and wholly inside the viewport as the page is scrolled now."""
     el = page.locator(selector)
-    expect(el).to_be_visible()
     width, height = page.evaluate("() => [innerWidth, innerHeight]")
-    assert inside(el.bounding_box(), 0, height, width), f"{where}: {selector} off the screen"
+    assert inside(box_of(el), 0, height, width), f"{where}: {selector} off the screen"
     # Not under anything else (a sheet, a pinned bar): its middle and its corners (inside the
     # rounding) are its own.
-    covered = el.first.evaluate(
+    covered = measure(
+        el,
         """el => { const r = el.getBoundingClientRect();
           const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 10, r.top + 10],
                           [r.right - 10, r.top + 10], [r.left + 10, r.bottom - 10], [r.right - 10, r.bottom - 10]];
           return points.filter(([x, y]) => { const hit = document.elementFromPoint(x, y);
             return !(hit && (hit === el || el.contains(hit))); })
             .map(([x, y]) => { const hit = document.elementFromPoint(x, y);
-              return `${Math.round(x)},${Math.round(y)}: ${hit ? hit.className : 'nothing'}`; }); }"""
+              return `${Math.round(x)},${Math.round(y)}: ${hit ? hit.className : 'nothing'}`; }); }""",
     )
     assert not covered, f"{where}: {selector} is partly covered ({covered})"
 
@@ -272,11 +273,11 @@ def test_the_host_consoles_next_action_is_on_the_first_screen(
         if width > height:
             # A console used as the TV shows the whole ring once play starts.
             for i in range(10):
-                assert inside(seats.nth(i).bounding_box(), 0, height, width), f"{where} seat {i}"
+                assert inside(box_of(seats.nth(i)), 0, height, width), f"{where} seat {i}"
         else:
             # A portrait or phone-sized console: the table starts on the first screen.
-            first = page.locator("#table-state").bounding_box()
-            assert first and first["y"] < height, where
+            first = box_of(page.locator("#table-state"))
+            assert first["y"] < height, where
         if size_name in ("laptop", "small"):
             screenshot(page, f"big-{lang}-console-{size_name}-playing")
         page.context.close()
@@ -303,11 +304,10 @@ def test_hero_candidates_and_damage_sources_fit_a_small_phone(
         """el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY
                  - document.getElementById('now-strip').getBoundingClientRect().bottom)"""
     )
-    strip = page.locator("#now-strip").bounding_box()
-    assert strip
+    strip = box_of(page.locator("#now-strip"))
     for i in range(5):
         for part in (choices.nth(i), choices.nth(i).locator("> .btn")):
-            assert inside(part.bounding_box(), strip["y"] + strip["height"], SMALL[1], SMALL[0]), (
+            assert inside(box_of(part), strip["y"] + strip["height"], SMALL[1], SMALL[0]), (
                 f"{lang}: candidate {i + 1} of 5 off the screen"
             )
     assert_whole(page, "#my-seat .hero-choices .choice-name", f"{lang} candidates")

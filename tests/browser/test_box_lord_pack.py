@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.tables import HERO_RE, HttpTable, deal, open_table, seated
 
@@ -142,7 +143,7 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
     expect(seat_hero).to_contain_text(ADDED[added])
     if lang == "en":
         expect(seat_hero).to_contain_text("Emperor Xian" if added == "ADD001" else "Yuan Shao")
-    box = seat_hero.bounding_box()
+    box = box_of(seat_hero)
     assert box is not None and box["x"] + box["width"] <= 1280 and box["y"] + box["height"] <= 800
     screenshot(display, f"box-display-{lang}")
 

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 
 pytestmark = [pytest.mark.browser]
@@ -276,7 +277,7 @@ def test_lobby_of_ten_with_the_qr_code_large(browser: Browser, app_server: AppSe
             page = open_display(browser, app_server, table.code, size, lang)
             got = layout(page)
             check_seats(got, pool, f"lobby {lang} {size}")
-            qr = page.locator(".join-box .qr-box").bounding_box()
+            qr = box_of(page.locator(".join-box .qr-box"))
             assert qr and qr["width"] >= 250, f"lobby {lang} {size}: QR {qr}"
             screenshot(page, f"display-lobby-{lang}-10-{size}")
             page.context.close()

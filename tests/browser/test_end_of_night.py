@@ -126,7 +126,16 @@ def _overlap(a: list[float], b: list[float], slack: float = 1.0) -> bool:
     )
 
 
+# The toast slides in (app.css: a transition of its transform): on a wide display from below,
+# over the QR code, to its place above it. Transitions run on the browser's own time, not the
+# page's paused clock, so it is measured once it has stopped moving: on a loaded machine the end
+# may reach the page just before it is measured, the toast still on its way.
+TOAST_SETTLED_JS = """() => { const toast = document.querySelector('#toast.show');
+  return !!toast && toast.getAnimations().every(a => a.playState !== 'running'); }"""
+
+
 def end_layout(page: Page) -> dict[str, Any]:
+    page.wait_for_function(TOAST_SETTLED_JS)
     return dict(page.evaluate(END_JS))
 
 

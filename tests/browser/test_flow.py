@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import ContextFactory, screenshot, socket_taps, start_tap_log
 
 pytestmark = [pytest.mark.browser]
@@ -88,7 +89,7 @@ def test_one_tap_turn_two_tap_damage_and_undo_marks_history(
     expect(end).to_be_in_viewport()
     expect(step).to_be_in_viewport()
     expect(end).to_have_text("结束回合")
-    box = end.bounding_box()
+    box = box_of(end)
     assert box and box["height"] >= 48 and box["width"] >= 150, box
     screenshot(lord.page, "flow-end-turn-zh")
     host.locator("#table-state .turn-bar").scroll_into_view_if_needed()

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.phone_page import ALERT_STUB
 
@@ -60,7 +61,7 @@ def handover_vibrations(page: Page) -> int:
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    found = page.locator(selector).bounding_box()
+    found = box_of(page.locator(selector))
     assert found, selector
     return found
 

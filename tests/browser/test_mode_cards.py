@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import APIRequestContext, BrowserContext, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.game_steps import join_by_http, lang_context
 
@@ -130,12 +131,12 @@ def test_threes_draft_placement_and_play_seen_at_the_table(
     expect(cards).to_have_count(16)
     expect(display.locator("#mode-board .pool-card.taken .pool-side")).to_have_count(5)
     screenshot(display, f"modecards-{lang}-display-draft")
-    ring = display.locator("#table-state .ring").bounding_box()
-    board = display.locator("#mode-board").bounding_box()
+    ring = box_of(display.locator("#table-state .ring"))
+    board = box_of(display.locator("#mode-board"))
     assert ring and board
     middle = (ring["x"] + ring["width"] * 0.25, ring["x"] + ring["width"] * 0.75)
     for i in range(16):
-        box = cards.nth(i).bounding_box()
+        box = box_of(cards.nth(i))
         assert box and middle[0] <= box["x"] + box["width"] / 2 <= middle[1], (i, box, ring)
         # Whole, not scrolled out of the board.
         assert board["y"] <= box["y"] and box["y"] + box["height"] <= board["y"] + board["height"]
@@ -170,10 +171,10 @@ def test_threes_draft_placement_and_play_seen_at_the_table(
     # middle of the table, off the seats; a phone at the top).
     draw = display.locator("#mode-board .draw-four")
     expect(draw).to_be_visible()
-    drawn = draw.bounding_box()
+    drawn = box_of(draw)
     assert drawn and drawn["y"] + drawn["height"] <= 800, drawn
     for seat in display.locator("#table-state .ring .seat").all():
-        box = seat.bounding_box()
+        box = box_of(seat)
         assert box and (
             box["y"] >= drawn["y"] + drawn["height"]
             or box["y"] + box["height"] <= drawn["y"]
@@ -183,7 +184,7 @@ def test_threes_draft_placement_and_play_seen_at_the_table(
     phone.evaluate("window.scrollTo(0, 0)")
     mine = phone.locator("#draw-notice .draw-four")
     expect(mine).to_be_visible()
-    box = mine.bounding_box()
+    box = box_of(mine)
     assert box and box["y"] + box["height"] <= 844, box
     screenshot(phone, f"modecards-{lang}-phone-draw4")
     screenshot(display, f"modecards-{lang}-display-draw4")

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.screen_tables import heroes, lobby, playing
 from tests.browser.test_phone_fit import phone_page, settled
@@ -55,7 +56,7 @@ def on_first_screen(page: Page, selector: str, size: tuple[int, int]) -> None:
     found = page.locator(selector)
     expect(found.first).to_be_visible()
     for i in range(found.count()):
-        box = found.nth(i).bounding_box()
+        box = box_of(found.nth(i))
         assert box, (selector, i)
         assert 0 <= box["x"] and box["x"] + box["width"] <= size[0] + 0.5, (selector, i, box)
         assert 0 <= box["y"] and box["y"] + box["height"] <= size[1] + 0.5, (selector, i, box)

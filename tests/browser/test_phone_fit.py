@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.screen_tables import Screens, every_screen, playing
 
@@ -93,7 +94,7 @@ def test_the_turn_bar_and_end_turn_are_on_a_360_screen(
     page = phone_page(browser, app_server, lang, 360, 640)
     settled(page, table.seat_by_identity("lord").device.url)  # the lord's turn
     for selector in (".turn-bar .turn-only", "form.end-turn button"):
-        box = page.locator(f"#table-state {selector}").bounding_box()
+        box = box_of(page.locator(f"#table-state {selector}"))
         assert box, selector
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, (selector, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= 640, (selector, box)

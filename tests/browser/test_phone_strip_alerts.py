@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Dialog, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import ContextFactory, screenshot
 from tests.browser.phone_page import (
     bring_down,
@@ -80,7 +81,7 @@ def test_the_strip_shows_the_turn_and_a_dying_player_with_a_peach_on_another_pho
     saviour.page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     assert saviour.page.evaluate("() => window.scrollY") > 300
     box = in_viewport(saviour.page, "#now-strip")
-    bar = saviour.page.locator(".topbar").bounding_box()
+    bar = box_of(saviour.page.locator(".topbar"))
     assert bar and abs(box["y"] - (bar["y"] + bar["height"])) < 2, (box, bar)
     screenshot(saviour.page, "phone-zh-strip-dying-scrolled")
     not_scrolled(saviour.page)

@@ -13,6 +13,7 @@ import time
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import ContextFactory, screenshot
 from tests.browser.screens import new_table_console
 
@@ -75,7 +76,7 @@ def test_the_reminder_shows_only_while_held_or_for_a_moment_after_a_tap(
         expect(peek.locator(".peek-cover")).to_have_text(PEEK_WORD[lang])
         expect(word).to_be_hidden()
         assert REMINDER[lang][identity] not in page.locator("#my-seat").inner_text()
-        box = peek.bounding_box()
+        box = box_of(peek)
         assert box and box["height"] >= 44 and box["width"] >= 44, box
         if lang not in checked:
             page.evaluate("window.scrollTo(0, 0)")
@@ -93,7 +94,7 @@ def test_the_reminder_shows_only_while_held_or_for_a_moment_after_a_tap(
         assert 2.0 <= shown_for <= 7.5, shown_for
         expect(peek.locator(".peek-cover")).to_be_visible()
         # Holding the card shows the identity, only while held.
-        held = card.bounding_box()
+        held = box_of(card)
         assert held
         point = {"x": held["x"] + held["width"] / 2, "y": held["y"] + held["height"] / 2}
         touch = page.context.new_cdp_session(page)

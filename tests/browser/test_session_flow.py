@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser import tables
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 
 pytestmark = [pytest.mark.browser]
@@ -206,7 +207,7 @@ def check_standings(page: Page, totals: dict[str, int], games: int) -> None:
         svg = panel.locator(chart)
         expect(svg).to_have_count(1)
         expect(svg).to_be_visible()
-        box = svg.bounding_box()
+        box = box_of(svg)
         assert box and box["width"] > 150 and box["height"] > 80, f"{page.url}: {chart} {box}"
         viewport = page.viewport_size or {"width": 0}
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, (

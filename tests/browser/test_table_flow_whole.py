@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from companion.infra.qr import qr_svg
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.screens import (
     CJK,
@@ -42,7 +43,7 @@ def expect_names_escaped(page: Page) -> None:
 
 
 def hold_with_mouse(page: Page, card: Any, secret: Any) -> None:
-    box = card.bounding_box()
+    box = box_of(card)
     assert box
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -74,7 +75,7 @@ def test_whole_table_flow(
     # The host console: a large QR code of the join address, and the table code.
     qr = host.locator(".join-box .qr-box svg.qr")
     expect(qr).to_be_visible()
-    box = qr.bounding_box()
+    box = box_of(qr)
     assert box and box["width"] >= 240, f"QR code too small to scan across a table: {box}"
     join_url = host.locator(".join-url").inner_text().strip()
     match = re.fullmatch(rf"{re.escape(base)}/j/({CODE_RE})/", join_url)
@@ -195,7 +196,7 @@ def test_whole_table_flow(
     card = shown.page.locator("#my-seat .identity-card")
     secret = card.locator(".secret")
     screenshot(shown.page, "zh-phone-dealt-covered", full_page=True)
-    box = card.bounding_box()
+    box = box_of(card)
     assert box
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     touch = shown.context.new_cdp_session(shown.page)

@@ -14,6 +14,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot, wait_until
 from tests.browser.game_steps import join_by_http, lang_context, place_heroes
 from tests.browser.tables import Device
@@ -78,7 +79,7 @@ def tap_in_view(page: Page, target: Locator) -> None:
     strip at the top and the turn's buttons at the bottom (a phone that shows its screen-lock
     note has the helper lower down)."""
     target.evaluate("e => e.scrollIntoView({block: 'center'})")
-    box = target.bounding_box()
+    box = box_of(target)
     assert box, "not on the screen"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.boxes import box_of
 from tests.browser.conftest import AppServer, ContextFactory, screenshot
 from tests.browser.tables import deal, pick_heroes, seated
 
@@ -49,10 +50,10 @@ def test_the_options_on_in_the_header_and_the_rules_panel(
     # The lord's five cards: the start guide, beside the distances (not over them).
     expect(display.locator(".start-guide")).to_be_visible()
     expect(display.locator(".distances")).to_be_visible()
-    guide = display.locator(".start-guide").bounding_box()
+    guide = box_of(display.locator(".start-guide"))
     assert guide is not None and guide["x"] + guide["width"] <= 1280
     assert guide["y"] + guide["height"] <= 800, "the guide is on the screen"
-    box = header.locator(".pill-variant").last.bounding_box()
+    box = box_of(header.locator(".pill-variant").last)
     assert box is not None and box["x"] + box["width"] <= 1280 and box["y"] >= 0
     screenshot(display, f"variantplay-display-{lang}")
 
@@ -94,7 +95,7 @@ def test_rebels_know_each_other_and_the_lord_starts_with_five(
     card = phone.locator("button.identity-card.holdable")
     fellows = card.locator(".idn-fellows")
     expect(fellows).to_be_hidden()
-    box = card.bounding_box()
+    box = box_of(card)
     assert box is not None
     phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     phone.mouse.down()
@@ -113,7 +114,7 @@ def test_rebels_know_each_other_and_the_lord_starts_with_five(
     other_phone = new_context(kind="phone", locale=locale).new_page()
     other_phone.goto(loyal.device.url)
     other_card = other_phone.locator("button.identity-card.holdable")
-    box = other_card.bounding_box()
+    box = box_of(other_card)
     assert box is not None
     other_phone.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     other_phone.mouse.down()

@@ -12,7 +12,7 @@ from companion.groups import read
 from companion.words import charts
 from tests.groups.support import build_group
 
-# The identities' colours and the dying red (static/css/app.css), and the page's background.
+# The identities' colours and the dying red (static/css/app/base.css), and the page's background.
 TAKEN = ("#e8b64c", "#e9a23b", "#5fbf77", "#6aa7e8", "#e0564a", "#231f1c")
 
 

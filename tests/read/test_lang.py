@@ -20,6 +20,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from companion import actions
+from companion.infra.staticstorage import joined_text
 from companion.models import Seat, Table
 from companion.read import session_games, sessions
 from companion.read.state import public_state
@@ -312,7 +313,7 @@ def test_readme_names_the_new_table_button_as_the_page_does() -> None:
 
 
 def test_english_identity_word_is_not_letter_spaced() -> None:
-    css = (Path(__file__).resolve().parents[2] / "static/css/app.css").read_text()
+    css = joined_text("css/app.css")
     assert re.search(r'html\[lang="en"\] \.idn-big \{ letter-spacing: normal; \}', css)
 
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from companion.infra.staticstorage import joined_text
+
 STATIC = Path(__file__).resolve().parents[2] / "static" / "css"
 RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 
 
 def _rules(name: str) -> list[tuple[str, str]]:
-    text = re.sub(r"/\*.*?\*/", "", (STATIC / name).read_text(), flags=re.S)
+    # app.css is served joined from its parts (static/css/app/).
+    source = joined_text("css/app.css") if name == "app.css" else (STATIC / name).read_text()
+    text = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
     return [(s.strip(), d) for s, d in RULE.findall(text)]
 
 

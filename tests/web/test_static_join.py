@@ -1,26 +1,32 @@
-"""The page's script is written as parts (static/js/live/) and served as one file, js/live.js:
-the same joined text in production (`collectstatic`, then minified) and in DEBUG (runserver's
-static view, WhiteNoise with the finders), and the parts never served on their own."""
+"""The page's script and stylesheet are written as parts (static/js/live/, static/css/app/) and
+each served as one file, js/live.js and css/app.css: the same joined text in production
+(`collectstatic`, then minified) and in DEBUG (runserver's static view, WhiteNoise with the
+finders), and the parts never served on their own."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+import rcssmin
 import rjsmin
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import RequestFactory
 
-from companion.infra.staticstorage import LIVE_PARTS, SOURCE, minify
+from companion.infra.staticstorage import APP_PARTS, JOINED, LIVE_PARTS, SOURCE, minify
 
 PARTS = SOURCE / "js" / "live"
 
 
-def by_hand() -> str:
+def by_hand(name: str = "js/live.js") -> str:
     """The parts read one by one and put end to end, in the declared order."""
-    return "".join((PARTS / part).read_text(encoding="utf-8") for part in LIVE_PARTS)
+    folder, parts = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}[
+        name
+    ]
+    return "".join((SOURCE / folder / part).read_text(encoding="utf-8") for part in parts)
 
 
 def body_of(response) -> str:
@@ -35,6 +41,9 @@ def test_every_part_is_joined_once_in_the_declared_order() -> None:
     assert LIVE_PARTS[0] == "_begin.js" and LIVE_PARTS[-2:] == ("_end.js", "help.js")
     joined = Path(finders.find("js/live.js")).read_text(encoding="utf-8")
     assert joined == by_hand()
+    assert sorted(JOINED) == ["css/app.css", "js/live.js"]
+    sheet = Path(finders.find("css/app.css")).read_text(encoding="utf-8")
+    assert sheet == by_hand("css/app.css") and sheet.startswith("/* Base")
 
 
 def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
@@ -51,23 +60,32 @@ def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
     assert served == rjsmin.jsmin(by_hand()) == minify("js/live.js", by_hand())
     assert not [name for name in manifest if name.startswith("js/live/")]
     assert not (tmp_path / "js" / "live").exists()
+    sheet = (tmp_path / manifest["css/app.css"]).read_text()
+    assert sheet == rcssmin.cssmin(by_hand("css/app.css"))
+    assert not [name for name in manifest if name.startswith("css/app/")]
+    assert not (tmp_path / "css" / "app").exists()
 
 
-def test_debug_serves_the_same_joined_file(tmp_path, settings) -> None:
+@pytest.mark.parametrize(
+    ("name", "parts"),
+    [("js/live.js", ("socket.js", "_begin.js")), ("css/app.css", ("base.css", "turn.css"))],
+)
+def test_debug_serves_the_same_joined_file(name, parts, settings) -> None:
     """runserver's static view and WhiteNoise in DEBUG (finders, autorefresh) both hand out the
     joined parts, and a change to a part shows at the next request, as with any static file."""
     from django.contrib.staticfiles.views import serve
     from whitenoise.middleware import WhiteNoiseMiddleware
 
-    request = RequestFactory().get("/static/js/live.js")
-    assert body_of(serve(request, "js/live.js", insecure=True)) == by_hand()
+    request = RequestFactory().get(f"/static/{name}")
+    assert body_of(serve(request, name, insecure=True)) == by_hand(name)
     settings.DEBUG = True
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
     middleware = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
     response = middleware(request)
-    assert response.status_code == 200 and body_of(response) == by_hand()
-    for part in ("socket.js", "_begin.js"):
-        missing = middleware(RequestFactory().get(f"/static/js/live/{part}"))
+    assert response.status_code == 200 and body_of(response) == by_hand(name)
+    folder = name.rsplit(".", 1)[0]
+    for part in parts:
+        missing = middleware(RequestFactory().get(f"/static/{folder}/{part}"))
         assert missing.status_code == 404
-        assert not finders.find(f"js/live/{part}")
+        assert not finders.find(f"{folder}/{part}")

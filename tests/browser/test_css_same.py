@@ -1,0 +1,177 @@
+"""A stylesheet change that should change nothing: the same screens (the lobby's host console and
+phone, a phone and the display in play, a dying seat, the end card, ten seats, the help and start
+pages; 360x640, 390x844 and 1280x800; Chinese and English) rendered with an earlier app.css
+(OLD_CSS: a file, e.g. `git show REV:static/css/app.css`) and with today's joined parts, in the
+same page, one after the other: every element's computed style (and ::before, ::after) must be
+the same, and so must the screenshot's bytes. A screen whose screenshot also differs between two
+renderings with the earlier sheet (a fading scrollbar) is reported, not failed: its computed
+styles still decide. CSS animations are paused at their start before each look; the dying
+pulse's shadow may still differ by a frame (CSS_REDUCED_MOTION=1 turns the pulse off).
+
+Skipped unless OLD_CSS is set (it takes half an hour on a busy machine); CSS_SCREENS=a,b keeps
+only those screens; the PNGs are left in test-artifacts/css-same/."""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.infra.staticstorage import joined_text, minify
+from tests.browser import screen_tables, tables
+from tests.browser.conftest import ARTIFACTS
+
+OLD = os.environ.get("OLD_CSS", "")
+OUT = ARTIFACTS / "css-same"
+
+BOX = """async ([a, b]) => {
+  const load = (src) => new Promise((ok) => { const i = new Image(); i.onload = () => ok(i); i.src = 'data:image/png;base64,' + src; });
+  const [x, y] = [await load(a), await load(b)];
+  if (x.width !== y.width || x.height !== y.height) return ['size', x.width, x.height, y.width, y.height];
+  const data = (img) => { const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0); return g.getImageData(0, 0, img.width, img.height).data; };
+  const [p, q] = [data(x), data(y)];
+  let n = 0, x0 = 1e9, y0 = 1e9, x1 = -1, y1 = -1;
+  for (let i = 0; i < p.length; i += 4) {
+    if (p[i] !== q[i] || p[i+1] !== q[i+1] || p[i+2] !== q[i+2] || p[i+3] !== q[i+3]) {
+      n++; const k = i / 4, px = k % x.width, py = Math.floor(k / x.width);
+      x0 = Math.min(x0, px); y0 = Math.min(y0, py); x1 = Math.max(x1, px); y1 = Math.max(y1, py);
+    }
+  }
+  return [n, x0, y0, x1, y1];
+}"""
+
+DUMP = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const pseudo of [null, '::before', '::after']) {
+      const cs = getComputedStyle(el, pseudo);
+      let s = el.tagName + '.' + el.className + (pseudo || '') + '|';
+      for (let i = 0; i < cs.length; i++) s += cs[i] + ':' + cs.getPropertyValue(cs[i]) + ';';
+      out.push(s);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.skipif(not OLD, reason="OLD_CSS not set")
+def test_same_rendering(browser, app_server) -> None:
+    css = {
+        "old": minify("css/app.css", Path(OLD).read_text()),
+        "new": minify("css/app.css", joined_text("css/app.css")),
+    }
+    base = app_server.base_url
+    lobby = screen_tables.lobby(base)
+    play = screen_tables.playing(base)
+    lord = play.seat_by_identity("lord")
+    other = next(s for s in play.seats if s is not lord)
+    dying, victim = screen_tables.dying(base)
+    end = screen_tables.finished(base)
+    big = tables.playing(base, tables.NAMES_ZH)
+    screens = [
+        ("lobby-host", lobby.host.url, "display"),
+        ("lobby-host-phone", lobby.host.url, "phone"),
+        ("lobby-seat", lobby.seats[0].device.url, "phone"),
+        ("play-lord", lord.device.url, "phone"),
+        ("play-other", other.device.url, "phone"),
+        ("play-display", play.display_path, "both"),
+        ("play-host", play.host.url, "display"),
+        ("dying-self", victim.device.url, "phone"),
+        ("dying-display", dying.display_path, "display"),
+        ("end-seat", end.seats[0].device.url, "phone"),
+        ("end-display", end.display_path, "display"),
+        ("big-seat", big.seats[3].device.url, "phone"),
+        ("big-display", big.display_path, "display"),
+        ("help", "/help/", "both"),
+        ("start", "/", "phone"),
+    ]
+    sizes = {"phone": [(360, 640), (390, 844)], "display": [(1280, 800)]}
+    sizes["both"] = sizes["phone"] + sizes["display"]
+    OUT.mkdir(parents=True, exist_ok=True)
+    compared = 0
+    results: list = []
+    only = os.environ.get("CSS_SCREENS", "").split(",")
+    for name, path, kind in screens:
+        if only != [""] and name not in only:
+            continue
+        for w, h in sizes[kind]:
+            for lang in ("zh", "en"):
+                phone = w < 900
+                options: dict = {"viewport": {"width": w, "height": h}}
+                if phone:
+                    options.update(device_scale_factor=2, is_mobile=True, has_touch=True)
+                if os.environ.get("CSS_REDUCED_MOTION"):
+                    options["reduced_motion"] = "reduce"
+                context = browser.new_context(
+                    locale="zh-CN" if lang == "zh" else "en-US", base_url=base, **options
+                )
+                if lang == "en":
+                    context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
+
+                def serve(route, request) -> None:
+                    which = "new" if "v=new" in request.url else "old"
+                    route.fulfill(status=200, content_type="text/css", body=css[which])
+
+                context.route("**/static/css/app*.css*", serve)
+                page = context.new_page()
+                page.clock.install()
+                page.goto(path)
+                if page.locator("#conn").count():
+                    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+                page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+                page.wait_for_timeout(300)
+                shots = {}
+                dumps = {}
+                for which in ("old", "new", "old2"):
+                    page.evaluate(
+                        """(v) => new Promise((done) => {
+                          const link = document.querySelector('link[rel=stylesheet][href*="/app"]');
+                          const fresh = link.cloneNode();
+                          fresh.href = link.href.split('?')[0] + '?v=' + v;
+                          fresh.onload = () => { link.remove(); done(); };
+                          link.after(fresh);
+                        })""",
+                        which,
+                    )
+                    # CSS animations run on the page's own time (the dying pulse): each
+                    # stylesheet is compared at their start.
+                    page.evaluate(
+                        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 0; })"
+                    )
+                    stem = f"{name}-{w}x{h}-{lang}-{which}"
+                    shots[which] = page.screenshot(
+                        path=str(OUT / f"{stem}.png"), full_page=True, animations="disabled"
+                    )
+                    if which != "old2":
+                        dumps[which] = page.evaluate(DUMP)
+                diffs = [
+                    (a[:120], [x for x in a.split(";") if x not in b.split(";")][:5])
+                    for a, b in zip(dumps["old"], dumps["new"], strict=False)
+                    if a != b
+                ]
+                same_dump = len(dumps["old"]) == len(dumps["new"]) and not diffs
+                box = None
+                if shots["old"] != shots["new"]:
+                    box = context.new_page().evaluate(
+                        BOX, [base64.b64encode(shots[k]).decode() for k in ("old", "new")]
+                    )
+                line = (
+                    stem.rsplit("-", 1)[0],
+                    same_dump,
+                    shots["old"] == shots["new"],
+                    shots["old"] == shots["old2"],
+                    box,
+                    diffs[:3],
+                )
+                results.append(line)
+                print(line, flush=True)
+                compared += 1
+                context.close()
+    print("compared", compared)
+    # Different computed styles, or screenshots that differ only with the new sheet.
+    bad = [r for r in results if not r[1] or (not r[2] and r[3])]
+    assert not bad, bad
