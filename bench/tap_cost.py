@@ -34,8 +34,22 @@ KINDS = ("hp", "equip_horse", "equip_armour", "dying", "peach", "trick", "next_p
 CHAIN_KIND = "chain4"
 
 
-def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
-    """Median CPU ms per tap of each kind, in this process, with `tree`'s app."""
+def maneuvering_actions(core: Any) -> Any:
+    """Where the tree keeps 军争's actions: its game package, or (older trees) the core's."""
+    try:
+        from companion.games.maneuvering import actions as chain_actions  # noqa: PLC0415
+    except ImportError:
+        return core if hasattr(core, "damage_resolve") else None
+    return chain_actions
+
+
+def measure(
+    tree: Path, rounds: int, players: int, marks: bool = False, marked: list[str] | None = None
+) -> dict[str, float]:
+    """Median CPU ms per tap of each kind, in this process, with `tree`'s app. `marks`: each timed
+    tap between a call of getppid and one of getpgrp, whose kinds go to `marked` in order (for
+    callgrind, `instructions`)."""
+    marked = [] if marked is None else marked
     sys.path.insert(0, str(tree))
     data = tempfile.mkdtemp(prefix="tapcost-")
     os.environ.update(DJANGO_SETTINGS_MODULE="companion.settings", DATA_DIR=data)
@@ -53,7 +67,8 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
 
     call_command("migrate", verbosity=0)
     table = actions.table_create()
-    chains = hasattr(actions, "damage_resolve")
+    chain_actions = maneuvering_actions(actions)
+    chains = chain_actions is not None
     options = {"first_game_mode": True, **({"maneuvering": True} if chains else {})}
     actions.table_set_options(token=table.host_token, options=options)
     for i in range(players):
@@ -89,7 +104,8 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
         return run
 
     def dying() -> None:
-        actions.seat_change_hp(token=host, seat_id=target.pk, delta=-hp_now())
+        # From full HP (`before`): no read of the seat inside the timed tap.
+        actions.seat_change_hp(token=host, seat_id=target.pk, delta=-full)
 
     def peach() -> None:
         actions.seat_rescue(token=host, seat_id=target.pk, by=giver.pk, kind="peach")
@@ -118,9 +134,10 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
     chained = [s for s in seats if s.pk != holder.pk][:4]
 
     def chain4() -> None:
-        version = Table.objects.get(pk=table.pk).version
-        actions.damage_resolve(token=host, target=chained[0].pk, card="雷杀", source=holder.pk)
-        assert Table.objects.get(pk=table.pk).version == version + 1, "one change"
+        assert chain_actions is not None
+        chain_actions.damage_resolve(
+            token=host, target=chained[0].pk, card="雷杀", source=holder.pk
+        )
 
     def rechain() -> None:
         """Untimed: the four seats at full HP and chained again."""
@@ -128,7 +145,8 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
             if seat.hp != seat.max_hp:
                 actions.seat_change_hp(token=host, seat_id=seat.pk, delta=seat.max_hp - seat.hp)
             if not seat.chained:
-                actions.seat_set_chained(token=host, seat_id=seat.pk, chained=True)
+                assert chain_actions is not None
+                chain_actions.seat_set_chained(token=host, seat_id=seat.pk, chained=True)
 
     taps: dict[str, Callable[[], None]] = {
         "hp": hp,
@@ -144,25 +162,35 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
         taps[CHAIN_KIND] = chain4
     times: dict[str, list[float]] = {k: [] for k in kinds}
 
+    timed = False
+
     def one(kind: str) -> None:
         before(kind)
         if kind == CHAIN_KIND:
             rechain()
+        version = Table.objects.get(pk=table.pk).version
+        if marks and timed:
+            os.getppid()  # callgrind: --zero-before=getppid
         with broadcast.collecting() as box:
             start = time.process_time()
             taps[kind]()
             mid = time.process_time()
-        if kind == CHAIN_KIND:
-            public = [g for g, _m in box if g == broadcast.table_group(table.code, "zh-hans")]
-            assert len(public) == 1, "a chain of four is one broadcast"
         async_to_sync(broadcast.send_all)(box)
         times[kind].append((mid - start + time.process_time() - mid) * 1000)
+        if marks and timed:
+            os.getpgrp()  # callgrind: --dump-before=getpgrp
+            marked.append(kind)
+        if kind == CHAIN_KIND:
+            assert Table.objects.get(pk=table.pk).version == version + 1, "one change"
+            public = [g for g, _m in box if g == broadcast.table_group(table.code, "zh-hans")]
+            assert len(public) == 1, "a chain of four is one broadcast"
 
     for _ in range(3):  # warm up: templates, caches, the ORM's statements
         for kind in kinds:
             one(kind)
     for kind in kinds:
         times[kind].clear()
+    timed = True
     for _ in range(rounds):
         for kind in kinds:
             one(kind)
@@ -172,10 +200,35 @@ def measure(tree: Path, rounds: int, players: int) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-def render(name: str, result: dict[str, float]) -> str:
+def render(name: str, result: dict[str, float], unit: str = "ms") -> str:
     base = result["hp"]
-    cells = "  ".join(f"{k} {v:5.2f} ms ({v / base:4.2f}x)" for k, v in result.items())
+    cells = "  ".join(f"{k} {v:5.2f} {unit} ({v / base:4.2f}x)" for k, v in result.items())
     return f"{name:>5}: {cells}"
+
+
+def instructions(tree: Path, rounds: int, players: int) -> dict[str, float]:
+    """Median instructions per tap of each kind (in millions), counted by valgrind's callgrind
+    in a run of this script with marks: independent of the machine's load, unlike CPU time."""
+    with tempfile.TemporaryDirectory(prefix="tapcost-cg-") as out:
+        run = subprocess.run(  # noqa: S603 - valgrind on this script
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg"]  # noqa: S607
+            + ["--zero-before=getppid", "--dump-before=getpgrp", sys.executable, str(HERE)]
+            + ["--tree", str(tree), "--json", "--marks", "--rounds", str(rounds)]
+            + ["--players", str(players)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        marked = json.loads(run.stdout.strip().splitlines()[-1])["marked"]
+        dumps = sorted(Path(out).glob("cg.*"), key=lambda p: int(p.suffix[1:]))
+        counts: dict[str, list[int]] = {}
+        for kind, dump in zip(marked, dumps, strict=False):
+            summary = next(
+                line for line in dump.read_text().splitlines() if line.startswith("summary:")
+            )
+            counts.setdefault(kind, []).append(int(summary.split()[1]))
+    return {k: statistics.median(v) / 1e6 for k, v in counts.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,10 +240,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stock", action="store_true", help="compare with STOCK_PATH=1")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print one JSON line (internal)")
+    parser.add_argument("--marks", action="store_true", help="mark each tap (internal)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions under callgrind"
+    )
     args = parser.parse_args(argv)
+    if args.instructions:
+        result = instructions(args.tree.resolve(), args.rounds, args.players)
+        print(render("this", result, "M instr"))
+        return 0
     if args.compare is None and not args.stock:
-        result = measure(args.tree.resolve(), args.rounds, args.players)
-        print(json.dumps(result) if args.json else render("this", result))
+        marked: list[str] = []
+        result = measure(args.tree.resolve(), args.rounds, args.players, args.marks, marked)
+        if args.json:
+            print(json.dumps({**result, "marked": marked} if args.marks else result))
+        else:
+            print(render("this", result))
         return 0
     runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     trees = {"old": (args.compare or args.tree).resolve(), "new": args.tree.resolve()}

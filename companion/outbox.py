@@ -51,6 +51,9 @@ class Change:
     # tracker rides along, so its phone needs no private frame).
     delta_seats: list[Seat] | None = None
     parts: frozenset[str] = frozenset()
+    # Every seat of the table in play order, as the action left them, when it read them all (the
+    # touched seats among them): the broadcast does not read them again.
+    seats: list[Seat] | None = None
     table: Table | None = None
     # The event behind a delta, as (kind, public part, version, game number): the delivery
     # makes its history line.
@@ -64,9 +67,11 @@ class Change:
         *parts: str,
         host_panel: bool = False,
         private_seats: set[int] | None = None,
+        every_seat: list[Seat] | None = None,
     ) -> Change:
         """A change sent as a delta of these seats (each once) and `parts`: HP, equipment, a
-        delayed trick, the turn moving; `private_seats` also get their private page."""
+        delayed trick, the turn moving; `private_seats` also get their private page.
+        `every_seat`: the table's seats as the action read and changed them (`seats`)."""
         unique = list({s.pk: s for s in seats}.values())
         return cls(
             table.pk,
@@ -75,6 +80,7 @@ class Change:
             host_panel=host_panel,
             delta_seats=unique,
             parts=frozenset(parts),
+            seats=every_seat,
         )
 
 

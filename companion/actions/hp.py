@@ -18,7 +18,7 @@ from companion.actions.core import (
     seat_of,
     seat_public,
 )
-from companion.actions.inputs import mode_of, whole_number
+from companion.actions.inputs import mode_of, ordered_seats, whole_number
 from companion.actions.play import delta_change, dying_seat
 from companion.infra import fastsql
 from companion.models import Seat, Table
@@ -55,13 +55,18 @@ def _hp_change(table: Table, seat: Seat, was_dying: bool) -> Change:
     return hp_delta(table, seat, dying_changed=seat.dying != was_dying)
 
 
-def hp_delta(table: Table, seat: Seat, *, dying_changed: bool) -> Change:
+def hp_delta(
+    table: Table, seat: Seat, *, dying_changed: bool, every_seat: list[Seat] | None = None
+) -> Change:
     """The change of one seat's HP, max HP or dying, sent as a delta. A seat
-    that stays dying sends the strip and the banners too: they say how many 桃 it needs."""
+    that stays dying sends the strip and the banners too: they say how many 桃 it needs.
+    `every_seat`: the table's seats, `seat` among them, when the action read them all."""
     if dying_changed:
-        return delta_change(table, [seat], "hp", "strip", private_seats={seat.pk})
+        return delta_change(
+            table, [seat], "hp", "strip", private_seats={seat.pk}, every_seat=every_seat
+        )
     if seat.dying:
-        return delta_change(table, [seat], "hp", "strip")
+        return delta_change(table, [seat], "hp", "strip", every_seat=every_seat)
     return delta_change(table, [seat], "hp")
 
 
@@ -278,9 +283,15 @@ def seat_rescue(
 ) -> Change:
     """A 桃 from a seat (+1), or the dying player's own rescue card of a game on (an
     expansion's 酒, +1): back to 1 HP ends dying."""
-    table, seat = dying_seat(actor, seat_id, _("That player is not dying."))
+    # The dying seat and the giver among the seats, read once (the frame's strip needs them all).
+    seats = ordered_seats(actor.table)
+    table, seat = dying_seat(actor, seat_id, _("That player is not dying."), among=seats)
     if kind == "peach":
-        giver = seat_of(table, by) if by not in ("", None) else actor.seat
+        giver = (
+            seat_of(table, by, known=actor.seat, among=seats)
+            if by not in ("", None)
+            else actor.seat
+        )
         if giver is None:
             raise ActionError(_("Say who gives the Peach."))
         if not giver.alive:
@@ -318,7 +329,7 @@ def seat_rescue(
     seat.hp = capped_recovery(seat.hp, seat.max_hp, heal)
     if seat.hp > 0:
         seat.dying = False
-    seat.save(update_fields=["hp", "dying"])
+    fastsql.update(seat, ["hp", "dying"])
     return record_change(
         actor,
         table,
@@ -336,5 +347,5 @@ def seat_rescue(
         after={"hp": seat.hp, "dying": seat.dying},
         subject=seat,
         action_id=action_id,
-        change=hp_delta(table, seat, dying_changed=not seat.dying),
+        change=hp_delta(table, seat, dying_changed=not seat.dying, every_seat=seats),
     )

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError
 from companion.models import Seat, Table
-from companion.queries.seats import statuses
+from companion.queries.seats import statuses, table_seats
 from companion.rules import modes
 
 
@@ -27,7 +27,7 @@ def refuse_card(table: Table, name: str) -> None:
 
 
 def ordered_seats(table: Table) -> list[Seat]:
-    return list(table.seats.order_by("position", "slot"))
+    return table_seats(table)
 
 
 def leader_seat(table: Table, seats: list[Seat]) -> Seat:

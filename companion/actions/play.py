@@ -22,20 +22,22 @@ def require_playing(table: Table) -> None:
         )
 
 
-def living_seat(table: Table, seat_id: Any) -> Seat:
-    seat = seat_of(table, seat_id)
+def living_seat(table: Table, seat_id: Any, among: list[Seat] | None = None) -> Seat:
+    seat = seat_of(table, seat_id, among=among)
     if not seat.alive:
         raise ActionError(_("That player is dead."), status=409, code="dead")
     return seat
 
 
-def dying_seat(actor: Actor, seat_id: Any, not_dying: Any) -> tuple[Table, Seat]:
+def dying_seat(
+    actor: Actor, seat_id: Any, not_dying: Any, among: list[Seat] | None = None
+) -> tuple[Table, Seat]:
     """The table in play and its dying seat `seat_id`; `not_dying` is the refusal when that seat
-    is not dying (or dead)."""
+    is not dying (or dead). `among`: the table's seats, when read already (`seat_of`)."""
     table = actor.table
     if table.status != Table.Status.PLAYING:
         raise ActionError(_("Nobody is dying now."), status=409, code="not_playing")
-    seat = seat_of(table, seat_id)
+    seat = seat_of(table, seat_id, among=among)
     if not seat.alive or not seat.dying:
         raise ActionError(not_dying, status=409, code="not_dying")
     return table, seat

@@ -70,27 +70,30 @@ def apply_flow(table: Table, seats: list[Seat], step: FlowStep, now: datetime) -
     return table.turn_seat
 
 
-def _turn_to_move(actor: Actor) -> Seat:
+def _turn_to_move(actor: Actor) -> tuple[Seat, list[Seat]]:
     """The seat whose turn the actor moves on (its own, or any as host), once nothing holds the
-    turn up: the game is in play, nobody is dying and no judgement waits."""
+    turn up: the game is in play, nobody is dying and no judgement waits; and the table's seats
+    in play order (read once: the seat is one of them)."""
     table = actor.table
     require_playing(table)
-    current = table.turn_seat
-    if current is None:
+    if table.turn_seat_id is None:
         raise ActionError(_("Nobody has the turn."), 409, "no_turn")
+    seats = ordered_seats(table)
+    current = next(s for s in seats if s.pk == table.turn_seat_id)
+    table.turn_seat = current
     if not actor.is_host and not (actor.seat is not None and actor.seat.pk == current.pk):
         raise ActionError(_("It is not your turn."), status=403, code="not_your_turn")
-    _refuse_while_dying(table)
+    _refuse_while_dying(seats)
     if table.pending_judgement:
         raise ActionError(_("Finish the judgement on the table first."), 409, "pending")
-    return current
+    return current, seats
 
 
 @action
 def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
     """The current player moves on to the next phase (skipped phases are passed over)."""
     table = actor.table
-    current = _turn_to_move(actor)
+    current, seats = _turn_to_move(actor)
     phase = Phase(table.phase)
     if phase is Phase.JUDGEMENT and current.alive and current.judgement_zone:
         raise ActionError(
@@ -98,7 +101,6 @@ def turn_advance(actor: Actor, *, action_id: str | None = None) -> Change:
         )
     before = {"seat": current.pk, "phase": phase.value, "round": table.round, **turn_extra(table)}
     skipped: list[str] = []
-    seats = ordered_seats(table)
     nxt = next_phase(phase) if current.alive else None
     while nxt is not None and nxt.value in table.phase_skips:
         skipped.append(nxt.value)
@@ -152,16 +154,17 @@ def _games_change(table: Table, games: hooks.TurnEnd, current: Seat, holder: Sea
     redrawn; the phones the games named too."""
     if games.whole_page:
         return Change(table.pk, table.version, host_panel=True, private_seats=games.private_seats)
-    change = _turn_change(table, current, holder)
+    change = _turn_change(table, current, holder, games.seats)
     if games.private_seats:
         change.private_seats = {*change.private_seats, *games.private_seats}
     return change
 
 
-def _refuse_while_dying(table: Table) -> None:
+def _refuse_while_dying(seats: list[Seat]) -> None:
     """Nothing moves on while a player is dying: a 桃 or the death comes first
-    (docs/rules.md §6)."""
-    dying = table.seats.filter(alive=True, dying=True).values_list("name", flat=True).first()
+    (docs/rules.md §6). The refusal names the first dying seat to have joined."""
+    first = min((s for s in seats if s.alive and s.dying), key=lambda s: s.pk, default=None)
+    dying = first.name if first is not None else None
     if advance_blocker(someone_dying=dying is not None, judgement_pending=False) == DYING:
         raise ActionError(
             _("%(name)s is dying: give a Peach or record the death first.") % {"name": dying},
@@ -200,14 +203,16 @@ def _pass_turn(table: Table, seats: list[Seat], current: Seat, now: datetime) ->
     return apply_flow(table, seats, step, now)
 
 
-def _turn_change(table: Table, current: Seat, holder: Seat | None) -> Change:
-    """The frame of a turn passed: a delta of both seats, or the whole state while a question
-    waits (no turn to show)."""
+def _turn_change(table: Table, current: Seat, holder: Seat | None, seats: list[Seat]) -> Change:
+    """The frame of a turn passed: a delta of both seats (`seats`: every seat, the two among
+    them), or the whole state while a question waits (no turn to show)."""
     if holder is None:
         # The question's answer buttons are on the chooser's own page: every phone is redrawn.
-        seats = {s.pk for s in ordered_seats(table)}
-        return Change(table.pk, table.version, host_panel=True, private_seats=seats)
-    return delta_change(table, [current, holder], "strip", "turn", host_panel=True)
+        every = {s.pk for s in seats}
+        return Change(table.pk, table.version, host_panel=True, private_seats=every)
+    return delta_change(
+        table, [current, holder], "strip", "turn", host_panel=True, every_seat=seats
+    )
 
 
 def _holder_public(table: Table, holder: Seat | None) -> dict[str, Any]:
@@ -223,7 +228,7 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
     """One tap ends the turn: through the phases left (skipped ones and an empty judgement
     passed over) to the end, and the turn passes to the next living player's start phase."""
     table = actor.table
-    current = _turn_to_move(actor)
+    current, seats = _turn_to_move(actor)
     try:
         route = end_turn_route(
             Phase(table.phase), table.phase_skips, current.judgement_zone if current.alive else []
@@ -239,7 +244,6 @@ def turn_end(actor: Actor, *, action_id: str | None = None) -> Change:
         **turn_extra(table),
     }
     now = timezone.now()
-    seats = ordered_seats(table)
     holder = _pass_turn(table, seats, current, now)
     table.phase_started_at = now
     games = _turn_hooks(table, seats, before)

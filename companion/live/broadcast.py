@@ -30,6 +30,7 @@ from companion.infra import logs
 from companion.live import fragments
 from companion.models import Seat, Table
 from companion.outbox import Change, change_committed
+from companion.queries.seats import table_seats
 from companion.read import sessions
 from companion.read.delta import WHOLE_TABLE_PARTS, TableDelta, table_delta
 from companion.read.history import HistoryLine
@@ -253,9 +254,9 @@ def _compose_delta(change: Change, line: HistoryLine) -> None:
     in the delta, HP being public)."""
     table = change.table
     assert table is not None and change.delta_seats is not None
-    seats = None
-    if change.parts & WHOLE_TABLE_PARTS or change.private_seats:
-        seats = list(table.seats.order_by("position", "slot"))
+    seats = change.seats
+    if seats is None and (change.parts & WHOLE_TABLE_PARTS or change.private_seats):
+        seats = table_seats(table)
     delta = table_delta(table, change.delta_seats, line, parts=change.parts, seats=seats)
     langs = langs_in_use(table)
     for lang in langs:
@@ -288,7 +289,7 @@ def _compose(change: Change) -> None:
             _compose_delta(change, line)
             return
     table = Table.objects.get(pk=change.table_id)
-    seats = list(table.seats.order_by("position", "slot"))
+    seats = table_seats(table)
     state = public_state(table, seats)
     langs = langs_in_use(table)
     # Sessions: after a change that touched the scores, the standings panel rides in

@@ -22,9 +22,9 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, override
 
+from companion.live.pieces import card_name, now_strip, turn_bar
 from companion.rules import help as rules_help
 from companion.words.labels import identity_label
-from companion.words.names import card_english, english_ui
 
 if TYPE_CHECKING:
     from companion.hooks import SeatMark
@@ -45,15 +45,6 @@ def hero_name(hero: HeroCard) -> SafeString:
         f'<span class="hero-name kingdom-{escape(hero.kingdom)}">'
         f'<span lang="zh-CN">{escape(hero.name_zh)}</span>{english}</span>'
     )
-
-
-def card_name(name_zh: str) -> SafeString:
-    """A card's Chinese name as printed on it, with its English name before it in the English
-    UI (`<span class="en">Qilin Bow</span> 麒麟弓`)."""
-    english = card_english(name_zh) if english_ui() else ""
-    if not english:
-        return escape(name_zh)
-    return mark_safe(f'<span class="en">{escape(english)}</span> {escape(name_zh)}')  # noqa: S308
 
 
 def jades(hp: int, max_hp: int) -> SafeString:
@@ -353,14 +344,14 @@ def delta(d: TableDelta, action_id: str | None = None) -> str:
     ]
     state = d.state
     if state is not None and "strip" in d.parts:
-        parts.append(_partial("now_strip.html#now_strip", {"state": state}))
+        parts.append(now_strip(state))
     parts.extend(seat_item(seat, index, d.turn_seat_id) for seat, index in d.seats)
     if state is not None and "strip" in d.parts:
         parts.append(
             f"<div data-banners>{_partial('public.html#dying_banners', {'state': state})}</div>"
         )
     if d.turn:
-        parts.append(_partial("turn_bar.html#turn_bar", {"t": d.turn}))
+        parts.append(turn_bar(d.turn))
     if state is not None and "distances" in d.parts and state.matrix:
         parts.append(distances(state))
     if d.me:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.models import Seat
+from companion.infra import fastsql
+from companion.models import Seat, Table
 from companion.rules.cards import equipment_by_name, every_expansion
 from companion.rules.distance import SeatView
 from companion.rules.identities import Identity
@@ -13,6 +14,19 @@ from companion.rules.victory import SeatStatus
 
 # Heroes whose skill changes a distance (docs/rules.md §4): 马术 and 奇才.
 MA_CHAO, HUANG_YUEYING = "SHU006", "SHU007"
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in play order (`table.seats.order_by("position", "slot")`), each knowing
+    its table (`seat.table` is `table`, as the related manager leaves it): one statement,
+    without the ORM's building of it, which cost a third of an HP tap."""
+    seats = fastsql.read_all(Seat, f"{_TABLE_ID} = %s", [table.pk], order_by=("position", "slot"))
+    for seat in seats:
+        seat._state.fields_cache["table"] = table
+    return seats
+
+
+_TABLE_ID = f"{Seat._meta.db_table}.table_id"
 
 
 def seat_view(seat: Seat) -> SeatView:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.models import Event, Table
+from companion.infra import fastsql
+from companion.models import Event, Seat, Table
 from companion.words.history import describe
 
 HISTORY_LENGTH = 15
@@ -46,18 +47,29 @@ class HistoryLine:
 
 
 def history_lines(
-    table: Table, limit: int | None = HISTORY_LENGTH, **filters: Any
+    table: Table,
+    limit: int | None = HISTORY_LENGTH,
+    *,
+    private_to: Seat | None = None,
+    game_number: int | None = None,
 ) -> list[HistoryLine]:
-    rows = (
-        Event.objects.filter(table=table, **filters)
-        .order_by("-version", "-pk")
-        .values("version", "kind", "public", "game_number", "undone_by")
-    )
-    if limit is not None:
-        rows = rows[:limit]
+    """The table's last `limit` lines (None: all), newest first: the public ones, or those only
+    `private_to` sees; of one game only with `game_number`. One plain statement: a dying seat's
+    or a 桃's frame reads its phone's own lines."""
+    where = _PRIVATE_TO if private_to is not None else _PUBLIC
+    params: list[Any] = [table.pk] + ([private_to.pk] if private_to is not None else [])
+    if game_number is not None:
+        where += _OF_GAME
+        params.append(game_number)
+    rows = fastsql.read_columns(Event, _LINE_FIELDS, where, params, ("-version", "-id"), limit)
     return [
-        HistoryLine(
-            e["kind"], e["public"], e["version"], e["game_number"], e["undone_by"] is not None
-        )
-        for e in rows
+        HistoryLine(kind, public, version, game, undone_by is not None)
+        for version, kind, public, game, undone_by in rows
     ]
+
+
+_LINE_FIELDS = ("version", "kind", "public", "game_number", "undone_by")
+_EVENTS = Event._meta.db_table
+_PUBLIC = f"{_EVENTS}.table_id = %s AND {_EVENTS}.private_to_id IS NULL"
+_PRIVATE_TO = f"{_EVENTS}.table_id = %s AND {_EVENTS}.private_to_id = %s"
+_OF_GAME = f" AND {_EVENTS}.game_number = %s"

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from companion import hooks
 from companion.models import Handover, Seat, Table
-from companion.queries.seats import seat_view, statuses
+from companion.queries.seats import seat_view, statuses, table_seats
 from companion.read.history import HistoryLine, history_lines
 from companion.read.modeview import ModeView, public_mode_view
 from companion.read.public_seat import (
@@ -176,7 +176,7 @@ def public_state(
     the seat moves waiting when `history` is False, without the distances when `distances` is
     False)."""
     if seats is None:
-        seats = list(table.seats.order_by("position", "slot"))
+        seats = table_seats(table)
     names = {s.pk: s.name for s in seats}
     playing = table.status == Table.Status.PLAYING
     rows, matrix = _distances(seats) if playing and distances else ({}, [])
@@ -194,7 +194,7 @@ def public_state(
     leader = mode.leader(statuses(seats)) if seats and all(s.identity for s in seats) else None
     pickers = [s for i, s in enumerate(seats) if s.identity and i != leader]
     finished = table.status == Table.Status.FINISHED
-    lines = history_lines(table, private_to__isnull=True) if history else []
+    lines = history_lines(table) if history else []
     turn = turn_bar(table, seats) if playing else None
     return PublicState(
         mode=table.mode,
@@ -213,9 +213,7 @@ def public_state(
         else 0,
         pickers=len(pickers),
         winner=table.winner if finished else "",
-        timeline=history_lines(
-            table, limit=None, private_to__isnull=True, game_number=table.game_number
-        )[::-1]
+        timeline=history_lines(table, limit=None, game_number=table.game_number)[::-1]
         if finished
         else [],
         turn=turn,

@@ -10,11 +10,12 @@ nothing), so the whole fragment's length cannot depend on the identity.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
 
 from companion.words.labels import identity_label
 
@@ -32,6 +33,13 @@ def padded(identity: str | None, word: Callable[[str], str]) -> SafeString:
     return mark_safe(text + " " * max(0, width - len(text.encode())))  # noqa: S308 - escaped
 
 
+# A phone's private frame (a dying seat's, a 桃's) pads three words, each against every secret
+# identity's: the words of a language do not change, so each is padded once per process.
+@lru_cache(maxsize=256)
+def _padded(kind: str, identity: str, lang: str | None) -> SafeString:
+    return padded(identity, _WORDS[kind])
+
+
 def reminder_word(identity: str) -> str:
     """The one-character reminder of an identity (反/忠/内, Reb/Loy/Ren)."""
     words = {
@@ -45,16 +53,23 @@ def reminder_word(identity: str) -> str:
 @register.simple_tag
 def secret_class(identity: str | None) -> SafeString:
     """`idn-<identity>`, padded: the class the held card takes its colour from."""
-    return padded(identity, lambda ident: f"idn-{ident}")
+    return _padded("class", identity or "", get_language())
 
 
 @register.simple_tag
 def secret_label(identity: str | None) -> SafeString:
     """The identity's name, padded."""
-    return padded(identity, identity_label)
+    return _padded("label", identity or "", get_language())
 
 
 @register.simple_tag
 def secret_reminder(identity: str | None) -> SafeString:
     """The identity's one-character reminder, padded."""
-    return padded(identity, reminder_word)
+    return _padded("reminder", identity or "", get_language())
+
+
+_WORDS: dict[str, Callable[[str], str]] = {
+    "class": lambda ident: f"idn-{ident}",
+    "label": identity_label,
+    "reminder": reminder_word,
+}

@@ -8,9 +8,10 @@ from django.utils.html import conditional_escape as escape
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from companion.live import fragments
+from companion.live import fragments, pieces
 from companion.read import state
 from companion.read.private import PrivateState
+from companion.read.turn import Turn
 from companion.rules import help as rules_help
 from companion.rules import modes
 from companion.rules.help import CHECK_KEYS
@@ -51,6 +52,18 @@ def distances(state_: state.PublicState) -> SafeString:
 
 
 @register.simple_tag
+def now_strip(state_: state.PublicState, oob: bool = False) -> SafeString:
+    """The now strip (companion.live.pieces.now_strip)."""
+    return pieces.now_strip(state_, bool(oob))
+
+
+@register.simple_tag
+def turn_bar(t: Turn) -> SafeString:
+    """The turn bar (companion.live.pieces.turn_bar)."""
+    return pieces.turn_bar(t)
+
+
+@register.simple_tag
 def hp_tracker(me: PrivateState, action_id: str | None = None) -> SafeString:
     """A seat's own HP tracker (companion.live.fragments.hp_tracker)."""
     return fragments.hp_tracker(me, action_id)
@@ -88,8 +101,8 @@ def card_label(name: str) -> str:
 
 @register.simple_tag
 def card_name(name: str) -> SafeString:
-    """A card's names as a chip shows them (companion.live.fragments.card_name)."""
-    return fragments.card_name(name)
+    """A card's names as a chip shows them (companion.live.pieces.card_name)."""
+    return pieces.card_name(name)
 
 
 @register.filter

@@ -258,7 +258,7 @@ def test_undo_says_what_was_undone_in_words() -> None:
 def _older(table: Table) -> list[Any]:
     from companion.read.history import history_lines
 
-    return history_lines(table, limit=None, private_to__isnull=True)
+    return history_lines(table, limit=None)
 
 
 def test_undo_of_an_old_event_without_its_line_still_says_what_kind() -> None:

@@ -89,15 +89,23 @@ def seat_public(seat: Seat) -> dict[str, Any]:
     return {"seat": seat.pk, "name": seat.name}
 
 
-def seat_of(table: Table, seat_id: Any, known: Seat | None = None) -> Seat:
+def seat_of(
+    table: Table, seat_id: Any, known: Seat | None = None, among: list[Seat] | None = None
+) -> Seat:
     """A seat of this table; any other id answers exactly like a bad token. `known`: a seat
-    already read in this transaction (the actor's own), used instead of reading it again."""
+    already read in this transaction (the actor's own), used instead of reading it again;
+    `among`: every seat of the table, read in this transaction, where it is found instead."""
     try:
         seat_pk = int(seat_id)
     except (TypeError, ValueError):
         raise NotFound() from None
     if known is not None and known.pk == seat_pk and known.table_id == table.pk:
         return known
+    if among is not None:
+        found = next((s for s in among if s.pk == seat_pk), None)
+        if found is None:
+            raise NotFound()
+        return found
     seat = _first(table.seats.filter(pk=seat_pk))
     if seat is None:
         raise NotFound()

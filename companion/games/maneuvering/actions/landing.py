@@ -172,6 +172,7 @@ def record_steps(
             list(changed.values()),
             *(("hp", "strip", "distances") if distances else ("hp", "strip")),
             private_seats=private,
+            every_seat=seats,
         ),
     )
 

@@ -16,6 +16,7 @@ from companion.actions.play import living_seat, require_playing
 from companion.games.maneuvering.rules import KEY
 from companion.games.maneuvering.rules.cards import WineMarker
 from companion.games.maneuvering.rules.resolver import resolve_damage
+from companion.infra import fastsql
 from companion.models import Event, Seat, Table
 from companion.rules.damage import (
     DamageCard,
@@ -92,10 +93,14 @@ def work_out(
     weapon_skill: Any,
     black: Any,
     target_hand_empty: Any,
+    seats: list[Seat] | None = None,
 ) -> tuple[DamageRequest, tuple[DamageStep, ...], list[Seat], Seat, Seat | None]:
-    """The request and every step of a damage as the table stands (nothing written)."""
-    target_seat = living_seat(table, target)
-    source_seat = None if source in ("", None, "none") else seat_of(table, source)
+    """The request and every step of a damage as the table stands (nothing written; `seats`:
+    the table's seats in play order, when the caller has read them)."""
+    if seats is None:
+        seats = ordered_seats(table)
+    target_seat = living_seat(table, target, among=seats)
+    source_seat = None if source in ("", None, "none") else seat_of(table, source, among=seats)
     try:
         damage_card = DamageCard(card)
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
@@ -107,7 +112,6 @@ def work_out(
     if sent_flag(weapon_skill) and source_seat is not None:
         if source_seat.equipment.get("weapon") == "朱雀羽扇":
             require_maneuvering(table)
-    seats = ordered_seats(table)
     request = DamageRequest(
         target=target_seat.pk,
         card=damage_card,
@@ -160,16 +164,15 @@ def paused_chain(table: Table) -> dict[str, Any] | None:
     the pause of the table's last resolved damage or continuation that is not undone."""
     if not table.opts.flag(KEY):
         return None
-    last = (
-        Event.objects.filter(
-            table=table,
-            game_number=table.game_number,
-            kind__in=(RESOLVED, CONTINUED),
-            undone_by__isnull=True,
-        )
-        .order_by("-version")
-        .only("after")
-        .first()
+    # Every frame with the now strip asks (a phase, a dying seat, a 桃): one plain statement.
+    found = fastsql.read_all(
+        Event, _LAST_RESOLVED, [table.pk, table.game_number, RESOLVED, CONTINUED], ("-version",), 1
     )
-    pause: dict[str, Any] | None = last.after.get("paused") if last is not None else None
+    pause: dict[str, Any] | None = found[0].after.get("paused") if found else None
     return pause
+
+
+_LAST_RESOLVED = " AND ".join(
+    f"{Event._meta.db_table}.{column}"
+    for column in ("table_id = %s", "game_number = %s", "kind IN (%s, %s)", "undone_by IS NULL")
+)

@@ -98,8 +98,9 @@ def damage_resolve(
     seat's armour, HP or chain changed since), nothing is applied (409 `stale_preview`)."""
     table = actor.table
     require_playing(table)
-    target_seat = living_seat(table, target)
-    source_seat = None if source in ("", None, "none") else seat_of(table, source)
+    seats = ordered_seats(table)
+    target_seat = living_seat(table, target, among=seats)
+    source_seat = None if source in ("", None, "none") else seat_of(table, source, among=seats)
     if not (
         may_act_on(actor, target_seat.pk)
         or (source_seat is not None and may_act_on(actor, source_seat.pk))
@@ -115,6 +116,7 @@ def damage_resolve(
         weapon_skill=weapon_skill,
         black=black,
         target_hand_empty=target_hand_empty,
+        seats=seats,
     )
     if shown not in ("", None) and str(shown) != shown_key(steps):
         raise ActionError(
