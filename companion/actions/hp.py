@@ -322,7 +322,7 @@ def seat_rescue(
 
         heal = healed(False)
         # 救援 is a lord skill (主公技): it works where the mode lets lord skills work (the
-        # identity game: its leader; 3 vs 3 and 1 vs 1: nobody), known from the seat's own
+        # identity game: its leader; the drafted modes: nobody), known from the seat's own
         # identity (no other seat is read).
         if healed(True) != heal and mode_of(table).lord_skills(Identity(seat.identity)):
             heal = healed(True)

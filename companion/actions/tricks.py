@@ -33,7 +33,7 @@ def trick_place(actor: Actor, *, seat_id: Any, name: str, action_id: str | None 
     seat = living_seat(table, seat_id)
     if name not in deck_delayed_tricks(**expansions_on(table.opts.flag)):
         raise ActionError(_("That is not a delayed trick of this deck."), code="no_trick")
-    refuse_card(table, name)  # 3 vs 3 plays without 闪电
+    refuse_card(table, name)  # a mode may play without a card (Mode.card_refused)
     if not actor.is_host:
         # The current player plays it in their play phase, on a target the card allows; the host
         # may put one anywhere (a correction).

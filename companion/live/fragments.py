@@ -128,7 +128,7 @@ def seat_item(seat: PublicSeat, i: int, turn_seat_id: int | None) -> SafeString:
         parts.append(f'<span class="zone">{chips}</span>')
     parts += seat_marks(seat.marks)
     if seat.sideways:
-        # 3 vs 3: the identity card turned sideways once the seat has acted.
+        # A drafted mode's identity card turned sideways once the seat has acted.
         acted = escape(gettext("acted"))
         parts.append(f'<span class="sideways-mark"><i class="card-sideways"></i>{acted}</span>')
     if seat.is_host:

@@ -41,7 +41,7 @@ class Turn:
     # The public values of the games on at the table, for their templates in
     # the turn bar's slot (a delta renders the turn bar alone).
     games: hooks.Parts = hooks.NO_PARTS
-    # A mode's change to the first draw (1 vs 1: −1 for the side that moves first).
+    # A mode's change to the first draw (−1 for the side that moves first, say).
     draw_change: int = 0
 
 
@@ -90,7 +90,7 @@ def turn_bar(table: Table, seats: list[Seat], dying: str | None = None) -> Turn 
         deadline = int(table.turn_started_at.timestamp() * 1000) + table.timer_seconds * 1000
     draw = draw_count(names)
     draw_change = 0
-    if table.round == 1:  # a mode's first draw phase (1 vs 1: the renegade side draws 1 fewer)
+    if table.round == 1:  # a mode's first draw phase (the side that moves first may draw fewer)
         mode = modes.get(table.mode)
         draw_change = mode.first_draw_change(statuses(seats), seats.index(holder))
         draw += draw_change

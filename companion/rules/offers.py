@@ -83,7 +83,7 @@ def trick_choices(
     out any there (as actions.trick_place checks): the host anywhere (a correction); the current
     player, alive, in the play phase, on the targets the card allows (`in_reach`: the seat is
     within the asker's 兵粮寸断 reach). Only the tricks of the deck the table's `mode` (its key)
-    plays with (`expansions`: the card expansions on, by key): 3 vs 3 plays without 闪电. The
+    plays with (`expansions`: the card expansions on, by key): a mode may play without some. The
     deck's list is returned when nothing may be placed (the dialog shows none then)."""
     tricks = deck_tricks(mode=mode, **expansions)
     if not (turn.playing and seat_alive) or asker is None:

@@ -106,7 +106,7 @@ def work_out(
         kind = DamageType(damage_type) if damage_type not in ("", None) else None
     except ValueError:
         raise ActionError(_("Unknown damage."), code="unknown_damage") from None
-    refuse_card(table, damage_card.value)  # 3 vs 3 plays without 闪电
+    refuse_card(table, damage_card.value)  # a mode may play without a card
     if damage_card in _MANEUVERING_CARDS or (kind not in (None, DamageType.NORMAL)):
         require_maneuvering(table)
     if sent_flag(weapon_skill) and source_seat is not None:

@@ -35,7 +35,7 @@ _AMOUNTS = ("1", "2", "3")
 
 def offered_cards(*, maneuvering: bool, mode: str) -> list[str]:
     """The cards offered one tap each (a skill or other effect is asked apart): 军争's with the
-    expansion only, none the table's `mode` (its key) plays without (3 vs 3: 闪电)."""
+    expansion only, none the table's `mode` (its key) plays without."""
     refused = modes.get(mode).card_refused
     return [
         c for c in COMMON_CARDS if (maneuvering or c not in MANEUVERING_ONLY) and not refused(c)
