@@ -20,8 +20,8 @@ def mode_of(table: Table) -> modes.Mode:
 
 
 def refuse_card(table: Table, name: str) -> None:
-    """ActionError when the table's mode plays without this card (its `Mode` says which), whatever the
-    dialogs offer: a request made by hand is refused the same way."""
+    """ActionError when the table's mode plays without this card (its `Mode` says which),
+    whatever the dialogs offer: a request made by hand is refused the same way."""
     if mode_of(table).card_refused(name):
         raise ActionError(_("This game is played without that card."), 409, "card_refused")
 
