@@ -36,7 +36,7 @@ N = TypeVar("N", bound=models.Model)
 STOCK: bool = "orm" in getattr(settings, "STOCK_PARTS", ())
 
 
-def _connection() -> BaseDatabaseWrapper:
+def current_connection() -> BaseDatabaseWrapper:
     """The default connection, looked up once per statement: every attribute read through
     `django.db.connection` goes through a thread-local lookup."""
     return connections[DEFAULT_DB_ALIAS]
@@ -45,7 +45,7 @@ def _connection() -> BaseDatabaseWrapper:
 @cache
 def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
     """The column list of a SELECT, the attribute names and each column's converters."""
-    connection = _connection()
+    connection = current_connection()
     quote = connection.ops.quote_name
     fields = model._meta.concrete_fields
     table = model._meta.db_table
@@ -60,10 +60,10 @@ def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], li
 
 
 @cache
-def _select(
+def select_sql(
     model: type[models.Model], where: str, lock: bool, vendor: str
 ) -> tuple[str, list[str], list[Any]]:
-    connection = _connection()
+    connection = current_connection()
     columns, names, converters = _columns(model, vendor)
     # Identifiers come from the models, `where` from this app's code; values are parameters.
     table = connection.ops.quote_name(model._meta.db_table)
@@ -125,94 +125,14 @@ def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = Fals
     if STOCK:
         rows = model._default_manager.extra(where=[where], params=params)  # noqa: S610
         return (rows.select_for_update() if lock else rows).first()
-    connection = _connection()
-    sql, names, converters = _select(model, where, lock, connection.vendor)
+    connection = current_connection()
+    sql, names, converters = select_sql(model, where, lock, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
-    return _row(model, connection.alias, names, _convert(row, converters, connection))
-
-
-def read_all(
-    model: type[M],
-    where: str,
-    params: list[Any],
-    order_by: tuple[str, ...] = (),
-    limit: int | None = None,
-) -> list[M]:
-    """The rows of `model` matching `where`, in the order of the field names `order_by` (a name
-    after "-": descending), at most `limit` of them. A table's seats are read by most changes'
-    frames: built by the ORM, that query cost a third of an HP tap."""
-    if STOCK:
-        rows = model._default_manager.extra(where=[where], params=params)  # noqa: S610
-        rows = rows.order_by(*order_by)
-        return list(rows if limit is None else rows[:limit])
-    connection = _connection()
-    sql, names, converters = _select(
-        model, where + _order(model, order_by, limit, connection.vendor), False, connection.vendor
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchall()
-    alias = connection.alias
-    return [model.from_db(alias, names, _convert(row, converters, connection)) for row in found]
-
-
-def read_columns(
-    model: type[models.Model],
-    names: tuple[str, ...],
-    where: str,
-    params: list[Any],
-    order_by: tuple[str, ...] = (),
-    limit: int | None = None,
-) -> list[list[Any]]:
-    """The values of the fields `names` of each row matching `where`, ordered and limited as
-    `read_all` (`values_list(*names)`, without building the query each time)."""
-    if STOCK:
-        rows = model._default_manager.extra(where=[where], params=params)  # noqa: S610
-        rows = rows.order_by(*order_by)
-        return [list(r) for r in (rows if limit is None else rows[:limit]).values_list(*names)]
-    connection = _connection()
-    sql, converters = _select_columns(model, names, where, connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + _order(model, order_by, limit, connection.vendor), params)
-        found = cursor.fetchall()
-    return [_convert(row, converters, connection) for row in found]
-
-
-@cache
-def _select_columns(
-    model: type[models.Model], names: tuple[str, ...], where: str, vendor: str
-) -> tuple[str, list[Any]]:
-    connection = _connection()
-    quote = connection.ops.quote_name
-    table = model._meta.db_table
-    fields = [model._meta.get_field(name) for name in names]
-    converters = []
-    for field in fields:
-        col = field.get_col(table)
-        converters.append(
-            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-        )
-    columns = ", ".join(f"{quote(table)}.{quote(f.column)}" for f in fields)
-    return f"SELECT {columns} FROM {quote(table)} WHERE {where}", converters  # noqa: S608
-
-
-@cache
-def _order(
-    model: type[models.Model], order_by: tuple[str, ...], limit: int | None, vendor: str
-) -> str:
-    quote = _connection().ops.quote_name
-    table = quote(model._meta.db_table)
-    terms = [
-        f"{table}.{quote(model._meta.get_field(name.lstrip('-')).column)}"
-        + (" DESC" if name.startswith("-") else "")
-        for name in order_by
-    ]
-    order = f" ORDER BY {', '.join(terms)}" if terms else ""
-    return order + (f" LIMIT {int(limit)}" if limit is not None else "")
+    return _row(model, connection.alias, names, converted(row, converters, connection))
 
 
 def read_rows(
@@ -224,11 +144,11 @@ def read_rows(
     a lock sees what the lock's previous holder committed)."""
     if STOCK:
         return [read_one(model, where, params, lock=lock) for model, where, params, lock in queries]
-    connection = _connection()
+    connection = current_connection()
     sent = []
     with _pipeline(connection):
         for model, where, params, lock in queries:
-            sql, names, converters = _select(model, where, lock, connection.vendor)
+            sql, names, converters = select_sql(model, where, lock, connection.vendor)
             cursor = connection.cursor()
             cursor.execute(sql, params)
             sent.append((cursor, model, names, converters))
@@ -239,7 +159,7 @@ def read_rows(
         found.append(
             None
             if row is None
-            else _row(model, connection.alias, names, _convert(row, converters, connection))
+            else _row(model, connection.alias, names, converted(row, converters, connection))
         )
     return found
 
@@ -264,7 +184,7 @@ def batch() -> Iterator[None]:
     together then. A statement's error is raised by the statement it went with, or at the end.
     Elsewhere (SQLite: a library call, not a round trip; the stock path) every statement runs
     at once, as outside."""
-    connection = _connection()
+    connection = current_connection()
     if STOCK or connection.vendor != "postgresql" or not connection.in_atomic_block:
         yield
         return
@@ -315,7 +235,7 @@ def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
 
 def later(sql: str, params: list[Any] | None = None) -> None:
     """Run `sql`, whose result nobody reads: inside a batch it waits for the next statement."""
-    connection = _connection()
+    connection = current_connection()
     state = _batch_of(connection)
     if state is not None and not state.piped:
         state.waiting.append((sql, params or []))
@@ -347,7 +267,7 @@ def read_pair_with(
     columns after the two rows', then the joins after the pair's, their parameters first in
     `params`), as read; or None. The ORM's own path (STOCK) has no such statement: the caller
     asks its questions one by one there."""
-    connection = _connection()
+    connection = current_connection()
     sql, names, converters, other_names, other_converters = _select_pair(
         model, other, join, where, connection.vendor, more
     )
@@ -359,12 +279,12 @@ def read_pair_with(
     split = len(names)
     end = split + len(other_names)
     return (
-        _row(model, connection.alias, names, _convert(row[:split], converters, connection)),
+        _row(model, connection.alias, names, converted(row[:split], converters, connection)),
         _row(
             other,
             connection.alias,
             other_names,
-            _convert(row[split:end], other_converters, connection),
+            converted(row[split:end], other_converters, connection),
         ),
         tuple(row[end:]),
     )
@@ -379,7 +299,7 @@ def _select_pair(
     vendor: str,
     more: tuple[str, str] = ("", ""),
 ) -> tuple[str, list[str], list[Any], list[str], list[Any]]:
-    connection = _connection()
+    connection = current_connection()
     quote = connection.ops.quote_name
     columns, names, converters = _columns(model, vendor)
     other_columns, other_names, other_converters = _columns(other, vendor)
@@ -407,7 +327,7 @@ def loaded_copy(value: Any) -> Any:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _convert(row: Any, converters: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
+def converted(row: Any, converters: list[Any], connection: BaseDatabaseWrapper) -> list[Any]:
     values = []
     for value, (col, funcs) in zip(row, converters, strict=True):
         for func in funcs:
@@ -421,7 +341,7 @@ def update(instance: models.Model, names: list[str]) -> None:
     if STOCK:
         instance.save(update_fields=names)
         return
-    connection = _connection()
+    connection = current_connection()
     sql, fields = _update(type(instance), tuple(names), connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
     later(sql, [*values, instance.pk])
@@ -431,7 +351,7 @@ def update(instance: models.Model, names: list[str]) -> None:
 def _update(
     model: type[models.Model], names: tuple[str, ...], vendor: str
 ) -> tuple[str, list[Any]]:
-    quote = _connection().ops.quote_name
+    quote = current_connection().ops.quote_name
     meta = model._meta
     fields = [meta.get_field(name) for name in names]
     assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
@@ -447,7 +367,7 @@ def insert(instance: M, *, key: bool = True) -> M:
     if STOCK:
         instance.save(force_insert=True)
         return instance
-    connection = _connection()
+    connection = current_connection()
     returning = key and connection.features.can_return_columns_from_insert
     sql, fields = _insert(type(instance), connection.vendor, returning)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
@@ -466,7 +386,7 @@ def insert(instance: M, *, key: bool = True) -> M:
 
 @cache
 def _insert(model: type[models.Model], vendor: str, returning: bool) -> tuple[str, list[Any]]:
-    connection = _connection()
+    connection = current_connection()
     quote = connection.ops.quote_name
     meta = model._meta
     fields = [f for f in meta.concrete_fields if not f.primary_key]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.infra import fastsql
+from companion.infra import fastrows
 from companion.models import Seat, Table
 from companion.rules.cards import equipment_by_name, every_expansion
 from companion.rules.distance import SeatView
@@ -20,7 +20,7 @@ def table_seats(table: Table) -> list[Seat]:
     """The table's seats in play order (`table.seats.order_by("position", "slot")`), each knowing
     its table (`seat.table` is `table`, as the related manager leaves it): one statement,
     without the ORM's building of it, which cost a third of an HP tap."""
-    seats = fastsql.read_all(Seat, f"{_TABLE_ID} = %s", [table.pk], order_by=("position", "slot"))
+    seats = fastrows.read_all(Seat, f"{_TABLE_ID} = %s", [table.pk], order_by=("position", "slot"))
     for seat in seats:
         seat._state.fields_cache["table"] = table
     return seats

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.infra import fastsql
+from companion.infra import fastrows
 from companion.models import Event, Seat, Table
 from companion.words.history import describe
 
@@ -61,7 +61,7 @@ def history_lines(
     if game_number is not None:
         where += _OF_GAME
         params.append(game_number)
-    rows = fastsql.read_columns(Event, _LINE_FIELDS, where, params, ("-version", "-id"), limit)
+    rows = fastrows.read_columns(Event, _LINE_FIELDS, where, params, ("-version", "-id"), limit)
     return [
         HistoryLine(kind, public, version, game, undone_by is not None)
         for version, kind, public, game, undone_by in rows

@@ -16,7 +16,7 @@ from companion.actions.play import living_seat, require_playing
 from companion.games.maneuvering.rules import KEY
 from companion.games.maneuvering.rules.cards import WineMarker
 from companion.games.maneuvering.rules.resolver import resolve_damage
-from companion.infra import fastsql
+from companion.infra import fastrows
 from companion.models import Event, Seat, Table
 from companion.rules.damage import (
     DamageCard,
@@ -165,7 +165,7 @@ def paused_chain(table: Table) -> dict[str, Any] | None:
     if not table.opts.flag(KEY):
         return None
     # Every frame with the now strip asks (a phase, a dying seat, a 桃): one plain statement.
-    found = fastsql.read_all(
+    found = fastrows.read_all(
         Event, _LAST_RESOLVED, [table.pk, table.game_number, RESOLVED, CONTINUED], ("-version",), 1
     )
     pause: dict[str, Any] | None = found[0].after.get("paused") if found else None
