@@ -6,6 +6,7 @@ server time. The helpers below write the SQL once per model and still use Django
 machinery for values (`pre_save` for `auto_now`, `get_db_prep_save` for JSON, dates and foreign
 keys; the backend's converters when reading), so models stay the single description of a row.
 They skip model signals, which this app does not use. Tests run every action through them.
+The reads a tap does not need (one row, a pair, several rows) are in `companion.infra.fastrows`.
 
 With `settings.STOCK_PATH` (the STOCK_PATH=1 environment variable, or `STOCK` set by a test)
 each helper does the same through the ORM's own calls instead, to measure the two against each
@@ -43,7 +44,7 @@ def current_connection() -> BaseDatabaseWrapper:
 
 
 @cache
-def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
+def select_columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
     """The column list of a SELECT, the attribute names and each column's converters."""
     connection = current_connection()
     quote = connection.ops.quote_name
@@ -57,20 +58,6 @@ def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], li
         )
     columns = ", ".join(f"{quote(table)}.{quote(f.column)}" for f in fields)
     return columns, [f.attname for f in fields], converters
-
-
-@cache
-def select_sql(
-    model: type[models.Model], where: str, lock: bool, vendor: str
-) -> tuple[str, list[str], list[Any]]:
-    connection = current_connection()
-    columns, names, converters = _columns(model, vendor)
-    # Identifiers come from the models, `where` from this app's code; values are parameters.
-    table = connection.ops.quote_name(model._meta.db_table)
-    sql = f"SELECT {columns} FROM {table} WHERE {where}"  # noqa: S608
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    return sql, names, converters
 
 
 def built(model: type[M], db: str | None, names: Any, values: Any) -> M:
@@ -113,55 +100,11 @@ def _plain_attnames(model: type[models.Model]) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _row(model: type[M], db: str | None, names: list[str], values: list[Any]) -> M:
+def make_row(model: type[M], db: str | None, names: list[str], values: list[Any]) -> M:
     """A row read, as `model.from_db` makes it (its own, if it has one; else `built`)."""
     if model.from_db.__func__ is _MODEL_FROM_DB:  # type: ignore[attr-defined]
         return built(model, db, names, values)
     return model.from_db(db, names, values)
-
-
-def read_one(model: type[M], where: str, params: list[Any], *, lock: bool = False) -> M | None:
-    """One row of `model` matching `where` (SQL over its own table), or None."""
-    if STOCK:
-        rows = model._default_manager.extra(where=[where], params=params)  # noqa: S610
-        return (rows.select_for_update() if lock else rows).first()
-    connection = current_connection()
-    sql, names, converters = select_sql(model, where, lock, connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    return _row(model, connection.alias, names, converted(row, converters, connection))
-
-
-def read_rows(
-    queries: list[tuple[type[models.Model], str, list[Any], bool]],
-) -> list[Any]:
-    """Several `read_one(model, where, params, lock=lock)` in one go, each the row it finds or
-    None. Inside `batch()` they are sent together (with the statements waiting there): one
-    round trip. They run in order, each once the one before it has finished (a statement after
-    a lock sees what the lock's previous holder committed)."""
-    if STOCK:
-        return [read_one(model, where, params, lock=lock) for model, where, params, lock in queries]
-    connection = current_connection()
-    sent = []
-    with _pipeline(connection):
-        for model, where, params, lock in queries:
-            sql, names, converters = select_sql(model, where, lock, connection.vendor)
-            cursor = connection.cursor()
-            cursor.execute(sql, params)
-            sent.append((cursor, model, names, converters))
-    found: list[Any] = []
-    for cursor, model, names, converters in sent:
-        with cursor:
-            row = cursor.fetchone()
-        found.append(
-            None
-            if row is None
-            else _row(model, connection.alias, names, converted(row, converters, connection))
-        )
-    return found
 
 
 class _Batch:
@@ -193,7 +136,7 @@ def batch() -> Iterator[None]:
     try:
         with connection.execute_wrapper(functools.partial(_with_waiting, state)):
             yield
-            with _pipeline(connection):
+            with pipeline(connection):
                 pass
     finally:
         connection.fastsql_batch = None  # type: ignore[attr-defined]
@@ -205,12 +148,12 @@ def _with_waiting(
     """Every statement sent through Django inside a batch takes the waiting ones along."""
     if state.piped or not state.waiting:
         return execute(sql, params, many, context)
-    with _pipeline(context["connection"]):
+    with pipeline(context["connection"]):
         return execute(sql, params, many, context)
 
 
 @contextlib.contextmanager
-def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
+def pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
     """Inside, statements sent are queued behind the waiting ones; all go (one round trip) and
     their results are in their cursors when the block ends. Outside a batch: nothing."""
     state = _batch_of(connection)
@@ -244,29 +187,14 @@ def later(sql: str, params: list[Any] | None = None) -> None:
         cursor.execute(sql, params)
 
 
-def read_pair(
-    model: type[M], other: type[N], join: str, where: str, params: list[Any]
-) -> tuple[M, N] | None:
-    """One row of `model` with the row of `other` it joins (`join`: the ON condition), in one
-    statement, or None. For databases where one query is cheaper than a lock, then a read."""
-    if STOCK:
-        fields = model._meta.concrete_fields
-        link = next(f.name for f in fields if getattr(f, "related_model", None) is other)
-        rows = model._default_manager.select_related(link)
-        rows = rows.extra(where=[where], params=params)  # noqa: S610
-        found = rows.first()
-        return None if found is None else (found, getattr(found, link))
-    found = read_pair_with(model, other, join, where, params, ("", ""))
-    return None if found is None else (found[0], found[1])
-
-
 def read_pair_with(
     model: type[M], other: type[N], join: str, where: str, params: list[Any], more: tuple[str, str]
 ) -> tuple[M, N, tuple[Any, ...]] | None:
-    """`read_pair`, and in the same statement the values of more expressions (`more`: the
-    columns after the two rows', then the joins after the pair's, their parameters first in
-    `params`), as read; or None. The ORM's own path (STOCK) has no such statement: the caller
-    asks its questions one by one there."""
+    """One row of `model` with the row of `other` it joins (`join`: the ON condition) and, in the
+    same statement, the values of more expressions (`more`: the columns after the two rows',
+    then the joins after the pair's, their parameters first in `params`), as read; or None. The
+    ORM's own path (STOCK) has no such statement: the caller asks its questions one by one
+    there."""
     connection = current_connection()
     sql, names, converters, other_names, other_converters = _select_pair(
         model, other, join, where, connection.vendor, more
@@ -279,8 +207,8 @@ def read_pair_with(
     split = len(names)
     end = split + len(other_names)
     return (
-        _row(model, connection.alias, names, converted(row[:split], converters, connection)),
-        _row(
+        make_row(model, connection.alias, names, converted(row[:split], converters, connection)),
+        make_row(
             other,
             connection.alias,
             other_names,
@@ -301,8 +229,8 @@ def _select_pair(
 ) -> tuple[str, list[str], list[Any], list[str], list[Any]]:
     connection = current_connection()
     quote = connection.ops.quote_name
-    columns, names, converters = _columns(model, vendor)
-    other_columns, other_names, other_converters = _columns(other, vendor)
+    columns, names, converters = select_columns(model, vendor)
+    other_columns, other_names, other_converters = select_columns(other, vendor)
     more_columns, more_joins = more
     sql = (
         f"SELECT {columns}, {other_columns}{', ' if more_columns else ''}{more_columns} "  # noqa: S608

@@ -9,7 +9,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from companion import actions
-from companion.infra import fastsql
+from companion.infra import fastrows, fastsql
 from companion.models import Event, Seat, Table
 from tests.support.game import picked_all
 
@@ -38,14 +38,14 @@ def test_read_one_equals_the_orm_for_every_field() -> None:
     )
     for seat in seats:
         orm = Seat.objects.get(pk=seat.pk)
-        fast = fastsql.read_one(Seat, "token = %s", [seat.token])
+        fast = fastrows.read_one(Seat, "token = %s", [seat.token])
         assert fast is not None and as_dict(fast) == as_dict(orm)
     orm_table = Table.objects.get(pk=table.pk)
-    fast_table = fastsql.read_one(Table, "id = %s", [table.pk], lock=True)
+    fast_table = fastrows.read_one(Table, "id = %s", [table.pk], lock=True)
     assert fast_table is not None and as_dict(fast_table) == as_dict(orm_table)
     assert isinstance(fast_table.updated_at, type(orm_table.updated_at))
     assert fast_table._loaded_values == orm_table._loaded_values  # type: ignore[attr-defined]
-    assert fastsql.read_one(Seat, "token = %s", ["no-such-token"]) is None
+    assert fastrows.read_one(Seat, "token = %s", ["no-such-token"]) is None
 
 
 def test_read_pair_equals_the_orm_for_both_rows() -> None:
@@ -56,14 +56,14 @@ def test_read_pair_equals_the_orm_for_both_rows() -> None:
     where = f"{Seat._meta.db_table}.token = %s"
     orm_table = Table.objects.get(pk=table.pk)
     for seat in seats:
-        pair = fastsql.read_pair(Seat, Table, join, where, [seat.token])
+        pair = fastrows.read_pair(Seat, Table, join, where, [seat.token])
         assert pair is not None
         fast_seat, fast_table = pair
         assert as_dict(fast_seat) == as_dict(Seat.objects.get(pk=seat.pk))
         assert as_dict(fast_table) == as_dict(orm_table)
         assert fast_table._loaded_values == orm_table._loaded_values  # type: ignore[attr-defined]
         assert not fast_seat._state.adding and not fast_table._state.adding
-    assert fastsql.read_pair(Seat, Table, join, where, ["no-such-token"]) is None
+    assert fastrows.read_pair(Seat, Table, join, where, ["no-such-token"]) is None
 
 
 def test_read_rows_reads_each_row_as_read_one_does_in_a_batch_too() -> None:
@@ -84,11 +84,11 @@ def test_read_rows_reads_each_row_as_read_one_does_in_a_batch_too() -> None:
         (Seat, "token = %s", ["no-such-token"], False),
     ]
     with transaction.atomic(), fastsql.batch():
-        found = fastsql.read_rows(queries)
+        found = fastrows.read_rows(queries)
     assert as_dict(found[0]) == as_dict(Table.objects.get(pk=table.pk))
     assert as_dict(found[1]) == as_dict(Seat.objects.get(pk=seats[1].pk))
     assert found[2] is None
-    assert [as_dict(r) if r else None for r in fastsql.read_rows(queries)] == [
+    assert [as_dict(r) if r else None for r in fastrows.read_rows(queries)] == [
         as_dict(r) if r else None for r in found
     ]
 

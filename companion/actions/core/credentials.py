@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import connection
 
 from companion.actions.core.actors import Actor, NotFound
-from companion.infra import fastsql
+from companion.infra import fastrows
 from companion.models import Seat, Table
 
 
@@ -80,9 +80,9 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
     seat: Seat | None
     if for_update and not connection.features.has_select_for_update:
         # Every tap comes here first. SQLite's IMMEDIATE transaction already holds the write
-        # lock: the seat and its table in one statement (companion.infra.fastsql: the ORM's query
+        # lock: the seat and its table in one statement (companion.infra.fastrows: the ORM's query
         # building cost more than the queries).
-        pair = fastsql.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
+        pair = fastrows.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
         if pair is not None:
             seat, table = pair
             seat.table = table
@@ -91,7 +91,7 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
         # PostgreSQL: lock the table row, then read the seat, so its columns are the ones
         # committed by whoever held the lock before; sent together (one round trip in the
         # dispatcher's batch), the seat's statement runs once the lock is held.
-        table, seat = fastsql.read_rows(
+        table, seat = fastrows.read_rows(
             [(Table, _TABLE_OF_TOKEN, [token], True), (Seat, "token = %s", [token], False)]
         )
         if table is not None:
@@ -100,7 +100,7 @@ def actor_for(token: str, *, for_update: bool = False) -> Actor:
                 return Actor(table=table, seat=seat, is_host=seat.is_host)
     else:
         # Every page a phone opens comes here first too: the same one statement.
-        pair = fastsql.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
+        pair = fastrows.read_pair(Seat, Table, _SEAT_JOIN_TABLE, _SEAT_TOKEN, [token])
         if pair is not None:
             seat, table = pair
             seat.table = table
