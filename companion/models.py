@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 
-from companion.infra.fastsql import built, loaded_copy
+from companion.infra.fastsql import loaded_row
 from companion.rules import modes
 
 # The seat limits are the rules' (docs/rules.md §1): written once, in companion.rules.identities.
@@ -105,15 +105,8 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.code
 
-    @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Table:
-        """Remember the values as read, so a save can write only what an action changed."""
-        instance = built(cls, db, field_names, values)
-        instance._loaded_values = {
-            name: loaded_copy(value) if isinstance(value, list | dict) else value
-            for name, value in zip(field_names, values, strict=False)
-        }
-        return instance
+    # The values as read are remembered, so a save can write only what an action changed.
+    from_db = classmethod(loaded_row)
 
     @property
     def opts(self) -> modes.TableOptions:

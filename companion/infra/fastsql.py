@@ -86,6 +86,19 @@ def built(model: type[M], db: str | None, names: Any, values: Any) -> M:
 _MODEL_FROM_DB = models.Model.from_db.__func__  # type: ignore[attr-defined]
 
 
+def loaded_row(model: type[M], db: str | None, names: Any, values: Any) -> M:
+    """A row read (`built`) that remembers its values as read, in `_loaded_values`, so a save
+    can write only what changed (companion.actions.core.record.dirty_table_fields): the
+    `from_db` of a model that keeps them (`from_db = classmethod(fastsql.loaded_row)`), for the
+    ORM's reads and this module's alike."""
+    instance = built(model, db, names, values)
+    instance._loaded_values = {  # type: ignore[attr-defined]
+        name: loaded_copy(value) if isinstance(value, list | dict) else value
+        for name, value in zip(names, values, strict=False)
+    }
+    return instance
+
+
 @cache
 def _plain_attnames(model: type[models.Model]) -> tuple[str, ...] | None:
     """The attribute names of the model's columns, in their order, if `built` may build it."""
