@@ -27,8 +27,8 @@ from django.utils import translation
 
 from companion import actions
 from companion.actions import ActionError, NotFound
-from companion.actions.core import Change, holding, run_as, tap_mark
-from companion.actions.outcomes import record_outcome, tap_outcome, tap_reading
+from companion.actions.core import Change, holding, run_as, tap_mark, tap_reading
+from companion.actions.outcomes import record_outcome, tap_outcome
 from companion.infra import fastsql
 from companion.models import TapOutcome
 from companion.web import forms, taps

@@ -16,7 +16,7 @@ never the reference point of a merge.
 The window is decided in the database, so that it holds across processes (one copy over a
 socket to one process, the other over HTTP to another): an applied tap's events carry its key's
 hash and its arrival in seconds since the epoch (`mark`), and the next tap's first statement
-looks for them (companion.actions.outcomes.earlier_copies), under the table's lock, so the
+looks for them (companion.actions.core.record.earlier_copies), under the table's lock, so the
 second of two identical taps sees the first's outcome.
 """
 

@@ -1,5 +1,6 @@
 """The core of every action: errors, who is acting (`actors`), reading credentials
-(`credentials`), and recording one change (`record`)."""
+(`credentials`), and the frame of a write: the actor read, the action run, its change recorded
+(`record`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from companion.actions.core.record import (
     dirty_table_fields,
     record_change,
     run_as,
+    tap_reading,
     was_applied,
 )
 from companion.outbox import Change
@@ -50,4 +52,5 @@ __all__ = [
     "may_act_on",
     "run_as",
     "tap_mark",
+    "tap_reading",
 ]
