@@ -26,7 +26,7 @@ STOPS = (
 # The project's modules outside rules/ an HP tap enters (docs/architecture.md counts them): a
 # seat that does not hold the turn, on the in-memory layer. The turn's holder's tap also
 # redraws the turn bar (its hand limit is his HP).
-CEILING = 22
+CEILING = 20
 TURN_BAR = 6
 # On Redis the socket checks that the layer is reachable before it takes a tap
 # (web/consumers/layer_probe.py) and the throttles count in the shared cache (infra/cache.py),
