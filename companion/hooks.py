@@ -23,8 +23,9 @@ This module imports nothing above the models: every layer may ask it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 # The contexts the games are handed and the values they add (re-exported: `hooks.HpChange`).
 from companion.hookvalues import (
@@ -43,6 +44,9 @@ from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
 from companion.rules.offers import Asker, TableTurn
 from companion.rules.victory import SeatStatus
+
+if TYPE_CHECKING:
+    from companion.rules.box import Box
 
 # A table's key for `on`: its mode and the options set on it.
 _Key = tuple[str, frozenset[str]]
@@ -152,6 +156,13 @@ class Game:
     ) -> Any:
         """The deal is left: a game that gives the heroes its own way (a mode's draft) starts
         it and returns the change it recorded (`outbox.Change`); None: the core's offers."""
+        return None
+
+    def leader_offer(
+        self, table: Table, hero_box: Box, rng: random.Random | None = None
+    ) -> list[str] | None:
+        """The heroes offered to the leader from the table's box, for a game that offers its own
+        (the lord pack); None: the mode's. ValueError: the box has too few."""
         return None
 
     def hero_fell(
@@ -378,6 +389,15 @@ def start_heroes(
         change = game.start_heroes(actor, table, seats, action_id, pool)
         if change is not None:
             return change
+    return None
+
+
+def leader_offer(table: Table, hero_box: Box, rng: random.Random | None = None) -> list[str] | None:
+    """The leader's offer of the first game on at `table` that offers its own, or None."""
+    for game in on(table):
+        offer = game.leader_offer(table, hero_box, rng)
+        if offer is not None:
+            return offer
     return None
 
 

@@ -1,7 +1,7 @@
 """Every option a mode declares is on the host's form and accepted: for each registered mode, a
 table of that mode shows each of its options as a checkbox of a form that posts to the
 `options` tap, and the tap takes it on and off and stores it; in play, the same for the options
-a host may still change (`LIVE`)."""
+a host may still change (`live()`)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_every_option_of_the_mode_is_on_the_lobby_form_and_accepted(key: str) ->
 def test_every_live_option_is_on_the_form_in_play_and_accepted(key: str) -> None:
     table = playing(key)
     assert table.status == Table.Status.PLAYING
-    live = modes.get(key).options_type.LIVE
+    live = modes.get(key).options_type.live()
     assert live, key
     assert sorted(form_options(table)) == sorted(live), key
     for name in live:

@@ -19,7 +19,7 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
-from companion.rules.modes.options import add_option, game_options
+from companion.rules.modes.options import Clash, GameOption, add_option, game_options
 
 DEFAULT = "identity"
 
@@ -28,7 +28,10 @@ _MODES: dict[str, Mode] = {}
 
 def register(mode: Mode) -> None:
     """Make `mode` reachable by its key (a game package's `AppConfig.ready()`); registering a
-    key again replaces it (Django may call ready() twice in tests)."""
+    key again replaces it (Django may call ready() twice in tests). Its options class names it
+    (`TableOptions.MODE`): the options declared for this mode only are that class's."""
+    if mode.options_type.MODE != mode.key:
+        raise ValueError(f"the options of mode {mode.key} name mode {mode.options_type.MODE!r}")
     _MODES[mode.key] = mode
 
 
@@ -90,6 +93,8 @@ def score_codes() -> tuple[str, ...]:
 
 __all__ = [
     "DEFAULT",
+    "Clash",
+    "GameOption",
     "Mode",
     "OptionRefusal",
     "OptionsError",
