@@ -14,8 +14,6 @@ from typing import Any
 
 import pytest
 
-from companion import hooks
-from companion.models import Table
 from companion.rules import box as hero_box
 from companion.rules import heroes, modes
 from companion.rules.box import Box, BoxError
@@ -241,15 +239,10 @@ def test_the_lord_is_offered_3_random_non_lord_heroes_plus_one_lord_hero() -> No
         )
 
 
-def test_the_lord_pack_is_offered_only_with_the_option_on() -> None:
-    """Its package offers it through the hooks; without it, the mode's five from the box."""
+def test_the_mode_offers_the_lords_five_from_the_box() -> None:
+    """The lord pack is its package's offer (tests/games/house/test_lord_pack.py)."""
     box = owned_box()
-    pack = Table(mode="identity", options={"lord_pack": True})
-    plain = Table(mode="identity", options={})
-    offer = hooks.leader_offer(pack, box, random.Random(1))
-    assert offer is not None and len(offer) == 4 and box.hero(offer[3]).lord
-    assert hooks.leader_offer(plain, box, random.Random(1)) is None
-    offer = modes.get("identity").leader_offer_from(plain.opts, box, random.Random(1))
+    offer = modes.get("identity").leader_offer_from(modes.get("identity").options({}), box)
     assert offer is not None and len(offer) == 5 and {"WEI001", "SHU001", "WU001"} <= set(offer)
 
 

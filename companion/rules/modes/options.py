@@ -81,6 +81,7 @@ class GameOption:
 _GAME_OPTIONS: dict[str, GameOption] = {}
 # The field holding which of them are set (no option itself).
 _SET = "games_set"
+_GENERATION = 0
 
 
 def add_option(
@@ -107,6 +108,24 @@ def add_option(
         tuple(clashes),
         seats,
     )
+    _changed()
+
+
+def remove_option(name: str) -> None:
+    """Withdraw a declared option (a test's own, once the test is over)."""
+    _GAME_OPTIONS.pop(name, None)
+    _changed()
+
+
+def generation() -> int:
+    """How many times the declared options have changed: options parsed before another are
+    parsed again (`modes.options_of`)."""
+    return _GENERATION
+
+
+def _changed() -> None:
+    global _GENERATION  # noqa: PLW0603 - the one count of changes
+    _GENERATION += 1
     _OF_TYPE.clear()
 
 
