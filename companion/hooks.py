@@ -23,9 +23,8 @@ This module imports nothing above the models: every layer may ask it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 # The contexts the games are handed and the values they add (re-exported: `hooks.HpChange`).
 from companion.hookvalues import (
@@ -40,13 +39,11 @@ from companion.hookvalues import (
     TurnEnd,
 )
 from companion.models import Event, Seat, Table
+from companion.rules.box import Box
 from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
 from companion.rules.offers import Asker, TableTurn
 from companion.rules.victory import SeatStatus
-
-if TYPE_CHECKING:
-    from companion.rules.box import Box
 
 # A table's key for `on`: its mode and the options set on it.
 _Key = tuple[str, frozenset[str]]
@@ -158,11 +155,9 @@ class Game:
         it and returns the change it recorded (`outbox.Change`); None: the core's offers."""
         return None
 
-    def leader_offer(
-        self, table: Table, hero_box: Box, rng: random.Random | None = None
-    ) -> list[str] | None:
-        """The heroes offered to the leader from the table's box, for a game that offers its own
-        (the lord pack); None: the mode's. ValueError: the box has too few."""
+    def leader_offer(self, table: Table, hero_box: Box) -> list[str] | None:
+        """The leader's offer from the table's box, for a game that offers its own (the lord
+        pack; asked of the games on, in `order`); None: the mode's. ValueError: too few."""
         return None
 
     def hero_fell(
@@ -385,31 +380,16 @@ def start_heroes(
     actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
 ) -> Any:
     """The change of the first game on at `table` that gives the heroes its own way, or None."""
-    for game in on(table):
-        change = game.start_heroes(actor, table, seats, action_id, pool)
-        if change is not None:
-            return change
-    return None
-
-
-def leader_offer(table: Table, hero_box: Box, rng: random.Random | None = None) -> list[str] | None:
-    """The leader's offer of the first game on at `table` that offers its own, or None."""
-    for game in on(table):
-        offer = game.leader_offer(table, hero_box, rng)
-        if offer is not None:
-            return offer
-    return None
+    found = (game.start_heroes(actor, table, seats, action_id, pool) for game in on(table))
+    return next((change for change in found if change is not None), None)
 
 
 def hero_fell(
     actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
 ) -> Any:
     """The change of the first game on at `table` that brought `seat`'s next hero in, or None."""
-    for game in on(table):
-        change = game.hero_fell(actor, table, seats, seat, action_id)
-        if change is not None:
-            return change
-    return None
+    found = (game.hero_fell(actor, table, seats, seat, action_id) for game in on(table))
+    return next((change for change in found if change is not None), None)
 
 
 def identity_shown(table: Table, seats: list[Seat]) -> set[int]:

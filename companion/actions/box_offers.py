@@ -79,13 +79,14 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
 
 
 def leader_offer(table: Table) -> list[str]:
-    """The hero ids offered to the table's leader, from the table's box: a variant's own offer
-    (`hooks.leader_offer`: the lord pack's four), else as the mode deals from it
-    (`Mode.leader_offer_from`: docs/rules.md §2's five), else the mode's own offer."""
+    """The hero ids offered to the table's leader, from the table's box: the first game on that
+    offers its own (`hooks.Game.leader_offer`: the lord pack's four), else as the mode deals from
+    it (`Mode.leader_offer_from`: docs/rules.md §2's five), else the mode's own offer."""
     mode = mode_of(table)
     hero_box = table_box(table)
     try:
-        offer = hooks.leader_offer(table, hero_box)
+        offers = (game.leader_offer(table, hero_box) for game in hooks.on(table))
+        offer = next((found for found in offers if found is not None), None)
         if offer is None:
             offer = mode.leader_offer_from(table.opts, hero_box, standard=_standard(hero_box))
     except ValueError:

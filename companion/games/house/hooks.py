@@ -4,7 +4,6 @@ the rules read the deal."""
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from django.utils.html import conditional_escape
@@ -47,13 +46,11 @@ class HouseGame(hooks.Game):
             or table.opts.flag(LORD_PACK)
         )
 
-    def leader_offer(
-        self, table: Table, hero_box: box.Box, rng: random.Random | None = None
-    ) -> list[str] | None:
+    def leader_offer(self, table: Table, hero_box: box.Box) -> list[str] | None:
         # The lord pack (docs/rules.md §9.5, seed 004): 3 random non-lord heroes and one of the
         # box's lord heroes, at the start and on a re-deal.
         if table.opts.flag(LORD_PACK):
-            return box.lord_pack_offer(hero_box, rng)
+            return box.lord_pack_offer(hero_box)
         return None
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
