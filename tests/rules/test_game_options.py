@@ -78,6 +78,9 @@ def test_an_option_declared_for_a_mode_joins_its_options_only_in_its_place() -> 
     assert options.flag("probe_rule") and options.variants_on() == ("probe_rule",)
     assert ProbeOptions.parse(options.stored()) == options
     assert ProbeOptions.live() == {"referee_mode", "probe_late"}
+    with pytest.raises(TypeError, match="keys, not one string"):
+        modes.add_option("probe_typo", modes="probe")
+    assert "probe_typo" not in modes.game_options()
 
 
 @pytest.mark.usefixtures("declared")

@@ -99,6 +99,8 @@ def add_option(
     of the deck). The forms, the parse, `flag` and the stored mapping take it as an option of
     those options classes (`TableOptions.MODE`); see `GameOption` for the rest. Declaring a
     name again replaces its declaration."""
+    if isinstance(modes, str):
+        raise TypeError(f"the modes of option {name} are keys, not one string: ({modes!r},)")
     _GAME_OPTIONS[name] = GameOption(
         name,
         None if modes is None else frozenset(modes),
