@@ -1,5 +1,7 @@
-"""Rebirth and dark souls live in their package: no file of the core or of another game names
-them (the identity game's list of its variants aside, which moves out on its own), the rebirth's
+"""The afterlife lives in its package: its two options (rebirth, dark souls) are declared by it
+for the identity game only, with their words and why they are refused, and the core and the
+other games name them nowhere, but for the one clash another package declares with dark souls
+by its name (the protection of the first out is the rule for tables without them). The rebirth's
 draw from the box is the package's, and its rules join the page's and the display's stylesheets
 in their games' slots, after the rules they refine."""
 
@@ -8,20 +10,44 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+from django.utils import translation
+
+from companion.actions.variants import refusal_message
 from companion.infra.staticstorage import joined_text
-from companion.rules import box
-from tests.games.package_names import ROOT, naming_files
+from companion.rules import box, modes
+from tests.support.packages import ROOT, assert_identity_variant, naming_files
 
 PACKAGE = "companion/games/afterlife"
-NAMES = re.compile(r"rebirth|dark_souls|afterlife", re.IGNORECASE)
+
+# The option "rebirth" as a name.
+NAMES = re.compile(r"""dark_souls|["']rebirth["']""")
+# Its words anywhere: the rebirth, the package's name.
+WORDS = re.compile(r"rebirth|dark_souls|afterlife", re.IGNORECASE)
+
+
+def test_no_file_outside_its_package_names_its_options() -> None:
+    assert naming_files("afterlife", NAMES) == ["companion/games/protection/rules.py"]
+
+
+def test_no_file_outside_its_package_speaks_of_it() -> None:
+    """Not the rebirth's draw from the box, nor its rules in the core's stylesheets: only the
+    protection's clause on tables without dark souls."""
+    assert naming_files("afterlife", WORDS) == ["companion/games/protection/rules.py"]
+
+
+def test_its_options_are_the_identity_games_from_its_registration_with_its_refusals() -> None:
+    assert_identity_variant("rebirth")
+    assert_identity_variant("dark_souls")
+    with pytest.raises(modes.OptionsRefused) as caught:
+        modes.options_of("identity", {"rebirth": True, "first_game_mode": True})
+    with translation.override("zh-hans"):
+        words = str(refusal_message(caught.value.refusal))
+    assert words and words != caught.value.refusal.reason
 
 
 def sheet(name: str) -> str:
     return (ROOT / PACKAGE / name).read_text(encoding="utf-8")
-
-
-def test_no_file_outside_its_package_names_it() -> None:
-    assert naming_files(NAMES, [PACKAGE, "companion/games/identity"]) == []
 
 
 def test_the_rebirth_draw_is_the_packages_from_the_boxs_unused_heroes() -> None:

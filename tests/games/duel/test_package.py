@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from companion.infra.staticstorage import joined_text
-from tests.games.package_names import ROOT, naming_files
+from tests.support.packages import ROOT, naming_files
 
 PACKAGE = "companion/games/duel"
 # Its key as a value or a module, its name, the class of its board and of its orders.
@@ -19,7 +19,7 @@ def sheet(name: str) -> str:
 
 
 def test_no_file_outside_its_package_and_the_draft_kit_names_it() -> None:
-    assert naming_files(NAMES, [PACKAGE, "companion/games/draft"]) == []
+    assert naming_files("duel", NAMES, also=("draft",)) == []
 
 
 def test_its_rules_join_each_sheet_after_the_rules_they_refine() -> None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 
 from companion.infra.staticstorage import joined_text
-from tests.games.package_names import ROOT, naming_files
+from tests.support.packages import ROOT, naming_files
 
 PACKAGE = "companion/games/threes"
 NAMES = re.compile(r"threes|3 ?vs ?3|3v3", re.IGNORECASE)
 
 
 def test_no_file_outside_its_package_and_the_draft_kit_names_it() -> None:
-    assert naming_files(NAMES, [PACKAGE, "companion/games/draft"]) == []
+    assert naming_files("threes", NAMES, also=("draft",)) == []
 
 
 def test_its_rules_join_the_drafted_modes_sheet_after_the_kits() -> None:
