@@ -1,0 +1,73 @@
+"""The pages as a table's phones see them: by the laptop's LAN name over plain http (not a secure
+context), on a small Android phone (360x640), in both languages.
+
+- No page writes an error to the browser's console there (a header the browser ignores on an
+  untrustworthy origin made every page say so in red).
+- The top bar's brand is whole, not cut to "Sang…", whatever the page puts next to it.
+- The help page names where a ruling comes from in the page's language, not by the project's
+  file names ("seed 003", "RULES §5").
+
+Screenshots: test-artifacts/lan-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
+
+from tests.browser import tables
+from tests.browser.boxes import measure
+from tests.browser.conftest import LAN_NAME, AppServer, screenshot
+
+pytestmark = [pytest.mark.browser]
+
+SMALL_PHONE = {
+    "viewport": {"width": 360, "height": 640},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def lan_page(browser: Browser, server: AppServer, lang: str, problems: list[str]) -> Page:
+    """A small phone on the LAN name; `problems` collects its console errors and page errors."""
+    lan = f"http://{LAN_NAME}:{server.port}"
+    context = browser.new_context(
+        locale="zh-CN" if lang == "zh" else "en-US", base_url=lan, **SMALL_PHONE
+    )
+    if lang == "en":
+        context.add_cookies([{"name": "django_language", "value": "en", "url": lan}])
+    page = context.new_page()
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"{page.url}: {message.text}")
+
+    def error(exc: Error) -> None:
+        problems.append(f"{page.url}: {exc}")
+
+    page.on("console", console)
+    page.on("pageerror", error)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_page_writes_an_error_to_the_console_of_a_phone_on_the_lan(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_ZH[:4])
+    tables.deal(table)
+    problems: list[str] = []
+    page = lan_page(browser, app_server, lang, problems)
+    try:
+        assert page.evaluate("() => window.isSecureContext") is False
+        for path in ("/", "/help/", table.host.url, table.display_path, table.seats[1].device.url):
+            page.goto(path)
+            if path != "/" and not path.startswith("/help"):
+                expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+            page.wait_for_load_state("networkidle")
+        assert problems == []
+    finally:
+        page.context.close()
