@@ -71,3 +71,23 @@ def test_no_page_writes_an_error_to_the_console_of_a_phone_on_the_lan(
         assert problems == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_brand_is_whole_in_the_top_bar_of_a_small_phone(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_EN[:4])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        # The host console puts the most next to it: the table code and the hero box link.
+        for path, name in ((table.host.url, "host"), (table.seats[0].device.url, "phone")):
+            page.goto(path)
+            expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+            brand = page.locator(".topbar .brand")
+            cut = measure(brand, "el => el.scrollWidth - el.clientWidth")
+            assert cut <= 0, f"{name}: the brand is {cut}px too wide for its place"
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+            screenshot(page, f"lan-topbar-{name}-{lang}")
+    finally:
+        page.context.close()
