@@ -91,3 +91,23 @@ def test_the_brand_is_whole_in_the_top_bar_of_a_small_phone(
             screenshot(page, f"lan-topbar-{name}-{lang}")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_help_page_names_the_rule_sources_in_its_language(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto("/help/?q=%E5%88%A4%E5%AE%9A")  # 判定: answers citing several sources
+        sources = page.locator("#help-results .help-source")
+        expect(sources.first).to_be_visible()
+        texts = sources.all_text_contents()
+        assert texts
+        for text in texts:
+            assert not re.search(r"\bseed\b|RULES|§", text), text
+            if lang == "zh":
+                assert not re.search(r"[A-Za-z]", text), text
+        screenshot(page, f"lan-help-sources-{lang}")
+    finally:
+        page.context.close()
