@@ -111,3 +111,36 @@ def test_the_help_page_names_the_rule_sources_in_its_language(
         screenshot(page, f"lan-help-sources-{lang}")
     finally:
         page.context.close()
+
+
+# Points just outside a button's drawn box, that a thumb aiming at it may touch: 3px above and
+# below (44px in all), 2px to each side (a narrow phone's top bar has 6px between buttons).
+EDGES_JS = """el => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const points = [[r.left - 2, y], [r.right + 2, y], [x, r.top - 3], [x, r.bottom + 3]];
+  return points.filter(([px, py]) => {
+    const hit = document.elementFromPoint(px, py);
+    return !(hit && (hit === el || el.contains(hit)));
+  }).map(p => p.map(Math.round));
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_top_bar_buttons_answer_a_thumb_round_their_drawn_box(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_ZH[:4])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        for path, buttons in (
+            (table.seats[0].device.url, ("#sound-toggle", ".help-link", ".lang button")),
+            (table.host.url, (".box-top", ".help-link", ".lang button")),
+        ):
+            page.goto(path)
+            expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+            for selector in buttons:
+                missed = measure(page.locator(f".topbar {selector}"), EDGES_JS)
+                assert missed == [], f"{path} {selector}: taps at {missed} reach nothing"
+    finally:
+        page.context.close()
