@@ -144,3 +144,41 @@ def test_the_top_bar_buttons_answer_a_thumb_round_their_drawn_box(
                 assert missed == [], f"{path} {selector}: taps at {missed} reach nothing"
     finally:
         page.context.close()
+
+
+# Text colour against the colour behind it (the nearest opaque background), WCAG's ratio.
+CONTRAST_JS = """el => {
+  const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let bg = [0, 0, 0];
+  for (let x = el; x; x = x.parentElement) {
+    const c = rgb(getComputedStyle(x).backgroundColor);
+    if (c.length === 3 || c[3] > 0.5) { bg = c; break; }
+  }
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(bg);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_a_dying_seat_reads_clearly_on_a_dim_phone_and_the_display(
+    browser: Browser, app_server: AppServer
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_ZH[:4], heroes=False)
+    victim = table.seats[1]
+    hp = tables.shown_hp(table, victim)
+    assert hp
+    table.host.act("hp", seat=str(victim.id), delta=str(-hp), source="")
+    page = lan_page(browser, app_server, "zh", [])
+    try:
+        for path in (table.seats[0].device.url, table.display_path):
+            page.goto(path)
+            expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+            seat = page.locator(f"#table-state .seat[data-seat='{victim.id}']")
+            for part in (".dying-mark", ".peach-need"):
+                ratio = measure(seat.locator(part), CONTRAST_JS)
+                assert ratio >= 4.5, f"{path} {part}: contrast {ratio:.2f}:1"
+        screenshot(page, "lan-dying-display")
+    finally:
+        page.context.close()
