@@ -182,3 +182,22 @@ def test_a_dying_seat_reads_clearly_on_a_dim_phone_and_the_display(
         screenshot(page, "lan-dying-display")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_strip_leaves_the_note_that_the_screen_may_lock_whole(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_ZH[:4], heroes=False)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.seats[1].device.url)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+        note, strip = page.locator("#awake-note"), page.locator("#now-strip")
+        expect(note).to_be_visible()  # plain http, no tap yet: nothing keeps the screen on
+        bottom = measure(note, "el => el.getBoundingClientRect().bottom")
+        top = measure(strip, "el => el.getBoundingClientRect().top")
+        assert bottom <= top, f"the strip covers the note's last {bottom - top:.0f}px"
+        screenshot(page, f"lan-awake-note-strip-{lang}")
+    finally:
+        page.context.close()
