@@ -201,3 +201,23 @@ def test_the_strip_leaves_the_note_that_the_screen_may_lock_whole(
         screenshot(page, f"lan-awake-note-strip-{lang}")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_kingdom_badge_reads_clearly_among_the_lords_candidates(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_ZH[:4])
+    tables.deal(table)
+    table.host.act("start")
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.seat_by_identity("lord").device.url)
+        # One drawn per candidate: 曹操, 刘备, 孙权 (Wu) and two more.
+        badges = page.locator("#my-seat .hero-choices .kingdom-badge >> visible=true")
+        expect(badges).to_have_count(5)
+        for index in range(5):
+            ratio = measure(badges.nth(index), CONTRAST_JS)
+            assert ratio >= 4.5, f"badge {index}: contrast {ratio:.2f}:1"
+    finally:
+        page.context.close()
