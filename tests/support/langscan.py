@@ -41,8 +41,6 @@ OTHER_NAMES = {
     "罗汉": "Luohan",
     "玄武": "Xuanwu",
     "祝由": "Zhuyou",
-    # The top bar's brand: both in the page, 三国杀 drawn instead on a narrow phone.
-    "三国杀": "Sanguosha",
 }
 
 
