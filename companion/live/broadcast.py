@@ -231,7 +231,8 @@ def on_change_committed(sender: object, change: Change, **kwargs: Any) -> None:
 
 
 def table_changed(change: Change) -> None:
-    """Deliver one committed change to every screen that may see it."""
+    """Deliver one committed change to every screen that may see it (a transaction's changes
+    come as one: companion.outbox.combined, so each screen gets one frame per group for them)."""
     if getattr(_local, "outbox", None) is not None:
         _compose(change)
         return
@@ -294,7 +295,9 @@ def _compose(change: Change) -> None:
     langs = langs_in_use(table)
     # Sessions: after a change that touched the scores, the standings panel rides in
     # the same frame as the public fragment, ahead of it.
-    panels = sessions.panel_fragments(table, change.version, change.action_id, langs)
+    panels = sessions.panel_fragments(
+        table, change.version, change.action_id, langs, since=change.since
+    )
     for lang in langs:
         public = panels.get(lang, "") + render_public(state, lang, change.action_id)
         _send(
