@@ -74,13 +74,17 @@ def seat_group(seat_id: int, lang: str) -> str:
     return f"seat.{seat_id}.{lang}"
 
 
-def render_public(state: PublicState, lang: str, action_id: str | None = None) -> str:
-    """The table's public fragment, the same for the display and every phone."""
+def render_public(
+    state: PublicState, lang: str, action_id: str | None = None, since: int | None = None
+) -> str:
+    """The table's public fragment, the same for the display and every phone. `since`: the
+    first version of the changes it shows, when one transaction made several (a phone that has
+    the version before it has missed nothing)."""
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
         return render_to_string(
             template_for(state.mode, "companion/live/public.html#public"),
-            {"state": state, "action_id": action_id, "oob": True},
+            {"state": state, "action_id": action_id, "oob": True, "since": since},
         )
 
 
@@ -298,8 +302,11 @@ def _compose(change: Change) -> None:
     panels = sessions.panel_fragments(
         table, change.version, change.action_id, langs, since=change.since
     )
+    # Several changes of one transaction: the state names the first (unless a later change
+    # committed meanwhile, whose frames come on their own).
+    since = change.since if state.version == change.version else None
     for lang in langs:
-        public = panels.get(lang, "") + render_public(state, lang, change.action_id)
+        public = panels.get(lang, "") + render_public(state, lang, change.action_id, since)
         _send(
             table_group(table.code, lang),
             {"type": "table.fragment", "html": public, "version": state.version},

@@ -136,6 +136,9 @@ async def test_the_last_hero_pick_sends_each_screen_one_frame_with_both_changes(
         # The tap's own frame names it (the socket's answer), and it holds both history lines,
         # newest first.
         assert 'data-action="lastpick01"' in public
+        # It names the first of the two versions: a phone at the one before has missed nothing
+        # (js/live/socket.js asks for no state again).
+        assert f'data-since="{table.version + 1}"' in public
         assert picked in public and REVEALED in public, name
         assert public.index(REVEALED) < public.index(picked)
         if not name.startswith("seat"):
