@@ -39,6 +39,7 @@ from companion.hookvalues import (
     TurnEnd,
 )
 from companion.models import Event, Seat, Table
+from companion.rules.box import Box
 from companion.rules.damage import DamageStep
 from companion.rules.identities import Identity
 from companion.rules.offers import Asker, TableTurn
@@ -152,6 +153,11 @@ class Game:
     ) -> Any:
         """The deal is left: a game that gives the heroes its own way (a mode's draft) starts
         it and returns the change it recorded (`outbox.Change`); None: the core's offers."""
+        return None
+
+    def leader_offer(self, table: Table, hero_box: Box) -> list[str] | None:
+        """The leader's offer from the table's box, for a game that offers its own (the lord
+        pack; asked of the games on, in `order`); None: the mode's. ValueError: too few."""
         return None
 
     def hero_fell(
@@ -374,22 +380,16 @@ def start_heroes(
     actor: Any, table: Table, seats: list[Seat], action_id: str | None, pool: str
 ) -> Any:
     """The change of the first game on at `table` that gives the heroes its own way, or None."""
-    for game in on(table):
-        change = game.start_heroes(actor, table, seats, action_id, pool)
-        if change is not None:
-            return change
-    return None
+    found = (game.start_heroes(actor, table, seats, action_id, pool) for game in on(table))
+    return next((change for change in found if change is not None), None)
 
 
 def hero_fell(
     actor: Any, table: Table, seats: list[Seat], seat: Seat, action_id: str | None
 ) -> Any:
     """The change of the first game on at `table` that brought `seat`'s next hero in, or None."""
-    for game in on(table):
-        change = game.hero_fell(actor, table, seats, seat, action_id)
-        if change is not None:
-            return change
-    return None
+    found = (game.hero_fell(actor, table, seats, seat, action_id) for game in on(table))
+    return next((change for change in found if change is not None), None)
 
 
 def identity_shown(table: Table, seats: list[Seat]) -> set[int]:

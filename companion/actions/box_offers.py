@@ -20,6 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from companion import hooks
 from companion.actions.core import ActionError, Actor, Change, action, record_change, require_host
 from companion.actions.inputs import mode_of
 from companion.actions.session_deal import open_session
@@ -78,13 +79,16 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
 
 
 def leader_offer(table: Table) -> list[str]:
-    """The hero ids offered to the table's leader, from the table's box as the mode deals from
-    it (`Mode.leader_offer_from`: the identity game's lord pack's four, else docs/rules.md §2's
-    five), else the mode's own offer."""
+    """The hero ids offered to the table's leader, from the table's box: the first game on that
+    offers its own (`hooks.Game.leader_offer`: the lord pack's four), else as the mode deals from
+    it (`Mode.leader_offer_from`: docs/rules.md §2's five), else the mode's own offer."""
     mode = mode_of(table)
     hero_box = table_box(table)
     try:
-        offer = mode.leader_offer_from(table.opts, hero_box, standard=_standard(hero_box))
+        offers = (game.leader_offer(table, hero_box) for game in hooks.on(table))
+        offer = next((found for found in offers if found is not None), None)
+        if offer is None:
+            offer = mode.leader_offer_from(table.opts, hero_box, standard=_standard(hero_box))
     except ValueError:
         raise _too_few() from None
     return mode.leader_offer() if offer is None else list(offer)

@@ -229,7 +229,7 @@ def table_set_options(
     before, after = current.stored(), wanted.stored()
     changed = {name for name in after if after[name] != before[name]}
     # Options that shape the deal are fixed once dealt; the live ones (referee mode) are not.
-    if table.status != Table.Status.LOBBY and changed - current.LIVE:
+    if table.status != Table.Status.LOBBY and changed - current.live():
         raise ActionError(_("Options can be changed only before identities are dealt."), status=409)
     table.options = after
     if after == before:

@@ -67,18 +67,9 @@ def read_columns(
 def _select_columns(
     model: type[models.Model], names: tuple[str, ...], where: str, vendor: str
 ) -> tuple[str, list[Any]]:
-    connection = fastsql.current_connection()
-    quote = connection.ops.quote_name
-    table = model._meta.db_table
-    fields = [model._meta.get_field(name) for name in names]
-    converters = []
-    for field in fields:
-        col = field.get_col(table)
-        converters.append(
-            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-        )
-    columns = ", ".join(f"{quote(table)}.{quote(f.column)}" for f in fields)
-    return f"SELECT {columns} FROM {quote(table)} WHERE {where}", converters  # noqa: S608
+    columns, _attnames, converters = fastsql.select_columns(model, vendor, names)
+    table = fastsql.current_connection().ops.quote_name(model._meta.db_table)
+    return f"SELECT {columns} FROM {table} WHERE {where}", converters  # noqa: S608
 
 
 @cache

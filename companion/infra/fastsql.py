@@ -43,18 +43,17 @@ def current_connection() -> BaseDatabaseWrapper:
 
 
 @cache
-def _columns(model: type[models.Model], vendor: str) -> tuple[str, list[str], list[Any]]:
-    """The column list of a SELECT, the attribute names and each column's converters."""
-    connection = current_connection()
-    quote = connection.ops.quote_name
-    fields = model._meta.concrete_fields
-    table = model._meta.db_table
-    converters = []
-    for field in fields:
-        col = field.get_col(table)
-        converters.append(
-            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-        )
+def select_columns(
+    model: type[models.Model], vendor: str, names: tuple[str, ...] | None = None
+) -> tuple[str, list[str], list[Any]]:
+    """The column list of a SELECT of the fields `names` (default: every column), their
+    attribute names and each column's converters (the backend's, then the field's)."""
+    connection, meta = current_connection(), model._meta
+    quote, table = connection.ops.quote_name, meta.db_table
+    fields = meta.concrete_fields if names is None else [meta.get_field(n) for n in names]
+    cols = [field.get_col(table) for field in fields]
+    ops = connection.ops
+    converters = [(c, ops.get_db_converters(c) + c.get_db_converters(connection)) for c in cols]
     columns = ", ".join(f"{quote(table)}.{quote(f.column)}" for f in fields)
     return columns, [f.attname for f in fields], converters
 
@@ -64,7 +63,7 @@ def select_sql(
     model: type[models.Model], where: str, lock: bool, vendor: str
 ) -> tuple[str, list[str], list[Any]]:
     connection = current_connection()
-    columns, names, converters = _columns(model, vendor)
+    columns, names, converters = select_columns(model, vendor)
     # Identifiers come from the models, `where` from this app's code; values are parameters.
     table = connection.ops.quote_name(model._meta.db_table)
     sql = f"SELECT {columns} FROM {table} WHERE {where}"  # noqa: S608
@@ -301,8 +300,8 @@ def _select_pair(
 ) -> tuple[str, list[str], list[Any], list[str], list[Any]]:
     connection = current_connection()
     quote = connection.ops.quote_name
-    columns, names, converters = _columns(model, vendor)
-    other_columns, other_names, other_converters = _columns(other, vendor)
+    columns, names, converters = select_columns(model, vendor)
+    other_columns, other_names, other_converters = select_columns(other, vendor)
     more_columns, more_joins = more
     sql = (
         f"SELECT {columns}, {other_columns}{', ' if more_columns else ''}{more_columns} "  # noqa: S608

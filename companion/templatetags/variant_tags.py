@@ -52,7 +52,7 @@ def table_options(state: Any, live: bool = False) -> list[TableOption]:
     return [
         TableOption(name, OPTIONS.get(name, name), options.flag(name))
         for name in options.names()
-        if name not in VARIANTS and (not live or name in options.LIVE)
+        if name not in VARIANTS and (not live or name in options.live())
     ]
 
 
@@ -65,7 +65,7 @@ def variant_options(state: Any) -> list[VariantOption]:
     except OptionsError:
         return []
     rows = []
-    for name in options.VARIANTS:  # the mode's order
+    for name in options.variants():  # the mode's order
         if name not in VARIANTS:
             continue
         label, line = VARIANTS[name]

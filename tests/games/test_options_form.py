@@ -1,17 +1,19 @@
 """Every option a mode declares is on the host's form and accepted: for each registered mode, a
 table of that mode shows each of its options as a checkbox of a form that posts to the
 `options` tap, and the tap takes it on and off and stores it; in play, the same for the options
-a host may still change (`LIVE`)."""
+a host may still change (`live()`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.test import Client
 
 from companion.models import Table
 from companion.rules import modes
+from companion.words.variants import OPTIONS, VARIANTS
 from tests.support.game import picked_all
 from tests.support.modeplay import in_play, mode_table
 from tests.web.test_views import htmx_post
@@ -75,9 +77,45 @@ def test_every_option_of_the_mode_is_on_the_lobby_form_and_accepted(key: str) ->
 def test_every_live_option_is_on_the_form_in_play_and_accepted(key: str) -> None:
     table = playing(key)
     assert table.status == Table.Status.PLAYING
-    live = modes.get(key).options_type.LIVE
+    live = modes.get(key).options_type.live()
     assert live, key
     assert sorted(form_options(table)) == sorted(live), key
     for name in live:
         set_option(table, name, True)
         set_option(table, name, False)
+
+
+@pytest.fixture
+def identity_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A probe package's options for the identity game only: a variant with its words, and an
+    option a host may still change in play."""
+    monkeypatch.setitem(VARIANTS, "probe_variant", ("Probe variant", "What it changes."))
+    monkeypatch.setitem(OPTIONS, "probe_live", "Probe live")
+    modes.add_option("probe_variant", modes=("identity",), variant=True, place=1)
+    modes.add_option("probe_live", modes=("identity",), live=True)
+    yield
+    modes.remove_option("probe_variant")
+    modes.remove_option("probe_live")
+
+
+@pytest.mark.usefixtures("identity_only")
+def test_an_option_declared_for_the_identity_game_is_on_its_form_only() -> None:
+    table, _seats = mode_table(modes.DEFAULT, 0)
+    offered = form_options(table)
+    assert {"probe_variant", "probe_live"} <= set(offered)
+    assert offered.index("probe_variant") < offered.index("rebirth")
+    set_option(table, "probe_variant", True)
+    set_option(table, "probe_live", True)
+    for key in modes.keys():
+        if key != modes.DEFAULT:
+            assert not {"probe_variant", "probe_live"} & set(form_options(mode_table(key, 0)[0]))
+    game = playing(modes.DEFAULT)
+    assert "probe_live" in form_options(game) and "probe_variant" not in form_options(game)
+    set_option(game, "probe_live", True)
+
+
+@pytest.mark.parametrize("key", [k for k in modes.keys() if k != modes.DEFAULT])
+def test_another_modes_form_lists_none_of_the_identity_games_variants(key: str) -> None:
+    variants = modes.get(modes.DEFAULT).options_type.variants()
+    assert "rebirth" in variants
+    assert not set(variants) & set(form_options(mode_table(key, 0)[0])), key

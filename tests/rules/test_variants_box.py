@@ -239,14 +239,10 @@ def test_the_lord_is_offered_3_random_non_lord_heroes_plus_one_lord_hero() -> No
         )
 
 
-def test_the_mode_offers_the_lord_pack_only_with_the_option_on() -> None:
-    mode = modes.get("identity")
+def test_the_mode_offers_the_lords_five_from_the_box() -> None:
+    """The lord pack is its package's offer (tests/games/house/test_lord_pack.py)."""
     box = owned_box()
-    pack = mode.options({"lord_pack": True})
-    plain = mode.options({})
-    offer = mode.leader_offer_from(pack, box, random.Random(1))
-    assert offer is not None and len(offer) == 4 and box.hero(offer[3]).lord
-    offer = mode.leader_offer_from(plain, box, random.Random(1))
+    offer = modes.get("identity").leader_offer_from(modes.get("identity").options({}), box)
     assert offer is not None and len(offer) == 5 and {"WEI001", "SHU001", "WU001"} <= set(offer)
 
 

@@ -10,6 +10,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from companion.actions.variants import add_refusals
+from companion.games.afterlife.rules import options
 from companion.words import variants
 from companion.words.history import WORKED_DAMAGE, clause, hero_name, line
 
@@ -107,14 +109,14 @@ def _soul_haunted(public: dict[str, Any], name: str) -> str:
 variants.add_words(
     {},
     {
-        "rebirth": (
+        options.REBIRTH: (
             gettext_lazy("Rebirth"),
             gettext_lazy(
                 "The dead stay: each player may give them one card a turn; at 4 cards (3 with 4–5 "
                 "players) they come back with a new hero at 1 HP, still dead for victory."
             ),
         ),
-        "dark_souls": (
+        options.DARK_SOULS: (
             gettext_lazy("Dark souls"),
             gettext_lazy(
                 "A dead loyalist, rebel or renegade becomes a dark soul and haunts a living player "
@@ -122,4 +124,16 @@ variants.add_words(
             ),
         ),
     },
+)
+
+# Why one of its options is refused (`OptionRefusal.code`, rules/options.py).
+add_refusals(
+    {
+        options.CLASH_DARK_SOULS: gettext_lazy(
+            "Rebirth and dark souls both decide what becomes of the dead: choose one."
+        ),
+        options.CLASH_FIRST_GAME: gettext_lazy(
+            "Rebirth draws a new hero, and first-game mode plays without heroes."
+        ),
+    }
 )

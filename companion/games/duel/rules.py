@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.games.draft.rules import DraftPlan, Placement
@@ -95,11 +96,18 @@ def hero_in_play(placement: Placement, side: str, fallen: int) -> str:
     return placement.lineup(side)[fallen]
 
 
+@dataclass(frozen=True)
+class DuelOptions(TableOptions):
+    """Every table's options, and those the game packages declare for this mode."""
+
+    MODE: ClassVar[str] = "duel"
+
+
 class DuelMode(Mode):
     key: ClassVar[str] = "duel"
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
-    options_type: ClassVar[type[TableOptions]] = TableOptions
+    options_type: ClassVar[type[TableOptions]] = DuelOptions
     opening_draw: ClassVar[int] = 4  # docs/rules.md §9.8: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
     heroes_per_seat: ClassVar[int] = HEROES

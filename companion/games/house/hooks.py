@@ -1,5 +1,6 @@
-"""The house rules' hooks: what a phone shows (a rebel's fellow rebels, the lord's start cards)
-and the header's reminder of the start cards. No write hook: both rules read the deal."""
+"""The house rules' hooks: what a phone shows (a rebel's fellow rebels, the lord's start cards),
+the header's reminder of the start cards, and the lord pack's offer to the lord. No write hook:
+the rules read the deal."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from django.utils.html import conditional_escape
 from companion import hooks
 from companion.games.house import rules
 from companion.models import Seat, Table
-from companion.rules import modes
+from companion.rules import box, modes
 from companion.rules.identities import Identity
 
 KEY = "house"
-REBELS = "rebels_know_each_other"
-LORD_FIVE = "lord_five_cards"
+REBELS = rules.REBELS
+LORD_FIVE = rules.LORD_FIVE
+LORD_PACK = rules.LORD_PACK
 
 
 def _at_start(table: Table) -> bool:
@@ -38,7 +40,18 @@ class HouseGame(hooks.Game):
         # On wherever the mode offers the rule, on or off: the covered card's fellows slot is
         # padded alike for every seat whether the option is on or not, so neither a phone's
         # size nor switching the option tells anyone who is a rebel.
-        return REBELS in type(table.opts).names() or table.opts.flag(LORD_FIVE)
+        return (
+            REBELS in type(table.opts).names()
+            or table.opts.flag(LORD_FIVE)
+            or table.opts.flag(LORD_PACK)
+        )
+
+    def leader_offer(self, table: Table, hero_box: box.Box) -> list[str] | None:
+        # The lord pack (docs/rules.md §9.5, seed 004): 3 random non-lord heroes and one of the
+        # box's lord heroes, at the start and on a re-deal.
+        if table.opts.flag(LORD_PACK):
+            return box.lord_pack_offer(hero_box)
+        return None
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:
         # The header's reminder that the lord draws five, while the start cards are drawn.

@@ -3,16 +3,30 @@
 - Rebels know each other: from the deal, each rebel's phone shows the other rebels. Nobody else
   learns anything (the public screens, the lord, loyalists and renegades see what they would).
 - The lord starts with five cards, one more than everybody's four.
+
+And seed 004's lord pack: the lord chooses from 3 heroes and 1 lord hero drawn from the box
+(`companion.rules.box.lord_pack_offer`, offered through the hooks).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.rules import modes
 from companion.rules.identities import Identity, can_see_identity
 
 START_CARDS = 4
 LORD_START_CARDS = 5
+
+# Its options (docs/rules.md §9.5, §9.6).
+LORD_PACK = "lord_pack"
+REBELS = "rebels_know_each_other"
+LORD_FIVE = "lord_five_cards"
+# The mode they belong to, and its option the lord pack does not go with (names: data).
+MODE = "identity"
+FIRST_GAME = "first_game_mode"
+CLASH_FIRST_GAME = "lord_pack_first_game"
+ONE_REBEL = "rebels_know_one_rebel"
 
 
 def sees_fellow(viewer: Identity | None, target: Identity, *, rebels_know_each_other: bool) -> bool:
@@ -58,3 +72,35 @@ def starting_cards(identity: Identity, *, lord_five_cards: bool) -> int:
     """The cards a player draws from the real deck at the start (the app only reminds): four;
     the lord five with the option on."""
     return LORD_START_CARDS if lord_five_cards and identity == Identity.LORD else START_CARDS
+
+
+def two_rebels(options: modes.TableOptions, seat_count: int) -> modes.OptionRefusal | None:
+    """Rebels who know each other need two rebels: refused where the deal of `seat_count`
+    players has one (at 4); nothing for a count the mode deals no game to (the deal says so)."""
+    mode = modes.get(options.MODE)
+    if not mode.seats_allowed(seat_count):
+        return None
+    if mode.identity_counts(seat_count, options).get(Identity.REBEL, 0) >= 2:
+        return None
+    return modes.OptionRefusal(
+        REBELS, ONE_REBEL, "Rebels who know each other need two rebels or more; this deal has one."
+    )
+
+
+def declare() -> None:
+    """Declare its options for the identity game, last among its variants."""
+    modes.add_option(
+        LORD_PACK,
+        modes=(MODE,),
+        variant=True,
+        place=50,
+        clashes=(
+            modes.Clash(
+                FIRST_GAME,
+                CLASH_FIRST_GAME,
+                "The lord pack offers heroes, and first-game mode plays without heroes.",
+            ),
+        ),
+    )
+    modes.add_option(REBELS, modes=(MODE,), variant=True, place=60, seats=two_rebels)
+    modes.add_option(LORD_FIVE, modes=(MODE,), variant=True, place=70)

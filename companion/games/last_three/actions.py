@@ -22,7 +22,7 @@ from companion.models import Event, Seat, Table
 
 KEY = "last_three"
 # Its table option (the identity game's).
-OPTION = "last_three"
+OPTION = rules.OPTION
 
 
 def enabled(table: Table) -> bool:

@@ -18,6 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.rules import modes
+
+OPTION = "last_three"
+# The mode it belongs to (its key: data).
+MODE = "identity"
+
 ALIVE = 3
 COUNTDOWN_ROUNDS = 3
 LOSS = 1
@@ -81,3 +87,8 @@ def end_of_round(
     if all(value - LOSS <= 0 for value in hp.values()):
         return replace(state, carried=state.carried + 1), RoundLoss(losses={}, carried=True)
     return state, RoundLoss(losses=dict.fromkeys(sorted(hp), LOSS))
+
+
+def declare() -> None:
+    """Declare its option for the identity game: it fits every other option and count."""
+    modes.add_option(OPTION, modes=(MODE,), variant=True, place=40)

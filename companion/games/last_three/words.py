@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from companion.games.last_three import rules
 from companion.games.last_three.rules import COUNTDOWN_ROUNDS
 from companion.rules.flow import shown_hp
 from companion.words import variants
@@ -67,7 +68,7 @@ def _died_clauses(public: dict[str, Any]) -> list[str]:
 variants.add_words(
     {},
     {
-        "last_three": (
+        rules.OPTION: (
             gettext_lazy("Last three"),
             gettext_lazy(
                 "With three alive, after three rounds everyone loses 1 HP at the end of each round "

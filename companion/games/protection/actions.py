@@ -33,7 +33,7 @@ from companion.models import Event, Game, Seat, Table
 
 KEY = "protection"
 # Its table option (the identity game's).
-OPTION = "first_out_protection"
+OPTION = rules.OPTION
 
 
 def enabled(table: Table) -> bool:

@@ -16,6 +16,15 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.rules import modes
+
+OPTION = "first_out_protection"
+# The mode it belongs to, and the variant it is the rule without (names: data; docs/rules.md §9.3:
+# "without dark-soul cards").
+MODE = "identity"
+WITHOUT = "dark_souls"
+CLASH = "protection_dark_souls"
+
 
 @dataclass(frozen=True)
 class Protection:
@@ -84,3 +93,20 @@ def out(protection: Protection | None, player: str) -> Protection | None:
     if protection is None or protection.ended or player == protection.player:
         return protection
     return replace(protection, ended=True)
+
+
+def declare() -> None:
+    """Declare its option for the identity game, after the afterlife's among its variants."""
+    modes.add_option(
+        OPTION,
+        modes=(MODE,),
+        variant=True,
+        place=30,
+        clashes=(
+            modes.Clash(
+                WITHOUT,
+                CLASH,
+                "The protection of the first player out is the rule for tables without dark souls.",
+            ),
+        ),
+    )

@@ -9,6 +9,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from companion.actions.variants import add_refusals
+from companion.games.protection import rules
 from companion.words import variants
 from companion.words.history import WORKED_DAMAGE, clause, line
 
@@ -43,7 +45,7 @@ def _protection_ended(public: dict[str, Any], name: str) -> str:
 variants.add_words(
     {},
     {
-        "first_out_protection": (
+        rules.OPTION: (
             gettext_lazy("Protect the first out"),
             gettext_lazy(
                 "The previous game's first player out keeps his last HP until someone else is out "
@@ -51,4 +53,13 @@ variants.add_words(
             ),
         ),
     },
+)
+
+# Why its option is refused (`OptionRefusal.code`, rules.py).
+add_refusals(
+    {
+        rules.CLASH: gettext_lazy(
+            "The protection of the first player out is the rule for tables without dark souls."
+        ),
+    }
 )

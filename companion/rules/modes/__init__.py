@@ -19,7 +19,14 @@ from companion.rules.modes.base import (
     OptionsRefused,
     TableOptions,
 )
-from companion.rules.modes.options import add_option, game_options
+from companion.rules.modes.options import (
+    Clash,
+    GameOption,
+    add_option,
+    game_options,
+    generation,
+    remove_option,
+)
 
 DEFAULT = "identity"
 
@@ -28,7 +35,10 @@ _MODES: dict[str, Mode] = {}
 
 def register(mode: Mode) -> None:
     """Make `mode` reachable by its key (a game package's `AppConfig.ready()`); registering a
-    key again replaces it (Django may call ready() twice in tests)."""
+    key again replaces it (Django may call ready() twice in tests). Its options class names it
+    (`TableOptions.MODE`): the options declared for this mode only are that class's."""
+    if mode.options_type.MODE != mode.key:
+        raise ValueError(f"the options of mode {mode.key} name mode {mode.options_type.MODE!r}")
     _MODES[mode.key] = mode
 
 
@@ -42,6 +52,8 @@ def get(key: str) -> Mode:
 # Emptied when full, so a process that meets every combination stays small.
 _PARSED: dict[tuple[str, type[TableOptions], frozenset[tuple[str, bool]]], TableOptions] = {}
 _PARSED_MAX = 256
+# The declared options `_PARSED` was parsed with (`options.generation`).
+_PARSED_WITH = [generation()]
 _FLAG = frozenset({bool})
 
 
@@ -52,6 +64,9 @@ def options_of(key: str, raw: Mapping[str, Any] | None) -> TableOptions:
     # Flags only: a 1 or a 0 equals True or False, and must still be refused by the parse.
     if not _FLAG.issuperset(map(type, raw.values())):
         return mode.options(raw)
+    if _PARSED_WITH[0] != generation():
+        _PARSED.clear()
+        _PARSED_WITH[0] = generation()
     cache_key = (key, mode.options_type, frozenset(raw.items()))
     parsed = _PARSED.get(cache_key)
     if parsed is None:
@@ -90,6 +105,8 @@ def score_codes() -> tuple[str, ...]:
 
 __all__ = [
     "DEFAULT",
+    "Clash",
+    "GameOption",
     "Mode",
     "OptionRefusal",
     "OptionsError",
@@ -102,5 +119,6 @@ __all__ = [
     "option_names",
     "options_of",
     "register",
+    "remove_option",
     "score_codes",
 ]

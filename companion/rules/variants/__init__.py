@@ -1,6 +1,7 @@
 """The identity game's variants and house rules (docs/rules.md §9), each a table option of the
-identity mode (`IdentityGameOptions`), off by default, are game packages of their own, with
-their rules beside their screens (`companion/games/`, reached through `companion.hooks`).
+identity mode off by default, are game packages of their own, which declare their options
+(`companion.rules.modes.add_option`), with their rules beside their screens (`companion/games/`,
+reached through `companion.hooks`).
 
 The hero box (the standard 25, heroes a table adds, the lord pack's offer, the draw of a new
 hero) is `companion.rules.box`.

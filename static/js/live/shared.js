@@ -33,6 +33,9 @@
   var behindTimer = null;
   var queue = [];
   var dialogSerial = 0;
+  // A press on a control in progress (its timer, taps.js), and the frames that wait for its end.
+  var pressing = 0;
+  var heldFrames = [];
 
   function randomId() {
     var bytes = new Uint8Array(16);

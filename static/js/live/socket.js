@@ -52,6 +52,8 @@
       if (msg.type === 'status' && msg.action_id) statusAnswer(msg);
       return;
     }
+    // No control is replaced under a press: the frame waits for the click (taps.js).
+    if (pressing) return heldFrames.push(text);
     var holder = document.createElement('template');
     holder.innerHTML = text;
     var delta = holder.content.querySelector('template#table-delta');

@@ -134,3 +134,28 @@
     }
     if (!socket || socket.readyState !== 1) { retry = 0; connect(); }
   });
+
+  // A press on a control holds the frames that come meanwhile (handleFrame): a redraw puts a new
+  // button where the pressed one was, and a mouse click pressed on one element and released on
+  // another goes to neither, so the tap would be lost. The frames are applied, in order, once the
+  // click is through (its handlers start the tap), or the press ends without one (a touch's click
+  // comes a moment after the finger lifts), or after ten seconds. Holding the identity card
+  // holds nothing.
+  function unpress(press) {
+    if (!pressing || (press && press !== pressing)) return;
+    clearTimeout(pressing);
+    pressing = 0;
+    heldFrames.splice(0).forEach(handleFrame);
+  }
+  document.addEventListener('pointerdown', function (ev) {
+    var el = ev.isPrimary && ev.target.closest('button,input,select,label,summary,a');
+    if (!el || el.closest('[data-hold]')) return;
+    unpress();
+    pressing = setTimeout(unpress, 1e4);
+  }, true);
+  ['click', 'pointerup', 'pointercancel'].forEach(function (type) {
+    document.addEventListener(type, function () {
+      var press = pressing;
+      if (press) setTimeout(function () { unpress(press); }, type === 'pointerup' ? 300 : 0);
+    }, true);
+  });

@@ -70,7 +70,7 @@ def test_one_option_changed_leaves_the_others(name: str) -> None:
 
 
 def test_only_referee_mode_may_change_during_a_game() -> None:
-    assert modes.get("identity").options({}).LIVE == frozenset({"referee_mode"})
+    assert modes.get("identity").options({}).live() == frozenset({"referee_mode"})
 
 
 @pytest.mark.parametrize("six", [False, True])

@@ -31,7 +31,7 @@ def test_its_app_registers_the_default_mode_and_its_words() -> None:
         assert mode_choices()[0] == ("identity", "Identity game", "4 to 10 players; a public lord.")
         assert side_label("rebels") == "The Rebels win"
         assert seats_needed("identity") == "Identities need 4 to 10 players."
-    assert set(IdentityGameOptions.VARIANTS) <= set(VARIANTS)
+    assert set(IdentityGameOptions.variants()) <= set(VARIANTS)
     assert {"six_two_renegades", "first_game_mode", "maneuvering"} <= set(OPTIONS)
 
 

@@ -48,7 +48,7 @@ def test_every_variant_is_off_by_default_and_an_existing_table_reads_as_before()
     assert options.variants_on() == ()
     assert all(getattr(options, name) is False for name in VARIANTS)
     assert {k: v for k, v in options.stored().items() if k in old} == old
-    assert IdentityGameOptions.VARIANTS == VARIANTS
+    assert IdentityGameOptions.variants() == VARIANTS
     assert options.refusals() == () and all(options.refusals(n) == () for n in range(4, 11))
 
 
@@ -123,7 +123,7 @@ def test_rebels_who_know_each_other_need_two_rebels(count: int, two_renegades: b
 
 
 def test_the_variants_are_fixed_once_dealt() -> None:
-    assert identity({}).LIVE == frozenset({"referee_mode"})
+    assert identity({}).live() == frozenset({"referee_mode"})
 
 
 @pytest.mark.parametrize("count", [0, 3, 11])

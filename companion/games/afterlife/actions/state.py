@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.actions.core import ActionError, Actor, seat_of
 from companion.actions.inputs import ordered_seats
-from companion.games.afterlife.rules import rebirth, souls
+from companion.games.afterlife.rules import options, rebirth, souls
 from companion.games.afterlife.rules.souls import DarkSoul
 from companion.models import Seat, Table
 from companion.rules.identities import Identity
@@ -21,8 +21,8 @@ from companion.rules.victory import SeatStatus
 
 KEY = "afterlife"
 # Its two table options (the identity game's), which share its state.
-REBIRTH = "rebirth"
-DARK_SOULS = "dark_souls"
+REBIRTH = options.REBIRTH
+DARK_SOULS = options.DARK_SOULS
 
 
 @dataclass(frozen=True)

@@ -85,12 +85,9 @@ class IdentityMode(Mode):
         *,
         standard: bool = False,
     ) -> list[str] | None:
-        """The lord's offer from a table's box: with the lord pack (docs/rules.md §9.5, 004) 3
-        random non-lord heroes and one of the box's lord heroes, else docs/rules.md §2's five
-        (None from the standard heroes as they come: `leader_offer`)."""
-        lord_pack = isinstance(options, IdentityGameOptions) and options.lord_pack
-        if lord_pack:
-            return box.lord_pack_offer(hero_box, rng)
+        """The lord's offer from a table's box: docs/rules.md §2's five (None from the standard
+        heroes as they come: `leader_offer`). A variant that offers the lord other heroes does
+        it through its hooks (`hooks.Game.leader_offer`)."""
         return None if standard else box.lord_offer(hero_box, rng)
 
     def offers_from(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.games.draft.rules import DraftPlan, Placement
@@ -76,11 +77,18 @@ def _check_count(seat_count: int) -> None:
         raise Refused("seat_count", f"3 vs 3 seats {SEATS} players, not {seat_count}")
 
 
+@dataclass(frozen=True)
+class ThreesOptions(TableOptions):
+    """Every table's options, and those the game packages declare for this mode."""
+
+    MODE: ClassVar[str] = "threes"
+
+
 class ThreesMode(Mode):
     key: ClassVar[str] = "threes"
     min_players: ClassVar[int] = SEATS
     max_players: ClassVar[int] = SEATS
-    options_type: ClassVar[type[TableOptions]] = TableOptions
+    options_type: ClassVar[type[TableOptions]] = ThreesOptions
     opening_draw: ClassVar[int] = 4  # docs/rules.md §9.7: each hero starts with 4 cards
     score_codes: ClassVar[tuple[str, ...]] = (WIN,)
 

@@ -1,4 +1,5 @@
-"""The stored truth of a table. Every change goes through companion.actions."""
+"""The stored truth of a table. Every change goes through companion.actions. A table's
+scoring (its sessions and games) is in `companion.models.scoring`, its models named here too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 
 from companion.infra.fastsql import built, loaded_copy
+from companion.models.scoring import Game as Game
+from companion.models.scoring import Session as Session
 from companion.rules import modes
 
 # The seat limits are the rules' (docs/rules.md §1): written once, in companion.rules.identities.
@@ -310,61 +313,6 @@ class TapOutcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.action_id}:{self.kind}"
-
-
-class Session(models.Model):
-    """An evening of games at one table by the same people, scored together."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sessions")
-    number = models.PositiveIntegerField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    # Tournament (推广版计分赛): the lord passes round the seats in this order, once each.
-    tournament = models.BooleanField(default=False)
-    lord_order = models.JSONField(default=list, blank=True)
-    # Who played: seat id -> name at the time, so exports survive seats leaving.
-    players = models.JSONField(default=dict, blank=True)
-    # The session's hero box (`rules.box.Box.stored()`: the standard heroes switched
-    # off, the heroes the table added); empty: the standard 25. Read through
-    # `queries.box.table_box`.
-    box = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["number"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="session_number_unique")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table_id}/s{self.number}"
-
-
-class Game(models.Model):
-    """One game at a table, from the deal to the end; its events share its number."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
-    session = models.ForeignKey(
-        Session, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
-    )
-    number = models.PositiveIntegerField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    winner = models.CharField(max_length=16, blank=True, default="")
-    # Filled at the end: one entry per seat (name, identity, hero, alive, killer, kills...).
-    results = models.JSONField(default=list, blank=True)
-    # Filled at the end and on corrections: seat id -> score breakdown lines and total.
-    scores = models.JSONField(default=dict, blank=True)
-    # The table's options at the deal (the mode's stored options: the variants on).
-    options = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["number"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="game_number_unique")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table_id}#{self.number}"
 
 
 class Handover(models.Model):
