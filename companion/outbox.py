@@ -131,10 +131,15 @@ _open = threading.local()
 
 
 def _arrived(batch: _Batch, change: Change) -> None:
-    batch.committed.append(change)
-    if change is batch.changes[-1]:
-        batch.sent = True
+    if change is not batch.changes[-1]:
+        batch.committed.append(change)
+        return
+    batch.sent = True
+    if batch.committed:
+        batch.committed.append(change)
         _send_all(batch.committed)
+    else:  # alone (every HP tap)
+        _send(change)
 
 
 def combined(changes: list[Change]) -> Change:
@@ -168,9 +173,6 @@ def _send(change: Change) -> None:
 
 
 def _send_all(changes: list[Change]) -> None:
-    if len(changes) == 1:  # most transactions (every HP tap): no grouping
-        _deliver(changes[0], changes)
-        return
     tables: dict[int, list[Change]] = {}
     for change in changes:
         tables.setdefault(change.table_id, []).append(change)
