@@ -3,8 +3,8 @@ and the heroes offered from it.
 
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
 empty object is the standard 25). `table_box(table)` (companion.queries.box) reads it; every
-offer (the lord's, the lord pack's, the others' candidates, a mode's draft, rebirth) draws from
-it. Only the host changes it
+offer (the lord's, the lord pack's, the others' candidates, a mode's draft, a game's draw)
+draws from it. Only the host changes it
 (`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
 from the deal until the game is over the box is locked, every change refused alike. A change
 the host could try mid-game would otherwise answer by what the box holds for others in secret

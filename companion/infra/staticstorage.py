@@ -6,13 +6,14 @@ download them. `collectstatic` copies the files, this storage minifies the copie
 and rename nothing) and then lets WhiteNoise hash and compress them as before. Vendored files are
 already minified and are left alone.
 
-Two files are joined before that: the page's script `js/live.js`, written as parts by concern in
-`static/js/live/` (LIVE_PARTS, in order), and every page's stylesheet `css/app.css`, written as
-parts by component in `static/css/app/` (APP_PARTS, in order). The static files finder
-(JoiningFinder, in STATICFILES_FINDERS) serves each joined file under its one name and hides the
-parts, so a phone still loads one script and one stylesheet, `collectstatic` copies (then minifies
-and hashes) the joined files, and DEBUG's runserver and WhiteNoise serve the very same text: one
-function joins for both.
+Some files are joined before that: the page's script `js/live.js`, written as parts by concern in
+`static/js/live/` (LIVE_PARTS, in order), every page's stylesheet `css/app.css`, written as parts
+by component in `static/css/app/` (APP_PARTS, in order), the table display's `css/display.css`
+and the drafted modes' pages' `css/modes.css`. Each stylesheet has a games' slot, where the games'
+own rules for it join. The static files finder (JoiningFinder, in STATICFILES_FINDERS) serves each
+joined file under its one name and hides the parts, so a phone still loads one script and one
+stylesheet, `collectstatic` copies (then minifies and hashes) the joined files, and DEBUG's
+runserver and WhiteNoise serve the very same text: one function joins for both.
 """
 
 from __future__ import annotations
@@ -59,9 +60,14 @@ LIVE_PARTS = (
 # part (a phone's, the display's) comes after the parts it refines, and a rule moves to another
 # part only where no rule it passes can set the same property on the same element (each part's
 # header says what it must follow).
-# Where each game's own stylesheet (`app.css` at the top of its package, in INSTALLED_APPS'
-# order) joins the sheet: the core names no game, and a game's rules refine the seat's.
+# Where the games' own stylesheets join a joined sheet: for `css/NAME.css`, each game's `NAME.css`
+# at the top of its package (`app.css`, `display.css`, `modes.css`) in the games' slot, in
+# INSTALLED_APPS' order, and in app.css each game's `app-last.css` in the last games' slot, at its
+# end (for rules that refine the core's of any part). The core names no game. In app.css a game's
+# rules refine the seat's; the display's and the drafted modes' sheets end with the games' rules,
+# which refine theirs.
 GAMES_SLOT = "games"
+GAMES_LAST_SLOT = "games-last"
 GAME_SHEET = "app.css"
 APP_PARTS = tuple(
     f"{name}.css"
@@ -96,25 +102,40 @@ APP_PARTS = tuple(
         "variants",
         "end-of-night",
         "modes",
+        GAMES_LAST_SLOT,
     )
 )
-# Each joined file: the folder of its parts, and the parts in order.
-JOINED = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}
+# Each joined file: the folder of its parts, and the parts in order. The table display's sheet
+# (loaded after app.css on the display and the host console) and the drafted modes' pages' (after
+# app.css and display.css) each end with the games' slot; the drafted modes' is all games' rules
+# (the draft kit's, then its modes').
+JOINED = {
+    "js/live.js": ("js/live", LIVE_PARTS),
+    "css/app.css": ("css/app", APP_PARTS),
+    "css/display.css": ("css/display", ("display.css", f"{GAMES_SLOT}.css")),
+    "css/modes.css": ("css/modes", (f"{GAMES_SLOT}.css",)),
+}
 
 
-def game_sheets() -> list[Path]:
-    """The games' own stylesheets, in the order their apps are installed."""
-    found = (Path(config.path) / GAME_SHEET for config in apps.get_app_configs())
-    return [sheet for sheet in found if sheet.is_file()]
+def game_sheets(sheet: str = GAME_SHEET) -> list[Path]:
+    """The games' own stylesheets named `sheet`, in the order their apps are installed."""
+    found = (Path(config.path) / sheet for config in apps.get_app_configs())
+    return [path for path in found if path.is_file()]
 
 
 def part_paths(name: str, source: Path = SOURCE) -> list[Path]:
     """The files the joined static file `name` is made of, in order: its parts, the games'
-    sheets in the games' slot."""
+    sheets of its name in the games' slot (and of its name with `-last` in the last one)."""
     folder, parts = JOINED[name]
     paths: list[Path] = []
+    sheet = name.rsplit("/", 1)[-1]
     for part in parts:
-        paths.extend(game_sheets() if part == f"{GAMES_SLOT}.css" else [source / folder / part])
+        if part == f"{GAMES_SLOT}.css":
+            paths.extend(game_sheets(sheet))
+        elif part == f"{GAMES_LAST_SLOT}.css":
+            paths.extend(game_sheets(sheet.replace(".css", "-last.css")))
+        else:
+            paths.append(source / folder / part)
     return paths
 
 

@@ -1,5 +1,5 @@
 """The app's one source of chance: every draw (the identities, the hero offers, the draft's pool,
-a mode's own cards, the rebirth flip) takes its generator from `source()` unless its
+a mode's own cards, a game's own draw from the box) takes its generator from `source()` unless its
 caller passes one (`rng=`).
 
 `source()` is the operating system's secure source (`secrets.SystemRandom`): the identities are

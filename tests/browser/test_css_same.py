@@ -1,9 +1,11 @@
 """A stylesheet change that should change nothing: the same screens (the lobby's host console and
 phone, a phone and the display in play, a dying seat, the end card, ten seats, the help and start
-pages; 360x640, 390x844 and 1280x800; Chinese and English) rendered with an earlier app.css
-(OLD_CSS: a file, e.g. `git show REV:static/css/app.css`) and with today's joined parts, in the
-same page, one after the other: every element's computed style (and ::before, ::after) must be
-the same, and so must the screenshot's bytes. A screen whose screenshot also differs between two
+pages; rebirth's and dark souls' phones and display; 3 vs 3's and 1 vs 1's at the draft and in
+play; 360x640, 390x844 and 1280x800; Chinese and English) rendered with earlier stylesheets
+(OLD_CSS: app.css as a file, e.g. `git show REV:static/css/app.css`, or a folder of app.css,
+display.css and modes.css as they were served) and with today's joined ones, in the same page,
+one after the other: every element's computed style (and ::before, ::after) must be the same,
+and so must the screenshot's bytes. A screen whose screenshot also differs between two
 renderings with the earlier sheet (a fading scrollbar) is reported, not failed: its computed
 styles still decide. CSS animations are paused at their start before each look; the dying
 pulse's shadow may still differ by a frame (CSS_REDUCED_MOTION=1 turns the pulse off).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,9 @@ from tests.browser.conftest import ARTIFACTS
 
 OLD = os.environ.get("OLD_CSS", "")
 OUT = ARTIFACTS / "css-same"
+SHEETS = ("app", "display", "modes")
+# A served stylesheet's name (hashed or not) and which of SHEETS it is.
+SHEET_URL = re.compile(r"/static/css/(app|display|modes)[.\w]*\.css")
 
 BOX = """async ([a, b]) => {
   const load = (src) => new Promise((ok) => { const i = new Image(); i.onload = () => ok(i); i.src = 'data:image/png;base64,' + src; });
@@ -59,12 +65,66 @@ DUMP = """() => {
 
 
 @pytest.mark.skipif(not OLD, reason="OLD_CSS not set")
+def old_sheets() -> dict[str, str]:
+    """The earlier sheets: OLD_CSS's app.css alone, or each of SHEETS its folder holds."""
+    old = Path(OLD)
+    if old.is_file():
+        return {"app": old.read_text()}
+    return {n: (old / f"{n}.css").read_text() for n in SHEETS if (old / f"{n}.css").is_file()}
+
+
+def game_screens(base: str) -> list[tuple[str, str, str]]:
+    """Rebirth (a gift given, another due), dark souls (a soul to choose, a player haunted), and
+    3 vs 3 and 1 vs 1 at the draft and in play."""
+    names = tables.NAMES_EN[:6]
+    rebirth = tables.seated(base, names[:5])
+    rebirth.host.act("options", fields="rebirth", rebirth="1")
+    tables.deal(rebirth)
+    tables.pick_heroes(rebirth)
+    lord = rebirth.seat_by_identity("lord")
+    rebel = rebirth.seat_by_identity("rebel")
+    tables.kill(rebirth, rebel, lord)
+    rebirth.seat_by_identity("loyalist").device.act("give", seat=str(rebel.id))
+    giver = rebirth.seat_by_identity("renegade")
+    souls = tables.seated(base, names)
+    souls.host.act("options", fields="dark_souls", dark_souls="1")
+    tables.deal(souls)
+    tables.pick_heroes(souls)
+    haunted, loyalist = souls.seat_by_identity("lord"), souls.seat_by_identity("loyalist")
+    chooser = next(s for s in souls.seats if s.identity == "rebel")
+    tables.kill(souls, loyalist, chooser)
+    loyalist.device.act("haunt", seat=str(haunted.id))
+    tables.kill(souls, chooser, haunted)
+    threes_draft, commanders = screen_tables.threes(base, draft_only=True)
+    threes, _ = screen_tables.threes(base)
+    duel_draft, duel = screen_tables.duel(base, draft_only=True), screen_tables.duel(base)
+    return [
+        ("rebirth-dead", rebel.device.url, "phone"),
+        ("rebirth-giver", giver.device.url, "phone"),
+        ("rebirth-display", rebirth.display_path, "display"),
+        ("souls-choose", chooser.device.url, "phone"),
+        ("souls-haunted", haunted.device.url, "phone"),
+        ("souls-display", souls.display_path, "display"),
+        ("threes-draft-phone", commanders[0].device.url, "phone"),
+        ("threes-draft-display", threes_draft.display_path, "display"),
+        ("threes-play-phone", threes.seats[0].device.url, "phone"),
+        ("threes-play-display", threes.display_path, "display"),
+        ("duel-draft-phone", duel_draft.seats[0].device.url, "phone"),
+        ("duel-draft-display", duel_draft.display_path, "display"),
+        ("duel-play-phone", duel.seats[0].device.url, "phone"),
+        ("duel-play-display", duel.display_path, "display"),
+    ]
+
+
 def test_same_rendering(browser, app_server) -> None:
+    old = old_sheets()
     css = {
-        "old": minify("css/app.css", Path(OLD).read_text()),
-        "new": minify("css/app.css", joined_text("css/app.css")),
+        f"{which}-{n}": minify(f"css/{n}.css", text)
+        for n in old
+        for which, text in (("old", old[n]), ("new", joined_text(f"css/{n}.css")))
     }
     base = app_server.base_url
+    only = os.environ.get("CSS_SCREENS", "").split(",")
     lobby = screen_tables.lobby(base)
     play = screen_tables.playing(base)
     lord = play.seat_by_identity("lord")
@@ -89,12 +149,13 @@ def test_same_rendering(browser, app_server) -> None:
         ("help", "/help/", "both"),
         ("start", "/", "phone"),
     ]
+    if only == [""] or any(n.split("-")[0] in {"rebirth", "souls", "threes", "duel"} for n in only):
+        screens += game_screens(base)
     sizes = {"phone": [(360, 640), (390, 844)], "display": [(1280, 800)]}
     sizes["both"] = sizes["phone"] + sizes["display"]
     OUT.mkdir(parents=True, exist_ok=True)
     compared = 0
     results: list = []
-    only = os.environ.get("CSS_SCREENS", "").split(",")
     for name, path, kind in screens:
         if only != [""] and name not in only:
             continue
@@ -114,9 +175,14 @@ def test_same_rendering(browser, app_server) -> None:
 
                 def serve(route, request) -> None:
                     which = "new" if "v=new" in request.url else "old"
-                    route.fulfill(status=200, content_type="text/css", body=css[which])
+                    sheet = SHEET_URL.search(request.url)
+                    if sheet is None or f"{which}-{sheet.group(1)}" not in css:
+                        route.continue_()
+                        return
+                    body = css[f"{which}-{sheet.group(1)}"]
+                    route.fulfill(status=200, content_type="text/css", body=body)
 
-                context.route("**/static/css/app*.css*", serve)
+                context.route(SHEET_URL, serve)
                 page = context.new_page()
                 page.clock.install()
                 page.goto(path)
@@ -128,14 +194,15 @@ def test_same_rendering(browser, app_server) -> None:
                 dumps = {}
                 for which in ("old", "new", "old2"):
                     page.evaluate(
-                        """(v) => new Promise((done) => {
-                          const link = document.querySelector('link[rel=stylesheet][href*="/app"]');
+                        """([v, names]) => Promise.all([...document.querySelectorAll(
+                          'link[rel=stylesheet]')].filter((link) => names.some(
+                          (n) => link.href.includes('/css/' + n))).map((link) => new Promise((done) => {
                           const fresh = link.cloneNode();
                           fresh.href = link.href.split('?')[0] + '?v=' + v;
                           fresh.onload = () => { link.remove(); done(); };
                           link.after(fresh);
-                        })""",
-                        which,
+                        })))""",
+                        [which, list(old)],
                     )
                     # CSS animations run on the page's own time (the dying pulse): each
                     # stylesheet is compared at their start.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.afterlife.rules import draw
 from companion.games.draft.rules import Draft
 from companion.rules import box, chance, heroes, identities, modes
 from tests.conftest import SEED_SALT
@@ -69,7 +70,7 @@ DRAWS = {
     "box_lord_offer": lambda: box.lord_offer(box.Box()),
     "box_lord_pack_offer": lambda: box.lord_pack_offer(box.Box()),
     "box_candidates": lambda: box.deal_candidates(box.Box(), taken=[], player_count=5, count=4),
-    "rebirth": lambda: box.rebirth_hero(box.Box(), old_hero="WEI001", held=["WEI001"]),
+    "rebirth": lambda: draw.rebirth_hero(box.Box(), old_hero="WEI001", held=["WEI001"]),
     "threes_cards": lambda: modes.get("threes").deal(6, modes.TableOptions()),
     "duel_cards": lambda: modes.get("duel").deal(2, modes.TableOptions()),
     "threes_draft": lambda: _draft("threes"),

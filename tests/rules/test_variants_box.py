@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.afterlife.rules import draw
 from companion.rules import box as hero_box
 from companion.rules import heroes, modes
 from companion.rules.box import Box, BoxError
@@ -283,11 +284,11 @@ def test_the_rebirth_draw_comes_from_the_box_with_added_heroes() -> None:
     box = box.add(YUANSHAO).add({**XIANDI, "name_zh": "曹丕", "kingdom": "wei", "lord": False})
     held = {"SHU001", "QUN002"}
     for seed in range(20):
-        hero = hero_box.rebirth_hero(box, old_hero="ADD001", held=held, rng=random.Random(seed))
+        hero = draw.rebirth_hero(box, old_hero="ADD001", held=held, rng=random.Random(seed))
         assert hero is not None and hero.id not in {"ADD001", *held}
     # The only wei hero in the box is 曹丕 (ADD002): a dead 曹丕 finds none.
-    assert hero_box.rebirth_hero(box, old_hero="ADD002", held=held) is None
-    reborn = hero_box.rebirth_hero(
+    assert draw.rebirth_hero(box, old_hero="ADD002", held=held) is None
+    reborn = draw.rebirth_hero(
         box.add({**XIANDI, "name_zh": "曹植", "kingdom": "wei", "lord": False}),
         old_hero="ADD002",
         held=held,

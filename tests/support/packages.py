@@ -14,9 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SUFFIXES = (".py", ".html", ".js", ".css", ".txt", ".json", ".csv")
 
 
-def naming_files(package: str, names: re.Pattern[str]) -> list[str]:
-    """The files outside `companion/games/<package>` that match `names`."""
-    own = Path("companion/games") / package
+def naming_files(package: str, names: re.Pattern[str], also: tuple[str, ...] = ()) -> list[str]:
+    """The files outside `companion/games/<package>` (and the packages `also`: the draft kit a
+    drafted mode shares) that match `names`."""
+    packages = [Path("companion/games") / p for p in (package, *also)]
     found = []
     for folder in ("companion", "templates", "static/js", "static/css"):
         for path in sorted((ROOT / folder).rglob("*")):
@@ -24,7 +25,7 @@ def naming_files(package: str, names: re.Pattern[str]) -> list[str]:
             if (
                 not path.is_file()
                 or path.suffix not in SUFFIXES
-                or relative.is_relative_to(own)
+                or any(relative.is_relative_to(own) for own in packages)
                 or {"migrations", "locale", "__pycache__"} & set(relative.parts)
                 or relative == Path("companion/settings.py")
             ):

@@ -5,17 +5,15 @@ the end table, a green rebel beside a green Wu hero read as one thing)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from companion.infra.staticstorage import joined_text
 
-STATIC = Path(__file__).resolve().parents[2] / "static" / "css"
 RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 
 
 def _rules(name: str) -> list[tuple[str, str]]:
-    # app.css is served joined from its parts (static/css/app/).
-    source = joined_text("css/app.css") if name == "app.css" else (STATIC / name).read_text()
+    # Each sheet is served joined from its parts and the games' sheets (infra/staticstorage.py).
+    source = joined_text(f"css/{name}")
     text = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
     return [(s.strip(), d) for s, d in RULE.findall(text)]
 

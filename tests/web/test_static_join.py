@@ -19,6 +19,7 @@ from django.test import RequestFactory
 
 from companion.infra.staticstorage import (
     APP_PARTS,
+    GAMES_LAST_SLOT,
     GAMES_SLOT,
     JOINED,
     LIVE_PARTS,
@@ -31,14 +32,19 @@ PARTS = SOURCE / "js" / "live"
 
 def by_hand(name: str = "js/live.js") -> str:
     """The parts read one by one and put end to end, in the declared order."""
-    folder, parts = {"js/live.js": ("js/live", LIVE_PARTS), "css/app.css": ("css/app", APP_PARTS)}[
-        name
-    ]
+    folder, parts = {
+        "js/live.js": ("js/live", LIVE_PARTS),
+        "css/app.css": ("css/app", APP_PARTS),
+        "css/display.css": ("css/display", ("display.css", f"{GAMES_SLOT}.css")),
+        "css/modes.css": ("css/modes", (f"{GAMES_SLOT}.css",)),
+    }[name]
+    slots = {f"{GAMES_SLOT}.css": "", f"{GAMES_LAST_SLOT}.css": "-last"}
     paths = []
     for part in parts:
-        if folder == "css/app" and part == f"{GAMES_SLOT}.css":
-            # The games' own sheets, in the order their apps are installed.
-            sheets = (Path(c.path) / "app.css" for c in apps.get_app_configs())
+        if part in slots:
+            # The games' own sheets of that name, in the order their apps are installed.
+            own = name.split("/")[-1].replace(".css", f"{slots[part]}.css")
+            sheets = (Path(c.path) / own for c in apps.get_app_configs())
             paths.extend(sheet for sheet in sheets if sheet.exists())
         else:
             paths.append(SOURCE / folder / part)
@@ -57,9 +63,13 @@ def test_every_part_is_joined_once_in_the_declared_order() -> None:
     assert LIVE_PARTS[0] == "_begin.js" and LIVE_PARTS[-2:] == ("_end.js", "help.js")
     joined = Path(finders.find("js/live.js")).read_text(encoding="utf-8")
     assert joined == by_hand()
-    assert sorted(JOINED) == ["css/app.css", "js/live.js"]
+    assert sorted(JOINED) == ["css/app.css", "css/display.css", "css/modes.css", "js/live.js"]
     sheet = Path(finders.find("css/app.css")).read_text(encoding="utf-8")
     assert sheet == by_hand("css/app.css") and sheet.startswith("/* Base")
+    display = Path(finders.find("css/display.css")).read_text(encoding="utf-8")
+    assert display == by_hand("css/display.css") and display.startswith("/* The table display")
+    modes = Path(finders.find("css/modes.css")).read_text(encoding="utf-8")
+    assert modes == by_hand("css/modes.css") and modes.startswith("/* The drafted modes")
 
 
 def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
@@ -76,15 +86,21 @@ def test_collectstatic_serves_the_joined_parts_minified_and_not_the_parts(
     assert served == rjsmin.jsmin(by_hand()) == minify("js/live.js", by_hand())
     assert not [name for name in manifest if name.startswith("js/live/")]
     assert not (tmp_path / "js" / "live").exists()
-    sheet = (tmp_path / manifest["css/app.css"]).read_text()
-    assert sheet == rcssmin.cssmin(by_hand("css/app.css"))
-    assert not [name for name in manifest if name.startswith("css/app/")]
-    assert not (tmp_path / "css" / "app").exists()
+    for name in ("css/app.css", "css/display.css", "css/modes.css"):
+        sheet = (tmp_path / manifest[name]).read_text()
+        assert sheet == rcssmin.cssmin(by_hand(name))
+        folder = name.removesuffix(".css")
+        assert not [path for path in manifest if path.startswith(f"{folder}/")]
+        assert not (tmp_path / folder).exists()
 
 
 @pytest.mark.parametrize(
     ("name", "parts"),
-    [("js/live.js", ("socket.js", "_begin.js")), ("css/app.css", ("base.css", "turn.css"))],
+    [
+        ("js/live.js", ("socket.js", "_begin.js")),
+        ("css/app.css", ("base.css", "turn.css")),
+        ("css/display.css", ("display.css",)),
+    ],
 )
 def test_debug_serves_the_same_joined_file(name, parts, settings) -> None:
     """runserver's static view and WhiteNoise in DEBUG (finders, autorefresh) both hand out the

@@ -14,7 +14,7 @@ class Result(NamedTuple):
 
     player: int
     identity: str
-    # The mode's name for the seat (3 vs 3's "warm_commander"), or "" where the identity says it.
+    # The mode's own name for the seat's role (Mode.role), or "" where the identity says it.
     role: str
     # Seats sharing a team win or lose together (the rating's teams).
     team: str

@@ -1,6 +1,6 @@
 """Each player's rating over the group's games with openskill's Plackett-Luce model, which rates
 games between teams of any size: the seats of one team (Mode.rating_team: the lord's side, the
-rebels, each renegade alone; 3 vs 3's colours; 1 vs 1's players) win or lose together, the
+rebels, each renegade alone; another way to play's own sides) win or lose together, the
 winners ranked first and every other team tied behind them. A rating is shown as its ordinal
 (mu - 3 sigma): a new player starts at 0 and it rises as the model grows sure they win.
 

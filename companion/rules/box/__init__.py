@@ -1,8 +1,8 @@
 """A table's hero box (docs/rules.md §2, §9.5): the standard 25 heroes, on by default, and the
 heroes a table owns and adds by hand (the lord pack's 汉献帝 and 袁绍, say). Plain data: validating
 an added hero (`hero`), a JSON file to export and import and the lord heroes (`contents`), the
-offers drawn from the box (the lord's, the lord pack's, the others') and the rebirth draw
-(`draws`).
+offers drawn from the box (the lord's, the lord pack's, the others') and its unused heroes, which
+a game's own draw takes from (`draws`).
 
 The JSON file:
 
@@ -27,11 +27,9 @@ from companion.rules.box.contents import (
 )
 from companion.rules.box.draws import (
     deal_candidates,
-    first_of_kingdom,
     heroes_needed,
     lord_offer,
     lord_pack_offer,
-    rebirth_hero,
     unused,
 )
 from companion.rules.box.hero import (
@@ -83,12 +81,10 @@ __all__ = [
     "check_hero",
     "deal_candidates",
     "export_box",
-    "first_of_kingdom",
     "from_stored",
     "heroes_needed",
     "import_box",
     "lord_offer",
     "lord_pack_offer",
-    "rebirth_hero",
     "unused",
 ]

@@ -1,14 +1,14 @@
 """Offers drawn from the box: the lord's, the lord pack's, the others' candidates, and the
-rebirth draw."""
+heroes no seat holds (what a game's own draw from the box takes from)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 
 from companion.rules import chance, heroes
 from companion.rules.box.contents import Box
-from companion.rules.box.hero import LORD_OFFER_SIZE, LORD_PACK_OTHERS, THREE_KINGDOMS, BoxHero
+from companion.rules.box.hero import LORD_OFFER_SIZE, LORD_PACK_OTHERS, BoxHero
 
 
 def _rng(rng: random.Random | None) -> random.Random:
@@ -66,27 +66,6 @@ def deal_candidates(
     return [pool[i * per_player : (i + 1) * per_player] for i in range(count)]
 
 
-def first_of_kingdom(kingdom: str, flipped: Sequence[BoxHero]) -> BoxHero | None:
-    """The rebirth's hero from the unused heroes in the order they are flipped: the first of
-    the dead hero's kingdom; for a hero of 群 or 神, the first flipped; None if none fits."""
-    if kingdom not in THREE_KINGDOMS:
-        return flipped[0] if flipped else None
-    return next((h for h in flipped if h.kingdom == kingdom), None)
-
-
 def unused(box: Box, held: Collection[str]) -> list[BoxHero]:
-    """The heroes of the box no seat holds (the dead keep theirs aside until reborn)."""
+    """The heroes of the box no seat holds (`held`: a game's draw says whose heroes count)."""
     return [h for h in box.heroes() if h.id not in held]
-
-
-def rebirth_hero(
-    box: Box, *, old_hero: str, held: Collection[str], rng: random.Random | None = None
-) -> BoxHero | None:
-    """The hero a dead player is reborn as (docs/rules.md §9.1): the unused heroes shuffled and
-    flipped, the first of his old hero's kingdom (any, for 群 and 神). `held` is every seat's hero,
-    his old one too: his old hero goes back among the unused only after the draw. None: no hero
-    of his kingdom is left (he keeps his cards and takes no more gifts)."""
-    kingdom = box.hero(old_hero).kingdom
-    pile = unused(box, {*held, old_hero})
-    _rng(rng).shuffle(pile)
-    return first_of_kingdom(kingdom, pile)

@@ -14,9 +14,7 @@ FORMAT = "sanguosha-box"
 VERSION = 1
 
 KINGDOMS: tuple[str, ...] = ("wei", "shu", "wu", "qun", "god")
-# Rebirth looks for a hero of the dead player's kingdom among these; a hero of another kingdom
-# (群, 神) is reborn as the first hero flipped, whatever its kingdom (000: 如果是其他国家角色，
-# 将翻开的第一张牌作为他转世后的角色).
+# The three kingdoms (魏, 蜀, 吴): a draw by kingdom may treat a hero of another (群, 神) apart.
 THREE_KINGDOMS: frozenset[str] = frozenset({"wei", "shu", "wu"})
 GENDERS: tuple[str, ...] = ("male", "female")
 MIN_HP, MAX_HP = 1, 8

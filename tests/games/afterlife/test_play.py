@@ -56,7 +56,7 @@ def test_gifts_to_the_threshold_rebirth_with_a_hero_of_his_kingdom_at_hp_1() -> 
     reborn = fresh(rebel)
     assert reborn.alive and reborn.hp == 1 and not reborn.dying
     assert reborn.hero != old_hero
-    # The first hero of his kingdom; of any kingdom for a 群 or 神 hero (rules.box.rebirth_hero).
+    # The first hero of his kingdom; of any kingdom for a 群 or 神 hero (games/afterlife/rules/draw.py).
     if kingdom(old_hero) not in ("qun", "god"):
         assert kingdom(reborn.hero) == kingdom(old_hero)
     assert reborn.max_hp == box.Box().hero(reborn.hero).hp

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.afterlife.rules import rebirth
+from companion.games.afterlife.rules import draw, rebirth
 from companion.games.afterlife.rules.rebirth import GiftRefusal, GiftRefused, RebirthState
 from companion.games.identity.rules import IdentityMode
 from companion.rules import box as hero_box
@@ -125,20 +125,20 @@ def test_reborn_as_the_first_hero_of_his_kingdom_flipped_from_the_unused() -> No
     none of his kingdom: no rebirth, he keeps his cards and takes no more gifts (000)."""
     by_id = {h.id: h for h in hero_box.STANDARD}
     flipped = [by_id[i] for i in ("QUN002", "WU002", "WEI003", "SHU002", "WEI004")]
-    assert hero_box.first_of_kingdom("wei", flipped) == by_id["WEI003"]
-    assert hero_box.first_of_kingdom("shu", flipped) == by_id["SHU002"]
-    assert hero_box.first_of_kingdom("qun", flipped) == by_id["QUN002"]
-    assert hero_box.first_of_kingdom("wu", flipped[2:]) is None
-    assert hero_box.first_of_kingdom("qun", []) is None
+    assert draw.first_of_kingdom("wei", flipped) == by_id["WEI003"]
+    assert draw.first_of_kingdom("shu", flipped) == by_id["SHU002"]
+    assert draw.first_of_kingdom("qun", flipped) == by_id["QUN002"]
+    assert draw.first_of_kingdom("wu", flipped[2:]) is None
+    assert draw.first_of_kingdom("qun", []) is None
 
     box = hero_box.Box()
     held = {"WEI001", "SHU002", "WU003", "WEI004"}  # WEI004 is the dead player's
     for seed in range(30):
-        hero = hero_box.rebirth_hero(box, old_hero="WEI004", held=held, rng=random.Random(seed))
+        hero = draw.rebirth_hero(box, old_hero="WEI004", held=held, rng=random.Random(seed))
         assert hero is not None and hero.kingdom == "wei" and hero.id not in held
     # His old hero goes back among the unused only after the draw.
     all_wei_held = {h.id for h in hero_box.STANDARD if h.kingdom == "wei"}
-    assert hero_box.rebirth_hero(box, old_hero="WEI004", held=all_wei_held) is None
+    assert draw.rebirth_hero(box, old_hero="WEI004", held=all_wei_held) is None
     seats = table("L+ O+ R- N+")
     state = rebirth.no_hero_left(give(rebirth.died(RebirthState(), 2), seats, 0, 2, 1, 4), 2)
     assert state.cards[2] == 1 and not rebirth.due(state, 2, 4)
@@ -155,7 +155,7 @@ def test_the_rebirth_draw_takes_the_first_of_his_kingdom_in_the_shuffled_order()
     pile = hero_box.unused(box, {*held, "SHU004"})
     rng_b.shuffle(pile)
     expected = next(h for h in pile if h.kingdom == "shu")
-    assert hero_box.rebirth_hero(box, old_hero="SHU004", held=held, rng=rng_a) == expected
+    assert draw.rebirth_hero(box, old_hero="SHU004", held=held, rng=rng_a) == expected
 
 
 def test_with_hp_1() -> None:

@@ -18,7 +18,7 @@ from companion.games.afterlife.actions.state import (
     statuses,
     stored_before,
 )
-from companion.games.afterlife.rules import rebirth
+from companion.games.afterlife.rules import draw, rebirth
 from companion.models import Seat, Table
 from companion.queries.box import table_box
 from companion.rules import box, chance
@@ -39,7 +39,7 @@ GIFT_REFUSALS: dict[rebirth.GiftRefusal, Promise] = {
 @action
 def rebirth_give(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Change:
     """The tapping player gives the dead player `seat_id` one hand card (docs/rules.md §9.1); at the
-    threshold he is reborn at once: the app draws his new hero (`box.rebirth_hero`), HP 1."""
+    threshold he is reborn at once: the app draws his new hero (`draw.rebirth_hero`), HP 1."""
     tap = open_tap(actor, seat_id, REBIRTH)
     table = actor.table
     giver, receiver, seats, ids, state = tap.tapper, tap.seat, tap.seats, tap.ids, tap.state
@@ -117,7 +117,7 @@ def _draw(table: Table, old_hero: str, held: list[str]) -> box.BoxHero | None:
         pile = box.unused(the_box, held)
         chance.source().shuffle(pile)
         return pile[0] if pile else None
-    return box.rebirth_hero(the_box, old_hero=old_hero, held=held)
+    return draw.rebirth_hero(the_box, old_hero=old_hero, held=held)
 
 
 def reborn_row(seat: Seat) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 A dead player stays at the table with his identity shown. Each other living player may give
 him one hand card per turn; a reborn player cannot give (000: 不能献祭其他角色). At the
 threshold (4 cards, 3 in games of 4–5) he is reborn at once (000: 立即转世) as the first hero of
-his kingdom from the unused heroes (`companion.rules.box.rebirth_hero`), with HP 1, and is back
+his kingdom from the unused heroes (`draw.rebirth_hero`), with HP 1, and is back
 in turn order from his next turn; his old hero goes back among the unused. If no hero fits he
 keeps his cards and takes no more gifts. He may be reborn again (000: 玩家可以反复转世; 004's
 "at most 3 rebirths" is not followed, see docs/variants.md). He still counts as dead for the
