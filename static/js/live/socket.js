@@ -71,7 +71,7 @@
     if (pub) {
       var v = versionOf(pub);
       // One transaction's changes come as one state, which names the first of them.
-      var since = parseInt(pub.getAttribute('data-since'), 10) || v;
+      var since = +pub.getAttribute('data-since') || v;
       gap = lastPublic && since > lastPublic + 1;
       if (v > lastPublic) lastPublic = v;
     }
