@@ -51,6 +51,10 @@ class SecurityHeadersMiddleware:
             "frame-ancestors 'none'; object-src 'none'",
         )
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if not _trustworthy(request):
+            # A phone on the LAN address over plain http ignores this header and says so in red
+            # in its console on every page; it only has effect on https or this laptop's name.
+            del response["Cross-Origin-Opener-Policy"]
         if _carries_token(request, response):
             response["Cache-Control"] = "no-store, private"
             response["Referrer-Policy"] = "no-referrer"
@@ -80,6 +84,17 @@ def _give_device(request: HttpRequest, response: HttpResponse) -> None:
             samesite="Lax",
             secure=settings.HTTPS,
         )
+
+
+def _trustworthy(request: HttpRequest) -> bool:
+    """A potentially trustworthy origin, as a browser sees the page's: https, or a loopback
+    name (a LAN address over plain http is not, so no secure-context feature works there)."""
+    if request.is_secure():
+        return True
+    if not _host_ok(request):
+        return False
+    name = urlsplit(f"//{request.get_host()}").hostname or ""
+    return name in ("localhost", "127.0.0.1", "::1") or name.endswith(".localhost")
 
 
 def _host_ok(request: HttpRequest) -> bool:

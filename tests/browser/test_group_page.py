@@ -2,7 +2,8 @@
 tests/groups/support.py, 8 players) into the real server, and the page is read on phones
 (360x640 and 390x844) in both languages and on a laptop (1280x800): no element wider than the
 screen (the standings' tables fit whole, no sideways scrolling), every player's whole name in the
-rating chart's key in their colour, the one sentence on the rating. Screenshots go to
+rating chart's key in their colour, the one sentence on the rating; on a small phone every
+filter and every folded table's heading is a thumb's size (44px tall). Screenshots go to
 test-artifacts/group-*.png."""
 
 from __future__ import annotations
@@ -91,11 +92,9 @@ def _fits(page: Page, width: int) -> None:
     assert hidden == 0, f"{hidden} tables scroll sideways at {width}px"
 
 
-@pytest.mark.parametrize(("locale", "title"), [("zh-CN", "等级分"), ("en-US", "Rating")])
-def test_group_page_on_a_phone_and_a_laptop(
-    app_server, new_phone: ContextFactory, new_context: ContextFactory, locale: str, title: str
-) -> None:
-    table = open_table(app_server.base_url)
+def imported_group(base_url: str) -> str:
+    """The group page's address, once a host imported the group's file."""
+    table = open_table(base_url)
     csrf = HEADER_CSRF_RE.search(table.host.page())
     assert csrf
     content = json.dumps(group_file(), ensure_ascii=False).encode()
@@ -104,6 +103,31 @@ def test_group_page_on_a_phone_and_a_laptop(
     )
     link = re.search(r'href="(/g/[A-Za-z0-9_-]+/)"', html)
     assert link, html[:600]
+    return link.group(1)
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+def test_the_group_page_controls_take_a_thumb_on_a_small_phone(
+    app_server, new_phone: ContextFactory, locale: str
+) -> None:
+    page = new_phone(locale=locale).new_page()
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(imported_group(app_server.base_url))
+    controls = page.locator(".group-filters :is(select, button), details > summary")
+    expect(controls.first).to_be_visible()
+    heights = controls.evaluate_all(
+        "els => els.map(e => [e.textContent.trim().slice(0, 12), e.getBoundingClientRect().height])"
+    )
+    assert len(heights) >= 4
+    small = [(text, round(h)) for text, h in heights if h < 44]
+    assert small == [], f"under 44px tall: {small}"
+
+
+@pytest.mark.parametrize(("locale", "title"), [("zh-CN", "等级分"), ("en-US", "Rating")])
+def test_group_page_on_a_phone_and_a_laptop(
+    app_server, new_phone: ContextFactory, new_context: ContextFactory, locale: str, title: str
+) -> None:
+    link = imported_group(app_server.base_url)
     lang = "zh" if locale == "zh-CN" else "en"
     for kind, context, (width, height) in (
         ("phone360", new_phone(locale=locale), (360, 640)),
@@ -112,7 +136,7 @@ def test_group_page_on_a_phone_and_a_laptop(
     ):
         page = context.new_page()
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(link.group(1))
+        page.goto(link)
         expect(page.locator(".group-ratings h2")).to_have_text(title)
         legend = page.locator(".group-ratings svg.chart").text_content() or ""
         for name in NAMES.values():

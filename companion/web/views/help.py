@@ -15,6 +15,7 @@ from companion.queries.box import table_box
 from companion.rules import help as rules_help
 from companion.rules.help import first_game as rules_first_game
 from companion.rules.help.roles import ROLE_TIPS
+from companion.rules.help.sources import source_names
 from companion.rules.identities import MAX_PLAYERS, MIN_PLAYERS
 from companion.web import throttle
 from companion.web.views.common import too_many
@@ -59,7 +60,7 @@ def shown(e: rules_help.Entry, others: dict[str, rules_help.Entry] | None = None
         "links": links,
         # The card expansion whose entry it is, by name ("": the core deck's).
         "expansion": _pick(rules_help.expansion_name(e.expansion)),
-        "source": e.source,
+        "source": _pick(source_names(e.source)),
         "anchor": e.key.replace(":", "-"),
     }
 
