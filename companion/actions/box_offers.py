@@ -3,7 +3,7 @@ and the heroes offered from it.
 
 The box is kept on the table's session (`Session.box`, the JSON of `rules.box.Box.stored()`; an
 empty object is the standard 25). `table_box(table)` (companion.queries.box) reads it; every
-offer (the lord's, the lord pack's, the others' candidates, a mode's draft, a game's draw)
+offer (the lord's, a game's own, the others' candidates, a mode's draft, a game's draw)
 draws from it. Only the host changes it
 (`box_add`, `box_remove`, `box_switch`, `box_import`), one event each, and only between games:
 from the deal until the game is over the box is locked, every change refused alike. A change
@@ -80,7 +80,7 @@ def _refusal(error: box.BoxError, *, in_file: bool) -> BoxRefused:
 
 def leader_offer(table: Table) -> list[str]:
     """The hero ids offered to the table's leader, from the table's box: the first game on that
-    offers its own (`hooks.Game.leader_offer`: the lord pack's four), else as the mode deals from
+    offers its own (`hooks.Game.leader_offer`), else as the mode deals from
     it (`Mode.leader_offer_from`: docs/rules.md §2's five), else the mode's own offer."""
     mode = mode_of(table)
     hero_box = table_box(table)

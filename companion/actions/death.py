@@ -74,7 +74,7 @@ def _finish_if_over(actor: Actor | None, table: Table, seats: list[Seat]) -> Cha
     game.winner = side.value
     game.ended_at = timezone.now()
     game.results = game_results(table, seats)
-    # A reborn player (docs/rules.md §9.1) alive at the end is dead for the scores.
+    # A player a game brought back (`reborn`) alive at the end is dead for the scores.
     for line, reborn in zip(game.results, counted, strict=True):
         if reborn.reborn:
             line.update(alive=False, reborn=True)
@@ -116,7 +116,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
             return cast(Change, fell)
     alive_before = [Identity(s.identity) for s in seats if s.alive]
     killer = next((s for s in seats if s.pk == seat.damage_source_id), None)
-    # The seats as the games on count them (a reborn player, docs/rules.md §9.1), before the
+    # The seats as the games on count them (a player one brought back: `reborn`), before the
     # death.
     counted = hooks.statuses(table, seats)
     victim_was = counted[seats.index(seat)]
@@ -142,7 +142,7 @@ def seat_die(actor: Actor, *, seat_id: Any, action_id: str | None = None) -> Cha
     )
     after: dict[str, Any] = {"alive": False, "killer": killer.pk if killer else None}
     if victim_was.reborn:
-        before["reborn"] = True  # no discard for the killer of a reborn loyalist
+        before["reborn"] = True  # no discard for the killer of a loyalist brought back
     flow = _death_flow(table, seats, seat, killer, before, after)
     # The games on at the table see the death (their consequences join its event).
     death = hooks.Death(

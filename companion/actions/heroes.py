@@ -92,7 +92,7 @@ def start_heroes(actor: Actor, table: Table, action_id: str | None, pool: str = 
             change=Change(table.pk, table.version, private_seats={s.pk for s in seats}),
         )
     leader = leader_seat(table, seats)
-    leader.hero_candidates = box_leader_offer(table)  # the lord pack
+    leader.hero_candidates = box_leader_offer(table)  # a game's own offer, else the mode's
     leader.save(update_fields=["hero_candidates"])
     table.status = Table.Status.HEROES
     table.hero_stage = Table.HeroStage.LEADER
@@ -218,7 +218,7 @@ def heroes_redeal(actor: Actor, *, confirm: bool = False, action_id: str | None 
     leader = leader_seat(table, seats)
     before = {s.pk: s.hero_candidates for s in seats}
     if table.hero_stage == Table.HeroStage.LEADER:
-        leader.hero_candidates = box_leader_offer(table)  # the lord pack
+        leader.hero_candidates = box_leader_offer(table)  # a game's own offer, else the mode's
         leader.save(update_fields=["hero_candidates"])
         dealt = {leader.pk}
     else:

@@ -1,6 +1,8 @@
 """The words of a damage worked out by the rules (docs/rules.md §9.9 "Damage order"): its card
 and type, the request, each seat's state, and each step a seat takes with the modifiers that
-changed it; `prevent` (a point kept off a step before it lands) and `apply_step`.
+changed it; `prevent` (a point kept off a step before it lands) and `apply_step`. A game's own
+modifier (a rule of its own that prevents a point: `prevent`) is a `GameModifier` it names with
+`game_modifier`.
 
 The resolver that works the steps out is a game package's rules (an expansion's,
 companion/games/); the games' hooks (companion.hooks.damage_steps) see its steps in these words.
@@ -67,8 +69,31 @@ class Modifier(StrEnum):
     ICE_SWORD = "ice_sword_prevented"  # 寒冰剑: damage prevented, two cards discarded instead
     VINE_FIRE = "vine_fire"  # 藤甲: fire damage +1
     SILVER_LION = "silver_lion_cap"  # 白银狮子: damage above 1 becomes 1
-    # 罗汉 (dark souls, docs/rules.md §9.2): 1 prevented before it lands
-    LUOHAN = "luohan_prevented"
+
+
+class GameModifier(str):
+    """A modifier a game adds to the steps of a damage (`prevent` by a rule of its own): its
+    value as a `Modifier`'s, one object per value (`game_modifier`), so `is` compares them."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+
+_GAME_MODIFIERS: dict[str, GameModifier] = {}
+
+
+def game_modifier(value: str) -> GameModifier:
+    """The game's modifier `value` (the same object for the same value), never a `Modifier`'s."""
+    if value in Modifier._value2member_map_:
+        raise ValueError(f"{value!r} is a modifier of the rules")
+    return _GAME_MODIFIERS.setdefault(value, GameModifier(value))
+
+
+# What changed a step: one of the rules' modifiers or a game's.
+AnyModifier = Modifier | GameModifier
 
 
 class DamageError(ValueError):
@@ -123,7 +148,7 @@ class DamageRequest:
 class Change:
     """One modifier and the amount before and after it."""
 
-    modifier: Modifier
+    modifier: AnyModifier
     before: int
     after: int
 
@@ -170,12 +195,12 @@ class DamageStep:
     discards: int = 0
 
     @property
-    def modifiers(self) -> tuple[Modifier, ...]:
+    def modifiers(self) -> tuple[AnyModifier, ...]:
         """The modifiers that acted on this step, in order."""
         return tuple(change.modifier for change in self.changes)
 
 
-def prevent(step: DamageStep, points: int, modifier: Modifier) -> DamageStep:
+def prevent(step: DamageStep, points: int, modifier: AnyModifier) -> DamageStep:
     """The step with `points` of its damage prevented before it lands (after armour): HP and
     dying from what is left; nothing left is no damage (no skill to remind, no chain spread)."""
     amount = max(step.amount - points, 0)

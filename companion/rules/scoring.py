@@ -81,8 +81,8 @@ def is_final_duel_death(*, victim: Identity, alive_before_death: Sequence[Identi
 
 
 def lost_final_duel(victim: SeatStatus, alive_before: Sequence[SeatStatus]) -> bool:
-    """Whether this death lost the final duel (docs/rules.md §8), with reborn players counted dead:
-    a reborn renegade's death loses nothing, and reborn players do not spoil a duel."""
+    """Whether this death lost the final duel (docs/rules.md §8), with players a game brought back
+    (`reborn`) counted dead: such a renegade's death loses nothing, nor do they spoil a duel."""
     if victim.reborn:
         return False
     counted = [s.identity for s in alive_before if counts_alive(s)]

@@ -23,8 +23,8 @@ class Side(StrEnum):
 @dataclass(frozen=True)
 class SeatStatus:
     """One seat's identity and whether its player is alive; `reborn`: alive again (a game on at
-    the table says so, e.g. a reborn player 转世, docs/rules.md §9.1), who still counts as dead
-    for the end of the game, for scoring and for a killer's reward."""
+    the table that brings the dead back says so), who still counts as dead for the end of the
+    game, for scoring and for a killer's reward."""
 
     identity: Identity
     alive: bool
@@ -77,9 +77,9 @@ def death_consequence(*, victim: Identity, killer: Identity | None) -> str | Non
 
 
 def for_victory(seats: Sequence[SeatStatus]) -> list[SeatStatus]:
-    """The seats as the end of the game sees them: a reborn player counts as dead
-    (docs/rules.md §9.1: a lord, a rebel and a reborn rebel; the lord kills the rebel and wins).
-    Unchanged when nobody is reborn."""
+    """The seats as the end of the game sees them: a player brought back (`reborn`) counts as
+    dead (a lord, a rebel and a rebel brought back: the lord kills the rebel and wins).
+    Unchanged when nobody is back."""
     return [replace(s, alive=False) if s.reborn else s for s in seats]
 
 

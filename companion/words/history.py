@@ -32,6 +32,9 @@ the `words` module its app imports when ready, without any module here naming it
   (`WORKED_DAMAGE`: a damage the rules worked out), whose members a game declares with
   `member(kind, family)`: its clauses come after the member's own, so one game's clause reaches
   another's kinds without naming them.
+- `change(modifier)` registers its function as the words of a game's own modifier of a damage
+  step (`rules.damage.game_modifier`; from the step's [modifier, before, after]), which the
+  game that words the steps (`change_of`) says without naming it.
 - `describe(kind, public)` makes the line; a kind with no line is shown as its own name.
 """
 
@@ -47,7 +50,11 @@ Line = Callable[[dict[str, Any], str], str]
 # Clauses after a kind's line, from the event's public part ([] for none).
 Clause = Callable[[dict[str, Any]], list[str]]
 
+# A game's modifier of a damage step in words, from the amount before and after it.
+Change = Callable[[int, int], str]
+
 _LINES: dict[str, Line] = {}
+_CHANGES: dict[str, Change] = {}
 _CLAUSES: dict[str, list[Clause]] = {}
 # The families each kind is a member of (`member`).
 _FAMILIES: dict[str, tuple[str, ...]] = {}
@@ -87,6 +94,23 @@ def member(kind: str, family: str) -> None:
     clauses to: `WORKED_DAMAGE`)."""
     if family not in _FAMILIES.get(kind, ()):
         _FAMILIES[kind] = (*_FAMILIES.get(kind, ()), family)
+
+
+def change(modifier: str) -> Callable[[Change], Change]:
+    """Make the decorated function the words of a game's `modifier` (one function each)."""
+
+    def add(words: Change) -> Change:
+        if modifier in _CHANGES:
+            raise ValueError(f"{modifier!r} has words already")
+        _CHANGES[modifier] = words
+        return words
+
+    return add
+
+
+def change_of(modifier: str) -> Change | None:
+    """The words registered for a game's `modifier`, or None."""
+    return _CHANGES.get(modifier)
 
 
 def line_of(kind: str) -> Line:

@@ -1,7 +1,7 @@
 """A stylesheet change that should change nothing: the same screens (the lobby's host console and
 phone, a phone and the display in play, a dying seat, the end card, ten seats, the help and start
-pages; rebirth's and dark souls' phones and display; 3 vs 3's and 1 vs 1's at the draft and in
-play; 360x640, 390x844 and 1280x800; Chinese and English) rendered with earlier stylesheets
+pages; rebirth's and dark souls' phones and display; the protected first out's and the last
+three's countdown's; 3 vs 3's and 1 vs 1's at the draft and in play; 360x640, 390x844 and 1280x800; Chinese and English) rendered with earlier stylesheets
 (OLD_CSS: app.css as a file, e.g. `git show REV:static/css/app.css`, or a folder of app.css,
 display.css and modes.css as they were served) and with today's joined ones, in the same page,
 one after the other: every element's computed style (and ::before, ::after) must be the same,
@@ -73,9 +73,48 @@ def old_sheets() -> dict[str, str]:
     return {n: (old / f"{n}.css").read_text() for n in SHEETS if (old / f"{n}.css").is_file()}
 
 
+def protection(base: str, names: list[str]) -> tuple[tables.HttpTable, tables.HttpSeat]:
+    """The session's second game, its first out of the first protected and attacked once."""
+    table = tables.seated(base, names)
+    table.host.act("options", fields="first_out_protection", first_out_protection="1")
+    tables.deal(table)
+    tables.pick_heroes(table)
+    first = table.seat_by_identity("rebel")
+    tables.kill(table, first, None)
+    tables.kill(table, table.seat_by_identity("lord"), None)
+    tables.deal(table)
+    tables.pick_heroes(table)
+    attacker = next(s for s in table.seats if s is not first)
+    table.host.act("hp", seat=str(first.id), delta="-1", source=str(attacker.id))
+    return table, first
+
+
+def last_three_now(base: str, names: list[str]) -> tuple[tables.HttpTable, tables.HttpSeat]:
+    """Three alive since four rounds: the round that ends with everyone losing 1 HP."""
+    table = tables.seated(base, names)
+    table.host.act("options", fields="last_three", last_three="1")
+    tables.deal(table)
+    tables.pick_heroes(table)
+    for identity in ("loyalist", "renegade"):
+        tables.kill(table, table.seat_by_identity(identity), None)
+    for _ in range(4):
+        start = round_of(table)
+        while round_of(table) == start:
+            table.host.act("endturn")
+    assert "last-three-now" in table.host.page()
+    return table, table.seat_by_identity("lord")
+
+
+def round_of(table: tables.HttpTable) -> int:
+    found = re.search(r'class="pill now-round">[^<\d]*(\d+)', table.host.page())
+    assert found
+    return int(found.group(1))
+
+
 def game_screens(base: str) -> list[tuple[str, str, str]]:
-    """Rebirth (a gift given, another due), dark souls (a soul to choose, a player haunted), and
-    3 vs 3 and 1 vs 1 at the draft and in play."""
+    """Rebirth (a gift given, another due), dark souls (a soul to choose, a player haunted), the
+    protected first out (his phone, the display), the last three's countdown at its last round
+    (a phone, the display), and 3 vs 3 and 1 vs 1 at the draft and in play."""
     names = tables.NAMES_EN[:6]
     rebirth = tables.seated(base, names[:5])
     rebirth.host.act("options", fields="rebirth", rebirth="1")
@@ -95,6 +134,8 @@ def game_screens(base: str) -> list[tuple[str, str, str]]:
     tables.kill(souls, loyalist, chooser)
     loyalist.device.act("haunt", seat=str(haunted.id))
     tables.kill(souls, chooser, haunted)
+    protected_table, protected = protection(base, names[:5])
+    last_three, last_lord = last_three_now(base, names[:5])
     threes_draft, commanders = screen_tables.threes(base, draft_only=True)
     threes, _ = screen_tables.threes(base)
     duel_draft, duel = screen_tables.duel(base, draft_only=True), screen_tables.duel(base)
@@ -105,6 +146,10 @@ def game_screens(base: str) -> list[tuple[str, str, str]]:
         ("souls-choose", chooser.device.url, "phone"),
         ("souls-haunted", haunted.device.url, "phone"),
         ("souls-display", souls.display_path, "display"),
+        ("protected-phone", protected.device.url, "phone"),
+        ("protected-display", protected_table.display_path, "display"),
+        ("lastthree-phone", last_lord.device.url, "phone"),
+        ("lastthree-display", last_three.display_path, "display"),
         ("threes-draft-phone", commanders[0].device.url, "phone"),
         ("threes-draft-display", threes_draft.display_path, "display"),
         ("threes-play-phone", threes.seats[0].device.url, "phone"),
@@ -149,7 +194,10 @@ def test_same_rendering(browser, app_server) -> None:
         ("help", "/help/", "both"),
         ("start", "/", "phone"),
     ]
-    if only == [""] or any(n.split("-")[0] in {"rebirth", "souls", "threes", "duel"} for n in only):
+    if only == [""] or any(
+        n.split("-")[0] in {"rebirth", "souls", "protected", "lastthree", "threes", "duel"}
+        for n in only
+    ):
         screens += game_screens(base)
     sizes = {"phone": [(360, 640), (390, 844)], "display": [(1280, 800)]}
     sizes["both"] = sizes["phone"] + sizes["display"]

@@ -16,6 +16,7 @@ import pytest
 
 from companion.games.afterlife.rules import draw
 from companion.games.draft.rules import Draft
+from companion.games.house import rules as house
 from companion.rules import box, chance, heroes, identities, modes
 from tests.conftest import SEED_SALT
 
@@ -68,7 +69,7 @@ DRAWS = {
     "lord_candidates": lambda: heroes.lord_candidates(),
     "hero_candidates": lambda: heroes.deal_candidates(taken=[], player_count=5, non_lord_count=4),
     "box_lord_offer": lambda: box.lord_offer(box.Box()),
-    "box_lord_pack_offer": lambda: box.lord_pack_offer(box.Box()),
+    "lord_pack_offer": lambda: house.lord_pack_offer(box.Box()),
     "box_candidates": lambda: box.deal_candidates(box.Box(), taken=[], player_count=5, count=4),
     "rebirth": lambda: draw.rebirth_hero(box.Box(), old_hero="WEI001", held=["WEI001"]),
     "threes_cards": lambda: modes.get("threes").deal(6, modes.TableOptions()),

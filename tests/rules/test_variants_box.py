@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from companion.games.afterlife.rules import draw
+from companion.games.house import rules as house
 from companion.rules import box as hero_box
 from companion.rules import heroes, modes
 from companion.rules.box import Box, BoxError
@@ -227,7 +228,7 @@ def test_the_lord_is_offered_3_random_non_lord_heroes_plus_one_lord_hero() -> No
     drawn: Counter[str] = Counter()
     seen_others: set[str] = set()
     for seed in range(400):
-        offer = hero_box.lord_pack_offer(box, random.Random(seed))
+        offer = house.lord_pack_offer(box, random.Random(seed))
         assert len(offer) == 4 and len(set(offer)) == 4
         assert offer[3] in lords and not lords & set(offer[:3])
         drawn[offer[3]] += 1
@@ -235,7 +236,7 @@ def test_the_lord_is_offered_3_random_non_lord_heroes_plus_one_lord_hero() -> No
     assert set(drawn) == lords  # each of the five can be drawn
     assert seen_others == {h.id for h in box.heroes() if not h.lord}
     with pytest.raises(ValueError, match="no lord hero"):
-        hero_box.lord_pack_offer(
+        house.lord_pack_offer(
             Box().switch("WEI001", on=False).switch("SHU001", on=False).switch("WU001", on=False)
         )
 

@@ -1,6 +1,6 @@
 """The afterlife's words (docs/variants.md): the dark souls' names and effects, and the history
-lines of rebirth 转世 and dark souls 暗魂, with 罗汉's clause after the damage it prevented
-(registered in companion.words.history when its app is ready)."""
+lines of rebirth 转世 and dark souls 暗魂, with 罗汉's clause after the damage it prevented and
+its point in the damage's steps (registered in companion.words.history when its app is ready)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from companion.actions.variants import add_refusals
-from companion.games.afterlife.rules import options
+from companion.games.afterlife.rules import options, souls
 from companion.words import variants
-from companion.words.history import WORKED_DAMAGE, clause, hero_name, line
+from companion.words.history import WORKED_DAMAGE, change, clause, hero_name, line
 
 # The dark souls 暗魂 (docs/rules.md §9.2, rules/souls.py).
 SOUL_LABELS: dict[str, Promise] = {
@@ -44,6 +44,15 @@ def soul_label(soul: str) -> str:
 
 
 # Dark souls 暗魂: 罗汉 ------------------------------------------------------------------------
+
+
+@change(souls.LUOHAN_PREVENTED)
+def _luohan_change(before: int, after: int) -> str:
+    """In a damage step (the damage dialog's and the history's): the point 罗汉 prevented."""
+    return _("Luohan 罗汉 prevents 1 before it lands: %(before)s → %(after)s") % {
+        "before": before,
+        "after": after,
+    }
 
 
 @clause("damage", WORKED_DAMAGE, "judgement")

@@ -50,7 +50,7 @@ class HouseGame(hooks.Game):
         # The lord pack (docs/rules.md §9.5, seed 004): 3 random non-lord heroes and one of the
         # box's lord heroes, at the start and on a re-deal.
         if table.opts.flag(LORD_PACK):
-            return box.lord_pack_offer(hero_box)
+            return rules.lord_pack_offer(hero_box)
         return None
 
     def public_parts(self, table: Table, seats: list[Seat]) -> dict[str, Any]:

@@ -5,16 +5,18 @@
 - The lord starts with five cards, one more than everybody's four.
 
 And seed 004's lord pack: the lord chooses from 3 heroes and 1 lord hero drawn from the box
-(`companion.rules.box.lord_pack_offer`, offered through the hooks).
+(`lord_pack_offer`, offered through the hooks).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from companion.rules import modes
+from companion.rules import box, chance, modes
 from companion.rules.identities import Identity, can_see_identity
 
+LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord hero
 START_CARDS = 4
 LORD_START_CARDS = 5
 
@@ -104,3 +106,17 @@ def declare() -> None:
     )
     modes.add_option(REBELS, modes=(MODE,), variant=True, place=60, seats=two_rebels)
     modes.add_option(LORD_FIVE, modes=(MODE,), variant=True, place=70)
+
+
+def lord_pack_offer(hero_box: box.Box, rng: random.Random | None = None) -> list[str]:
+    """The lord pack (docs/rules.md §9.5, 004): 3 random non-lord heroes, then one drawn from the
+    box's lord heroes (the last of the four). ValueError if the box has no lord hero or too few
+    others."""
+    rng = chance.given_or_source(rng)
+    lords = [h.id for h in hero_box.lord_heroes()]
+    others = [h.id for h in hero_box.heroes() if not h.lord]
+    if not lords:
+        raise ValueError("the box has no lord hero")
+    if len(others) < LORD_PACK_OTHERS:
+        raise ValueError(f"the box has fewer than {LORD_PACK_OTHERS} non-lord heroes")
+    return [*rng.sample(others, LORD_PACK_OTHERS), rng.choice(lords)]

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from companion.words import labels, variants
+from companion.words import history, labels, variants
 from companion.words.history import WORKED_DAMAGE, clause, line, member
 from companion.words.names import card_label, skill_list
 
@@ -48,9 +48,8 @@ def change_words(change: list[Any]) -> str:
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("藤甲")}
     if modifier == "silver_lion_cap":
         return _("%(card)s: %(before)s → %(after)s") % {**arrow, "card": card_label("白银狮子")}
-    if modifier == "luohan_prevented":
-        return _("Luohan 罗汉 prevents 1 before it lands: %(before)s → %(after)s") % arrow
-    return str(modifier)
+    made = history.change_of(modifier)  # another game's (a point it prevents)
+    return made(before, after) if made is not None else str(modifier)
 
 
 def step_words(step: dict[str, Any]) -> str:

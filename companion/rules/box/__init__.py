@@ -1,8 +1,8 @@
 """A table's hero box (docs/rules.md §2, §9.5): the standard 25 heroes, on by default, and the
-heroes a table owns and adds by hand (the lord pack's 汉献帝 and 袁绍, say). Plain data: validating
+heroes a table owns and adds by hand (汉献帝 and 袁绍, lord heroes, say). Plain data: validating
 an added hero (`hero`), a JSON file to export and import and the lord heroes (`contents`), the
-offers drawn from the box (the lord's, the lord pack's, the others') and its unused heroes, which
-a game's own draw takes from (`draws`).
+offers drawn from the box (the lord's, the others') and its unused heroes, which a game's own
+offer or draw takes from (`draws`).
 
 The JSON file:
 
@@ -29,7 +29,6 @@ from companion.rules.box.draws import (
     deal_candidates,
     heroes_needed,
     lord_offer,
-    lord_pack_offer,
     unused,
 )
 from companion.rules.box.hero import (
@@ -37,7 +36,6 @@ from companion.rules.box.hero import (
     GENDERS,
     KINGDOMS,
     LORD_OFFER_SIZE,
-    LORD_PACK_OTHERS,
     MAX_ADDED,
     MAX_FILE_BYTES,
     MAX_HP,
@@ -64,7 +62,6 @@ __all__ = [
     "GENDERS",
     "KINGDOMS",
     "LORD_OFFER_SIZE",
-    "LORD_PACK_OTHERS",
     "MAX_ADDED",
     "MAX_FILE_BYTES",
     "MAX_HP",
@@ -85,6 +82,5 @@ __all__ = [
     "heroes_needed",
     "import_box",
     "lord_offer",
-    "lord_pack_offer",
     "unused",
 ]

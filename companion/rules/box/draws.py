@@ -1,5 +1,5 @@
-"""Offers drawn from the box: the lord's, the lord pack's, the others' candidates, and the
-heroes no seat holds (what a game's own draw from the box takes from)."""
+"""Offers drawn from the box: the lord's, the others' candidates, and the heroes no seat holds
+(what a game's own offer or draw from the box takes from)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from companion.rules import chance, heroes
 from companion.rules.box.contents import Box
-from companion.rules.box.hero import LORD_OFFER_SIZE, LORD_PACK_OTHERS, BoxHero
+from companion.rules.box.hero import LORD_OFFER_SIZE, BoxHero
 
 
 def _rng(rng: random.Random | None) -> random.Random:
@@ -31,20 +31,6 @@ def lord_offer(box: Box, rng: random.Random | None = None) -> list[str]:
     offer = [*lords, *rng.sample(others, max(count, 0))]
     rng.shuffle(offer)
     return offer
-
-
-def lord_pack_offer(box: Box, rng: random.Random | None = None) -> list[str]:
-    """The lord pack (docs/rules.md §9.5, 004): 3 random non-lord heroes, then one drawn from the
-    box's lord heroes (the last of the four). ValueError if the box has no lord hero or too few
-    others."""
-    rng = _rng(rng)
-    lords = [h.id for h in box.lord_heroes()]
-    others = [h.id for h in box.heroes() if not h.lord]
-    if not lords:
-        raise ValueError("the box has no lord hero")
-    if len(others) < LORD_PACK_OTHERS:
-        raise ValueError(f"the box has fewer than {LORD_PACK_OTHERS} non-lord heroes")
-    return [*rng.sample(others, LORD_PACK_OTHERS), rng.choice(lords)]
 
 
 def deal_candidates(

@@ -30,7 +30,6 @@ MAX_ADDED = 100
 _HERO_CHARACTERS = MAX_NAME + MAX_NAME_EN + MAX_SKILLS * (MAX_SKILL_NAME + MAX_SKILL_TEXT)
 MAX_FILE_BYTES = MAX_ADDED * (4 * _HERO_CHARACTERS + 1024) + 4096
 
-LORD_PACK_OTHERS = 3  # the lord pack: 3 random non-lord heroes and one lord hero
 LORD_OFFER_SIZE = 5  # docs/rules.md §2: 曹操, 刘备, 孙权 and 2 others
 
 _CJK = re.compile(r"[\u3400-\u9fff]")

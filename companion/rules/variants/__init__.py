@@ -3,6 +3,6 @@ identity mode off by default, are game packages of their own, which declare thei
 (`companion.rules.modes.add_option`), with their rules beside their screens (`companion/games/`,
 reached through `companion.hooks`).
 
-The hero box (the standard 25, heroes a table adds, the lord pack's offer, the draw of a new
-hero) is `companion.rules.box`.
+The hero box (the standard 25, heroes a table adds, the offers and draws from it) is
+`companion.rules.box`.
 """

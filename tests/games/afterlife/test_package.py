@@ -15,7 +15,7 @@ from django.utils import translation
 
 from companion.actions.variants import refusal_message
 from companion.infra.staticstorage import joined_text
-from companion.rules import box, modes
+from companion.rules import box, damage, modes
 from tests.support.packages import ROOT, assert_identity_variant, naming_files
 
 PACKAGE = "companion/games/afterlife"
@@ -24,6 +24,8 @@ PACKAGE = "companion/games/afterlife"
 NAMES = re.compile(r"""dark_souls|["']rebirth["']""")
 # Its words anywhere: the rebirth, the package's name.
 WORDS = re.compile(r"rebirth|dark_souls|afterlife", re.IGNORECASE)
+# Its souls and 罗汉's point prevented in a damage's steps.
+SOULS = re.compile(r"luohan|xuanwu|zhuyou|罗汉|玄武|祝由|暗魂|转世", re.IGNORECASE)
 
 
 def test_no_file_outside_its_package_names_its_options() -> None:
@@ -34,6 +36,23 @@ def test_no_file_outside_its_package_speaks_of_it() -> None:
     """Not the rebirth's draw from the box, nor its rules in the core's stylesheets: only the
     protection's clause on tables without dark souls."""
     assert naming_files("afterlife", WORDS) == ["companion/games/protection/rules.py"]
+
+
+def test_no_file_outside_its_package_names_its_souls_or_their_step() -> None:
+    """Not the core's damage steps (a game's own modifier is `rules.damage.game_modifier`), nor
+    another game's words for them (`words.history.change`)."""
+    assert naming_files("afterlife", SOULS) == []
+
+
+def test_luohans_step_is_the_packages_own_modifier_with_its_words() -> None:
+    from companion.games.afterlife.rules import souls
+    from companion.games.maneuvering.words import change_words
+
+    assert "luohan_prevented" not in {m.value for m in damage.Modifier}
+    assert souls.LUOHAN_PREVENTED is damage.game_modifier("luohan_prevented")
+    with translation.override("zh-hans"):
+        words = change_words(["luohan_prevented", 1, 0])
+    assert words == "罗汉在伤害生效前防止 1 点：1 → 0"
 
 
 def test_its_options_are_the_identity_games_from_its_registration_with_its_refusals() -> None:

@@ -26,7 +26,7 @@ from companion.games.afterlife.rules import souls
 from companion.games.afterlife.rules.souls import DarkSoul, Soul
 from companion.hooks import HpChange
 from companion.models import Event, Seat, Table
-from companion.rules.damage import DamageStep, Modifier
+from companion.rules.damage import DamageStep
 from companion.rules.turns import Phase
 
 SOUL_REFUSALS: dict[souls.SoulRefusal, Promise] = {
@@ -159,7 +159,7 @@ def spend_luohan(
 ) -> dict[str, Any]:
     """The 罗汉 souls the applied steps used are gone; what the damage's event keeps of them
     (public names, and each soul with its place for the undo; empty: none used)."""
-    prevented = [s for s in steps if any(c.modifier is Modifier.LUOHAN for c in s.changes)]
+    prevented = [s for s in steps if any(c.modifier is souls.LUOHAN_PREVENTED for c in s.changes)]
     if not prevented or not _luohan_on(table):
         return {}
     state = load(table)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from companion.rules.damage import DamageStep, Modifier, prevent
+from companion.rules.damage import DamageStep, game_modifier, prevent
 from companion.rules.identities import Identity
 from companion.rules.turns import Phase
 from companion.rules.victory import SeatStatus
@@ -39,6 +39,9 @@ class Soul(StrEnum):
 
 
 NAMES_ZH: dict[Soul, str] = {Soul.LUOHAN: "罗汉", Soul.XUANWU: "玄武", Soul.ZHUYOU: "祝由"}
+
+# 罗汉's point prevented before it lands, in a damage step's changes (`luohan_steps`).
+LUOHAN_PREVENTED = game_modifier("luohan_prevented")
 
 SOUL_OF: dict[Identity, Soul] = {
     Identity.LOYALIST: Soul.LUOHAN,
@@ -161,7 +164,7 @@ def luohan_steps(
         if block.used is not None:
             left = gone(left, block.used)
             used.append(block.used)
-            step = prevent(step, step.amount - block.amount, Modifier.LUOHAN)
+            step = prevent(step, step.amount - block.amount, LUOHAN_PREVENTED)
         found.append(step)
         if step.index == 0 and step.amount == 0:
             break

@@ -149,7 +149,7 @@ class IdentityMode(Mode):
         return flow.turn_after_death([s.alive for s in seats], current, dead, self._lord(seats))
 
     def victory(self, seats: Sequence[SeatStatus]) -> Side | None:
-        """docs/rules.md §7; a reborn player (转世) still counts as dead (docs/rules.md §9.1)."""
+        """docs/rules.md §7; a player a game brought back (`reborn`) still counts as dead."""
         return victory.winning_side(victory.for_victory(seats))
 
     def winners(self, seats: Sequence[SeatStatus], side: Side) -> list[int]:
@@ -157,7 +157,7 @@ class IdentityMode(Mode):
 
     def on_death(self, victim: SeatStatus, killer: SeatStatus | None) -> str | None:
         """A rebel's killer draws three; a lord who kills a loyalist discards everything;
-        neither for a reborn victim (docs/rules.md §9.1)."""
+        neither for a victim a game had brought back (`reborn`)."""
         return victory.seat_death_consequence(victim, killer)
 
     def killer_discards_equipment(self, victim: Identity, killer: Identity) -> bool:
