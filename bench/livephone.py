@@ -4,12 +4,13 @@ What it copies from live.js, function by function: connect() and schedule() (one
 time, "open" only once the socket's first frame arrived, the backoff 250 ms × 2^n capped at 5 s
 times 0.5–1, 5 s after a 1008 close, 4404 means gone); onclose (a socket tap that is not being
 posted is in doubt); handleFrame/applyDelta (a delta applies only on the version it names,
-otherwise "sync"; a gap in public versions asks "sync"; a frame or "done" naming a pending tap
-answers it); the tap path, in bench/livetaps.py (configRequest, startTap, overHttp, nextTap,
-afterRequest: over the socket with a fresh action id, the same tap over HTTP after ACT_TIMEOUT
-without an answer, queued behind a pending tap, dropped when identical to a tap answered less
-than TAP_SAME_MS ago; doubt: askStatus every 500 ms << tries, capped at 5 s, the queue dropped);
-behind() ("sync" after 1 s still behind); the heartbeat. The timings are read from live.js when
+otherwise "sync"; a gap in public versions asks "sync", counted from a whole state's
+`data-since`; a frame or "done" naming a pending tap answers it); the tap path, in
+bench/livetaps.py (configRequest, startTap, overHttp, nextTap, afterRequest: over the socket
+with a fresh action id, the same tap over HTTP after ACT_TIMEOUT without an answer, queued
+behind a pending tap, dropped when identical to a tap answered less than TAP_SAME_MS ago;
+doubt: askStatus every 500 ms << tries, capped at 5 s, the queue dropped); behind() ("sync"
+after 1 s still behind); the heartbeat. The timings are read from live.js when
 it names them (see `timings`); the heartbeat has two models, picked from live.js's text unless
 given:
 
@@ -412,14 +413,17 @@ class LivePhone(TapPath, Phone):
             return
         version = int(pub.get("data-version", "0"))
         self.status = pub.get("data-status", self.status)
-        gap = self.last_public and version > self.last_public + 1
+        # One transaction's changes come as one state, which names the first of them.
+        since = int(pub.get("data-since", version))
+        gap = self.last_public and since > self.last_public + 1
         self.show(version)
         if gap:
             self.send({"type": "sync", "version": self.last_public})
 
     def count_pushed(self, public: dict[str, str] | None) -> None:
         """A change's public frame (it names its tap: a snapshot does not) must follow the
-        socket's previous one by exactly one version: every change reaches every phone, once,
+        socket's previous one by exactly one version (or name that one as its first, `data-since`,
+        when one transaction made several changes): every change reaches every phone, once,
         in order. A gap is a frame missed; a version not above the last, one repeated or out of
         order (the page would sync or ignore it: the soak counts them)."""
         if public is None or "data-action" not in public:
@@ -431,9 +435,10 @@ class LivePhone(TapPath, Phone):
             return
         if version <= last:
             self.hub.count("frames repeated or out of order")
-        elif version > last + 1:
+        elif int(public.get("data-since", version)) > last + 1:
+            since = int(public.get("data-since", version))
             self.hub.counts["frames missed"] = (
-                self.hub.counts.get("frames missed", 0) + version - last - 1
+                self.hub.counts.get("frames missed", 0) + since - last - 1
             )
 
     def show(self, version: int) -> None:

@@ -9,7 +9,9 @@ what renders or delivers them.
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +20,14 @@ from django.dispatch import Signal
 
 from companion.models import Seat, Table
 
-# Sent once per committed change, with `change`. Its receivers must not raise for expected
-# faults (Redis away): the change stands whatever happens to its frames.
+# Sent once per committed transaction and table, with `change`: what the transaction changed
+# there (its changes `combined` into one when it recorded several). Its receivers must not raise
+# for expected faults (Redis away): the change stands whatever happens to its frames.
 change_committed = Signal()
-# Sent after `change_committed` for a change that is not a delta (a delta, such as an HP tap or
-# the turn moving, never deals, ends or corrects a game): what listens for those alone, such as a
-# group's history, is then not entered by the taps that are most of a game.
+# Sent after `change_committed`, for each change of the transaction that is not a delta (a
+# delta, such as an HP tap or the turn moving, never deals, ends or corrects a game): what listens
+# for those alone, such as a group's history, is then not entered by the taps that are most of a
+# game, and hears a game's end at its own version.
 whole_change_committed = Signal()
 log = logging.getLogger(__name__)
 
@@ -58,6 +62,9 @@ class Change:
     # The event behind a delta, as (kind, public part, version, game number): the delivery
     # makes its history line.
     event: tuple[str, dict[str, Any], int, int] | None = None
+    # The first version of the changes one transaction made, when this change stands for them
+    # all (`combined`): the standings panel rides along if any of them touched the scores.
+    since: int | None = None
 
     @classmethod
     def delta(
@@ -86,21 +93,107 @@ class Change:
 
 def announce(change: Change) -> None:
     """Send `change_committed` for this change once the current transaction commits (at once
-    outside one). Robust: a receiver's fault is logged, and the commit stands."""
-    transaction.on_commit(lambda: _send(change), robust=True)
+    outside one). Robust: a receiver's fault is logged, and the commit stands.
+
+    The changes one transaction records (the last hero pick: the pick, then the reveal) go out
+    together, as one change per table (`combined`): both would read the table as committed, so
+    every screen would get the same final state twice. Each change still has its own commit
+    callback, so a savepoint rolled back drops exactly its own changes; changes are gathered only
+    with those recorded under the same savepoints, which are kept or dropped together, and the
+    last of them to be called back sends them all."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        _send(change)
+        return
+    under = tuple(conn.savepoint_ids)
+    batch: _Batch | None = getattr(_open, "batch", None)
+    if batch is None or batch.sent or batch.under != under:
+        # A batch whose transaction was rolled back is never called back: it is left behind.
+        batch = _open.batch = _Batch(under)
+    batch.changes.append(change)
+    conn.on_commit(functools.partial(_arrived, batch, change), robust=True)
+
+
+class _Batch:
+    """The changes recorded under the same savepoints of one transaction, in order."""
+
+    __slots__ = ("changes", "committed", "sent", "under")
+
+    def __init__(self, under: tuple[str | None, ...]) -> None:
+        self.under = under
+        self.changes: list[Change] = []
+        self.committed: list[Change] = []
+        self.sent = False
+
+
+# The batch being recorded on this thread (a database connection is a thread's own).
+_open = threading.local()
+
+
+def _arrived(batch: _Batch, change: Change) -> None:
+    if change is not batch.changes[-1]:
+        batch.committed.append(change)
+        return
+    batch.sent = True
+    if batch.committed:
+        batch.committed.append(change)
+        _send_all(batch.committed)
+    else:  # alone (every HP tap)
+        _send(change)
+
+
+def combined(changes: list[Change]) -> Change:
+    """One table's changes of one transaction as one change, at the last one's version: the
+    whole state (a delta is on top of the version just before it), every private part any of
+    them redraws (a seat whose HP tracker a delta carried included), the tap's action id."""
+    if len(changes) == 1:
+        return changes[0]
+    last = changes[-1]
+    private: set[int] = set()
+    for change in changes:
+        private |= change.private_seats
+        if change.delta_seats is not None and "hp" in change.parts:
+            private.update(s.pk for s in change.delta_seats)
+    return Change(
+        last.table_id,
+        max(c.version for c in changes),
+        since=min(c.version for c in changes),
+        action_id=next((c.action_id for c in changes if c.action_id), None),
+        private_seats=private,
+        revoked=[r for c in changes for r in c.revoked],
+        access_changed=any(c.access_changed for c in changes),
+        applied=any(c.applied for c in changes),
+        merged=all(c.merged for c in changes),
+        host_panel=any(c.host_panel for c in changes),
+    )
 
 
 def _send(change: Change) -> None:
-    # Every receiver hears it, whatever another one does; a receiver's own fault is a bug.
+    _deliver(change, [change])
+
+
+def _send_all(changes: list[Change]) -> None:
+    tables: dict[int, list[Change]] = {}
+    for change in changes:
+        tables.setdefault(change.table_id, []).append(change)
+    for together in tables.values():
+        _deliver(combined(together), together)
+
+
+def _deliver(change: Change, together: list[Change]) -> None:
+    """`change` (standing for `together`, one table's changes of one transaction) to every
+    receiver, whatever another one does; a receiver's own fault is a bug."""
     for receiver, result in change_committed.send_robust(sender=Change, change=change):
         if isinstance(result, Exception):
             log.error(
                 "a receiver of change %s failed: %r", change.version, receiver, exc_info=result
             )
-    if change.delta_seats is not None or not change.applied:
-        return
-    for receiver, result in whole_change_committed.send_robust(sender=Change, change=change):
-        if isinstance(result, Exception):
-            log.error(
-                "a receiver of change %s failed: %r", change.version, receiver, exc_info=result
-            )
+    # What listens for whole changes hears each of them (a game ended at its own version).
+    for one in together:
+        if one.delta_seats is not None or not one.applied:
+            continue
+        for receiver, result in whole_change_committed.send_robust(sender=Change, change=one):
+            if isinstance(result, Exception):
+                log.error(
+                    "a receiver of change %s failed: %r", one.version, receiver, exc_info=result
+                )

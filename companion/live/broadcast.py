@@ -74,13 +74,17 @@ def seat_group(seat_id: int, lang: str) -> str:
     return f"seat.{seat_id}.{lang}"
 
 
-def render_public(state: PublicState, lang: str, action_id: str | None = None) -> str:
-    """The table's public fragment, the same for the display and every phone."""
+def render_public(
+    state: PublicState, lang: str, action_id: str | None = None, since: int | None = None
+) -> str:
+    """The table's public fragment, the same for the display and every phone. `since`: the
+    first version of the changes it shows, when one transaction made several (a phone that has
+    the version before it has missed nothing)."""
     RENDER_COUNTS["public"] += 1
     with translation.override(lang):
         return render_to_string(
             template_for(state.mode, "companion/live/public.html#public"),
-            {"state": state, "action_id": action_id, "oob": True},
+            {"state": state, "action_id": action_id, "oob": True, "since": since},
         )
 
 
@@ -231,7 +235,8 @@ def on_change_committed(sender: object, change: Change, **kwargs: Any) -> None:
 
 
 def table_changed(change: Change) -> None:
-    """Deliver one committed change to every screen that may see it."""
+    """Deliver one committed change to every screen that may see it (a transaction's changes
+    come as one: companion.outbox.combined, so each screen gets one frame per group for them)."""
     if getattr(_local, "outbox", None) is not None:
         _compose(change)
         return
@@ -294,9 +299,14 @@ def _compose(change: Change) -> None:
     langs = langs_in_use(table)
     # Sessions: after a change that touched the scores, the standings panel rides in
     # the same frame as the public fragment, ahead of it.
-    panels = sessions.panel_fragments(table, change.version, change.action_id, langs)
+    panels = sessions.panel_fragments(
+        table, change.version, change.action_id, langs, since=change.since
+    )
+    # Several changes of one transaction: the state names the first (unless a later change
+    # committed meanwhile, whose frames come on their own).
+    since = change.since if state.version == change.version else None
     for lang in langs:
-        public = panels.get(lang, "") + render_public(state, lang, change.action_id)
+        public = panels.get(lang, "") + render_public(state, lang, change.action_id, since)
         _send(
             table_group(table.code, lang),
             {"type": "table.fragment", "html": public, "version": state.version},

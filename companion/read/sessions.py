@@ -267,14 +267,20 @@ def render_panel(
 
 
 def panel_fragments(
-    table: Table, version: int, action_id: str | None, langs: Sequence[str]
+    table: Table,
+    version: int,
+    action_id: str | None,
+    langs: Sequence[str],
+    since: int | None = None,
 ) -> dict[str, str]:
-    """The panel per language when the change at `version` touched the scores, else nothing."""
-    kinds = set(
-        Event.objects.filter(table=table, version=version, private_to__isnull=True).values_list(
-            "kind", flat=True
-        )
-    )
+    """The panel per language when the change at `version` (or any from `since` to it: one
+    transaction's) touched the scores, else nothing."""
+    events = Event.objects.filter(table=table, private_to__isnull=True)
+    if since is None:
+        events = events.filter(version=version)
+    else:
+        events = events.filter(version__range=(since, version))
+    kinds = set(events.values_list("kind", flat=True))
     if not kinds & PANEL_KINDS:
         return {}
     summary = current_summary(table)

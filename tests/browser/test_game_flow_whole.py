@@ -133,6 +133,7 @@ def test_whole_four_player_game(
             assert_no_foreign_heroes(frame, allowed[seat.id], f"{seat.name} (ws frame)")
 
     # The last pick reveals every hero at once; HP = the hero's HP (no lord bonus at 4).
+    asked = {s.id: len(s.phone.sent) for s in seats}
     picks[renegade.id] = offered[renegade.id][0]
     pick(renegade.phone.page, picks[renegade.id])
     for seat in others:
@@ -152,6 +153,12 @@ def test_whole_four_player_game(
         check_frames_secrecy(seat.phone)
     check_page_secrecy(display, None, "display")
     check_page_secrecy(host, None, "host console")
+    # The pick and the reveal came to every screen as one state, which no phone asked for again.
+    for screen, name in [(watcher, "display"), *((s.phone, s.name) for s in seats)]:
+        states = frames_between(screen, table.version - 1, table.version + 1)
+        assert len([f for f in states if 'id="table-state"' in f]) == 1, name
+    for seat in seats:
+        assert not [f for f in seat.phone.sent[asked[seat.id] :] if '"sync"' in f], seat.name
 
     # Tapping a revealed hero on the display shows its card.
     dialog = open_seat(display, renegade)

@@ -70,7 +70,9 @@
     var gap = false;
     if (pub) {
       var v = versionOf(pub);
-      gap = lastPublic && v > lastPublic + 1;
+      // One transaction's changes come as one state, which names the first of them.
+      var since = +pub.getAttribute('data-since') || v;
+      gap = lastPublic && since > lastPublic + 1;
       if (v > lastPublic) lastPublic = v;
     }
     htmx.swap(body, text, { swapStyle: 'none' });
