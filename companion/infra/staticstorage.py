@@ -57,7 +57,7 @@ LIVE_PARTS = (
 )
 # The parts of css/app.css, in the order they are joined. The order is the cascade: a later rule
 # of the same specificity overrides an earlier one on the same element, so a component's later
-# part (a phone's, the display's) comes after the parts it refines, and a rule moves to another
+# part (a phone's, a big table's) comes after the parts it refines, and a rule moves to another
 # part only where no rule it passes can set the same property on the same element (each part's
 # header says what it must follow).
 # Where the games' own stylesheets join a joined sheet: for `css/NAME.css`, each game's `NAME.css`
@@ -83,14 +83,12 @@ APP_PARTS = tuple(
         "seat-hero",
         "result",
         "dialog",
-        "display-end",
         "host-panel",
         "toast",
         "turn",
         "session-panel",
         "turn-phone",
         "judge",
-        "display-play",
         "turn-sheets",
         "strip",
         "first-screen",
@@ -105,6 +103,13 @@ APP_PARTS = tuple(
         GAMES_LAST_SLOT,
     )
 )
+# The parts of css/display.css, in order. Its first three (the display's end, the scoring session's
+# panel and the display in play, from 900 px: rules for body.page-display only) were app.css's,
+# where every phone downloaded them for pages it never shows. They keep their order and still come
+# before the display's own rules; they now also come after all of app.css, where no rule of the
+# same specificity sets the same property on the same elements (tests/browser/test_css_same.py:
+# the display screens render the same).
+DISPLAY_PARTS = ("end.css", "session.css", "play.css", "display.css", f"{GAMES_SLOT}.css")
 # Each joined file: the folder of its parts, and the parts in order. The table display's sheet
 # (loaded after app.css on the display and the host console) and the drafted modes' pages' (after
 # app.css and display.css) each end with the games' slot; the drafted modes' is all games' rules
@@ -112,7 +117,7 @@ APP_PARTS = tuple(
 JOINED = {
     "js/live.js": ("js/live", LIVE_PARTS),
     "css/app.css": ("css/app", APP_PARTS),
-    "css/display.css": ("css/display", ("display.css", f"{GAMES_SLOT}.css")),
+    "css/display.css": ("css/display", DISPLAY_PARTS),
     "css/modes.css": ("css/modes", (f"{GAMES_SLOT}.css",)),
 }
 

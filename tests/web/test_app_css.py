@@ -99,3 +99,23 @@ def test_every_part_is_joined_once() -> None:
     assert sorted(own) == sorted(p.name for p in (SOURCE / "css" / "app").glob("*.css"))
     assert len(set(APP_PARTS)) == len(APP_PARTS) and APP_PARTS[0] == "base.css"
     assert not (SOURCE / "css" / "app.css").exists()  # only the parts are sources
+
+
+def only_the_displays(selector: str) -> bool:
+    """A selector that matches only inside body.page-display (the table display, the host console)."""
+    return selector.split(" ", 1)[0] in {".page-display", "body.page-display"}
+
+
+def test_the_phones_sheet_holds_no_rule_for_the_display_alone_from_900px() -> None:
+    """A phone downloads app.css for its game page: the table display's rules from 900 px (its
+    play, its end, the session panel's place on it) are display.css's, which every page with
+    body.page-display loads (display.html), and not a phone's bytes."""
+    wide = [
+        selectors
+        for context, selectors in rules(joined_text("css/app.css"))
+        if "min-width: 900px" in context and all(only_the_displays(s) for s in selectors)
+    ]
+    assert not wide, wide[:5]
+    display = rules(joined_text("css/display.css"))
+    assert ("@media (min-width: 900px)", (".page-display .session-tools",)) in display
+    assert ("@media (min-width: 900px)", (".page-display .phase-note",)) in display

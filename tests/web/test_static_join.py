@@ -19,6 +19,7 @@ from django.test import RequestFactory
 
 from companion.infra.staticstorage import (
     APP_PARTS,
+    DISPLAY_PARTS,
     GAMES_LAST_SLOT,
     GAMES_SLOT,
     JOINED,
@@ -35,7 +36,7 @@ def by_hand(name: str = "js/live.js") -> str:
     folder, parts = {
         "js/live.js": ("js/live", LIVE_PARTS),
         "css/app.css": ("css/app", APP_PARTS),
-        "css/display.css": ("css/display", ("display.css", f"{GAMES_SLOT}.css")),
+        "css/display.css": ("css/display", DISPLAY_PARTS),
         "css/modes.css": ("css/modes", (f"{GAMES_SLOT}.css",)),
     }[name]
     slots = {f"{GAMES_SLOT}.css": "", f"{GAMES_LAST_SLOT}.css": "-last"}
@@ -66,6 +67,9 @@ def test_every_part_is_joined_once_in_the_declared_order() -> None:
     assert sorted(JOINED) == ["css/app.css", "css/display.css", "css/modes.css", "js/live.js"]
     sheet = Path(finders.find("css/app.css")).read_text(encoding="utf-8")
     assert sheet == by_hand("css/app.css") and sheet.startswith("/* Base")
+    own = [p for p in DISPLAY_PARTS if p != f"{GAMES_SLOT}.css"]
+    assert sorted(own) == sorted(p.name for p in (SOURCE / "css" / "display").glob("*.css"))
+    assert DISPLAY_PARTS[-2:] == ("display.css", f"{GAMES_SLOT}.css")
     display = Path(finders.find("css/display.css")).read_text(encoding="utf-8")
     assert display == by_hand("css/display.css") and display.startswith("/* The table display")
     modes = Path(finders.find("css/modes.css")).read_text(encoding="utf-8")
