@@ -64,7 +64,6 @@ DUMP = """() => {
 }"""
 
 
-@pytest.mark.skipif(not OLD, reason="OLD_CSS not set")
 def old_sheets() -> dict[str, str]:
     """The earlier sheets: OLD_CSS's app.css alone, or each of SHEETS its folder holds."""
     old = Path(OLD)
@@ -161,6 +160,7 @@ def game_screens(base: str) -> list[tuple[str, str, str]]:
     ]
 
 
+@pytest.mark.skipif(not OLD, reason="OLD_CSS not set")
 def test_same_rendering(browser, app_server) -> None:
     old = old_sheets()
     css = {
