@@ -148,14 +148,14 @@
     pressing = 0;
     heldFrames.splice(0).forEach(handleFrame);
   }
-  function press(ev) {
+  function onPress(ev) {
     var el = (ev.isPrimary || /^( |Enter)$/.test(ev.key)) && ev.target.closest('button,input,select,label,summary,a');
     if (!el || ev.repeat || el.closest('[data-hold]')) return;
     unpress();
     pressing = setTimeout(unpress, 1e4);
   }
-  document.addEventListener('pointerdown', press, true);
-  document.addEventListener('keydown', press, true);
+  document.addEventListener('pointerdown', onPress, true);
+  document.addEventListener('keydown', onPress, true);
   ['click', 'pointerup', 'pointercancel', 'keyup'].forEach(function (type) {
     document.addEventListener(type, function () {
       var press = pressing;
