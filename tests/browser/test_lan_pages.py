@@ -221,3 +221,37 @@ def test_every_kingdom_badge_reads_clearly_among_the_lords_candidates(
             assert ratio >= 4.5, f"badge {index}: contrast {ratio:.2f}:1"
     finally:
         page.context.close()
+
+
+# A table's width past its box's, and the table cells laid out on more than one line whose text
+# is a single word (a Chinese identity or hero name broken in two: 反/贼).
+TABLE_FIT_JS = """el => {
+  const box = el.parentElement.getBoundingClientRect();
+  const broken = [...el.querySelectorAll('td')].filter(td => {
+    const text = td.textContent.trim();
+    if (!/^[\\u4e00-\\u9fff]{2,4}$/.test(text)) return false;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(td => td.textContent.trim());
+  return [Math.round(el.getBoundingClientRect().right - box.right), broken];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_finished_games_players_fit_the_session_page_of_a_small_phone(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    tables.kill(table, table.seat_by_identity("lord"), table.seat_by_identity("rebel"))
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.host.url + "session/")
+        players = page.locator("table.game-players").first
+        expect(players).to_be_visible()
+        past, broken = measure(players, TABLE_FIT_JS)
+        screenshot(page, f"lan-session-players-{lang}", full_page=True)
+        assert past <= 0, f"the players' table runs {past}px past its card (its last column cut)"
+        assert broken == [], f"names broken in two: {broken}"
+    finally:
+        page.context.close()
