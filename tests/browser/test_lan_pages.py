@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
 
-from tests.browser import tables
+from tests.browser import screen_tables, tables
 from tests.browser.boxes import measure
 from tests.browser.conftest import LAN_NAME, AppServer, screenshot
 
@@ -272,5 +272,44 @@ def test_the_host_consoles_distance_table_shows_every_seat_on_a_small_phone(
         screenshot(page, f"lan-host-matrix-{lang}")
         # The box scrolls sideways, without a sign that it does: a column past its edge is lost.
         assert hidden <= 0, f"the last {hidden}px of the distance table are out of sight"
+    finally:
+        page.context.close()
+
+
+# How far each line of an element's text is from the middle of the element's content box: the
+# largest difference, in px, between the room left and right of a line.
+OFF_CENTRE_JS = """el => {
+  const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+  const left = box.left + parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth);
+  const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const lines = new Map();
+  for (const r of range.getClientRects()) {
+    if (!r.width) continue;
+    const top = Math.round(r.top), line = lines.get(top) || [r.left, r.right];
+    lines.set(top, [Math.min(line[0], r.left), Math.max(line[1], r.right)]);
+  }
+  return Math.max(...[...lines.values()].map(([l, r]) => Math.abs((l - left) - (right - r))));
+}"""
+
+
+def test_a_wrapped_line_on_the_identity_card_is_centred_like_a_short_one(
+    browser: Browser, app_server: AppServer
+) -> None:
+    lobby = tables.seated(app_server.base_url, tables.NAMES_EN[:4])
+    threes, commanders = screen_tables.threes(app_server.base_url)
+    page = lan_page(browser, app_server, "en", [])
+    try:
+        for path, name in (
+            (lobby.seats[0].device.url, "waiting"),
+            (commanders[0].device.url, "3v3"),
+        ):
+            page.goto(path)
+            expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+            card = page.locator("#my-seat .identity-card")
+            off = measure(card, OFF_CENTRE_JS)
+            screenshot(page, f"lan-identity-card-{name}")
+            assert off <= 4, f"{name}: a line of the card is {off:.0f}px off its middle"
     finally:
         page.context.close()
