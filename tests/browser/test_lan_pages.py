@@ -313,3 +313,21 @@ def test_a_wrapped_line_on_the_identity_card_is_centred_like_a_short_one(
             assert off <= 4, f"{name}: a line of the card is {off:.0f}px off its middle"
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_link_drawn_as_a_button_centres_its_wrapped_label(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_EN[:4])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        # Two lines on a small phone: "第一局：一步步带你开始", "武将盒：添加、启用/停用、导出、导入…".
+        for path, selector in (("/", "a.fg-start"), (table.host.url, "a.box-link")):
+            page.goto(path)
+            link = page.locator(selector)
+            off = measure(link, OFF_CENTRE_JS)
+            assert off <= 4, f"{path} {selector}: a line of its label is {off:.0f}px off its middle"
+        screenshot(page, f"lan-button-label-{lang}")
+    finally:
+        page.context.close()
