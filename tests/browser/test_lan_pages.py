@@ -331,3 +331,22 @@ def test_a_link_drawn_as_a_button_centres_its_wrapped_label(
         screenshot(page, f"lan-button-label-{lang}")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "public"), [("zh", "公开"), ("en", "public")])
+def test_a_dead_players_phone_says_once_that_the_identity_is_public(
+    browser: Browser, app_server: AppServer, lang: str, public: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    dead = table.seat_by_identity("rebel")
+    tables.kill(table, dead, None)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(dead.device.url)
+        expect(page.locator("#my-seat .dead-mark")).to_be_visible()
+        # The card says it ("你的身份已公开。"); the line under it said it again word for word.
+        said = page.locator("#my-seat .identity-card, #my-seat .dead-mark").all_inner_texts()
+        assert sum(text.count(public) for text in said) == 1, said
+        screenshot(page, f"lan-dead-{lang}")
+    finally:
+        page.context.close()
