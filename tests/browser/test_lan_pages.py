@@ -350,3 +350,33 @@ def test_a_dead_players_phone_says_once_that_the_identity_is_public(
         screenshot(page, f"lan-dead-{lang}")
     finally:
         page.context.close()
+
+
+# The parts of the distance table drawn where a banner is: [banner text, part] pairs.
+UNDER_BANNERS_JS = """el => {
+  const shown = e => getComputedStyle(e).visibility === 'visible' && e.getClientRects().length;
+  const parts = [...el.querySelectorAll("#table-state .distances :is(thead, tbody tr, .mx-legend)")].filter(shown);
+  const banners = [...document.querySelectorAll('.banner')].filter(shown);
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return banners.flatMap(b => parts.filter(p => meet(b.getBoundingClientRect(), p.getBoundingClientRect()))
+    .map(p => [b.textContent.trim().slice(0, 30), p.tagName + '.' + p.className]));
+}"""
+
+
+def test_the_3v3_displays_banners_leave_no_distance_table_half_hidden(
+    browser: Browser, app_server: AppServer
+) -> None:
+    table, _commanders = screen_tables.threes(app_server.base_url)
+    lan = f"http://{LAN_NAME}:{app_server.port}"
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=lan)
+    try:
+        page = context.new_page()
+        page.goto(table.display_path)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+        # The first turn's "every hero draws 4" and the question of who acts first.
+        expect(page.locator(".mode-board .banner")).to_have_count(2)
+        covered = measure(page.locator("body"), UNDER_BANNERS_JS)
+        screenshot(page, "lan-threes-display-banners")
+        assert covered == [], f"banners drawn over the distance table: {covered}"
+    finally:
+        context.close()
