@@ -380,3 +380,47 @@ def test_the_3v3_displays_banners_leave_no_distance_table_half_hidden(
         assert covered == [], f"banners drawn over the distance table: {covered}"
     finally:
         context.close()
+
+
+# The lines the table code takes in the join address under the QR code.
+CODE_LINES_JS = """function (el, code) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode()); ) {
+    const at = node.data.indexOf(code);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + code.length);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+  }
+  return 0;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_join_address_on_a_small_phones_console_keeps_the_table_code_whole(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_EN[:4])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.host.url)
+        address = page.locator(".join-box .join-url")
+        expect(address).to_contain_text(f"/j/{table.code}/")
+        screenshot(page, f"lan-join-address-{lang}")
+        # Its width depends on the laptop's address and the code's letters: every width from a
+        # narrow phone's box to a wide one. It broke anywhere, "…/j/WMEH" and "R/".
+        split = address.evaluate(
+            f"""el => {{
+              const lines = {CODE_LINES_JS};
+              const split = [];
+              for (let w = 120; w <= 320; w += 2) {{
+                el.style.width = w + 'px';
+                if (lines(el, '{table.code}') !== 1) split.push(w);
+              }}
+              return split;
+            }}"""
+        )
+        assert split == [], f"the table code {table.code} breaks at widths {split}"
+    finally:
+        page.context.close()
