@@ -424,3 +424,22 @@ def test_the_join_address_on_a_small_phones_console_keeps_the_table_code_whole(
         assert split == [], f"the table code {table.code} breaks at widths {split}"
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_lords_five_jades_take_one_line_between_the_hp_buttons_of_a_small_phone(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.seat_by_identity("lord").device.url)
+        jades = page.locator("#my-seat .hp-center .jade")
+        expect(jades).to_have_count(5)  # 曹操's 4 and the lord's 1
+        tops = jades.evaluate_all(
+            "els => new Set(els.map(e => e.getBoundingClientRect().top)).size"
+        )
+        screenshot(page, f"lan-lord-jades-{lang}")
+        assert tops == 1, f"the five jades take {tops} lines (four, and one under them)"
+    finally:
+        page.context.close()
