@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Instructions per HP tap, counted by callgrind: independent of the machine's load.
+"""Instructions per HP tap, counted by callgrind: all but independent of the machine's load.
 
     .venv/bin/python bench/tap_instructions.py                 # this tree, 8 phones
     .venv/bin/python bench/tap_instructions.py --taps 40 60    # the two runs' tap counts
@@ -14,9 +14,11 @@ is waited for until every screen has its frame. The script runs twice under `val
 --tool=callgrind`, with two numbers of taps; the difference of the two totals over the
 difference of the taps is one tap's instructions, start-up and set-up left out. The test
 client's side of each frame (the communicators) is counted too, the same for any tree.
+The count still moves by about 0.2 % from run to run (the deal is at random; a loaded machine
+counts a little more): compare two trees run at the same time, more than once.
 
-An older checkout with the flat layout (before `companion/infra/`, e.g. 1e8c4ae: `companion/
-dbthread.py`, `companion/taps.py`) runs the same workload: the layout is told by whether
+An older checkout with the flat layout (before `companion/infra/`, e.g. 1e8c4ae:
+`companion/dbthread.py`, `companion/taps.py`) runs the same workload: the layout is told by whether
 `companion/infra/` exists, and only the set-up adapts (where `dbthread` is imported from; the
 actions set-up calls take `token=` in both). One difference of behaviour is bridged: the flat
 tree remembers each applied tap in process memory and merges an identical tap within
