@@ -113,7 +113,8 @@ def _stage(status: str) -> str:
 
 def now_strip(state: PublicState, oob: bool = False) -> SafeString:
     """`#now-strip`, first on every screen: whose turn and which phase (a first game's hint), or
-    the game's stage; the games' part; each dying seat with its 桃; whom the table waits for."""
+    the game's stage (none at the end); the games' part; each dying seat with its 桃; whom
+    the table waits for."""
     swap = 'hx-swap-oob="true"' if oob else ""
     parts = [
         f'\n<div id="now-strip" class="now-strip" {swap} data-version="{state.version}"'
@@ -143,7 +144,9 @@ def now_strip(state: PublicState, oob: bool = False) -> SafeString:
                 f' <button type="button" class="phase-hint-off" data-phase-hint-off'
                 f' aria-label="{hide}" title="{hide}">×</button></p>\n'
             )
-    else:
+    elif state.status != "finished":
+        # (At the end the status line under it says the game is over, the result who won: the
+        # strip has nothing to add, and a phone leaves it out, app/strip.css.)
         parts.append(
             f'  <p class="now-turn"><span class="pill">{_stage(state.status)}</span></p>\n'
         )

@@ -154,3 +154,12 @@ def card_help(name_zh: str) -> SafeString:
 def card_help_key(name_zh: str) -> str:
     """The help key of a card of the box ("card:杀"), or "" for anything else ("other")."""
     return rules_help.card_key(str(name_zh))
+
+
+@register.filter
+def url_breaks(url: str) -> SafeString:
+    """An address that may wrap after any / past its scheme (a narrow phone's join box), so the
+    table code at its end wraps whole instead of anywhere ("…/j/WMEH", "R/")."""
+    scheme, sep, rest = str(url).rpartition("://")
+    parts = [str(escape(part)) for part in rest.split("/")]
+    return SafeString(str(escape(scheme + sep)) + "/<wbr>".join(parts))

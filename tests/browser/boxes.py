@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Page, expect
 
 # Replacements are finite (a frame or two after a change): this many in a row is not a race.
 TRIES = 10
@@ -44,3 +44,9 @@ def box_of(locator: Locator) -> dict[str, float]:
         if box is not None:
             return dict(box)
     raise AssertionError(f"{locator}: gone or not drawn on each of {TRIES} measurements")
+
+
+def said(page: Page, words: str) -> int:
+    """How many times the page shows `words` (its rendered text: nothing hidden, nothing in a
+    closed <details>)."""
+    return int(page.evaluate("(w) => document.body.innerText.split(w).length - 1", words))

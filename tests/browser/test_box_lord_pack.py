@@ -10,6 +10,7 @@ Screenshots: test-artifacts/box-{page,error,locked,offer,help,display,imported}-
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from tests.browser.tables import HERO_RE, HttpTable, deal, open_table, seated
 pytestmark = [pytest.mark.browser]
 
 STANDARD_LORDS = {"WEI001", "SHU001", "WU001"}
+LORD_PACK_ON = re.compile(r'<input[^>]*name="lord_pack"[^>]*checked')
 ADDED = {"ADD001": "汉献帝", "ADD002": "袁绍"}
 XIANDI_SKILL = "锁定技，你的手牌上限+2；当你成为杀的目标后，你可以令一名其他角色摸一张牌。"
 YUANSHAO_SKILL = "出牌阶段，你可以将两张花色相同的手牌当万箭齐发使用。"
@@ -95,12 +97,16 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
 
     # The lord pack on (the host's own checkbox), then the deal.
     host.goto(table.host.url)
-    # The deal goes by another connection: wait for the server to have taken the option, or the
-    # deal can come first and offer the identity game's lords.
-    with host.expect_response(lambda r: r.url.endswith("/act/options")) as answer:
-        host.locator("input[name=lord_pack]").check()
-    assert answer.value.ok
+    host.locator("input[name=lord_pack]").check()
     expect(host.locator("input[name=lord_pack]")).to_be_checked()
+    # The deal goes by another connection: wait for the server to have taken the option (its own
+    # page shows it on), or the deal can come first and offer the identity game's lords.
+    for _ in range(100):
+        if LORD_PACK_ON.search(table.host.page()):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the server never took the lord pack option")
     deal(table)
     table.host.act("start")
     # While a game runs the box is locked: the page says so, and offers no change.

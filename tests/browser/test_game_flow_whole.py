@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from companion.rules.heroes import LORD_HERO_IDS
+from tests.browser.boxes import said
 from tests.browser.conftest import ContextFactory, screenshot
 from tests.browser.game_steps import (
     HEROES,
@@ -301,6 +302,8 @@ def test_whole_four_player_game(
             else:
                 expect(row).not_to_have_class(re.compile(r"\bwon\b"))
         expect(result.locator("details.history .events li")).not_to_have_count(0)
+        # Said once: on a phone the strip above the status line has nothing to add.
+        assert said(page, "游戏结束") == 1
     assert rebel.killer == lord.name and renegade.killer == loyalist.name
     screenshot(rebel_page, "zh-phone-end")
     display.bring_to_front()

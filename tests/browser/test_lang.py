@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
+from tests.browser.boxes import said
 from tests.browser.conftest import ContextFactory, screenshot
 from tests.support.langscan import stray_cjk
 
@@ -282,6 +283,12 @@ def test_a_game_in_english_and_chinese(
     rebels_line = re.compile(r"1 rebel alive × 3 points|2 rebels alive × 3 points")
     expect(display.locator(".score-result")).to_contain_text(rebels_line)
     expect(chinese[0].locator(".score-result")).to_contain_text(re.compile(r"\d 名存活反贼 × 3 分"))
+    for page, words in (
+        (english[0], "Game over"),
+        (chinese[0], "游戏结束"),
+        (display, "Game over"),
+    ):
+        assert said(page, words) == 1, words  # the status line's; a phone's strip says nothing
     no_stray_chinese(display, "display, end screen")
     for page in english:
         no_stray_chinese(page, "phone, end screen")

@@ -22,7 +22,7 @@ from companion.read.modeview import DrawNotice, ModeView, Question
 from companion.read.state import PublicState, public_state
 from companion.read.turn import PendingJudgement
 from tests.support.factories import make_table
-from tests.support.game import fresh, picked_all, started
+from tests.support.game import by_identity, fresh, kill, picked_all, started
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +115,14 @@ def test_the_string_is_the_template_at_every_stage(lang: str) -> None:
         alike(public_state(table))
         for status in ("heroes", "playing", "finished"):
             alike(dataclasses.replace(public_state(table), status=status))
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_the_string_is_the_template_at_the_end(lang: str) -> None:
+    table, seats = picked_all(4)
+    kill(table, by_identity(table, "lord")[0], by_identity(table, "rebel")[0])
+    table.refresh_from_db()
+    with translation.override(lang):
+        state = public_state(table)
+        assert state.status == "finished" and state.winner_headline
+        alike(state)

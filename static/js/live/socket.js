@@ -54,6 +54,8 @@
     }
     // No control is replaced under a press: the frame waits for the click (taps.js).
     if (pressing) return heldFrames.push(text);
+    var was = document.activeElement || body;
+    var key = focusKey(was);
     var holder = document.createElement('template');
     holder.innerHTML = text;
     var delta = holder.content.querySelector('template#table-delta');
@@ -64,7 +66,7 @@
     }
     if (delta) {
       applyDelta(delta);
-      return;
+      return refocus(was, key);
     }
     var pub = holder.content.querySelector('#table-state');
     var gap = false;
@@ -77,6 +79,7 @@
     }
     htmx.swap(body, text, { swapStyle: 'none' });
     afterSwap();
+    refocus(was, key);
     if (gap) send({ type: 'sync', version: lastPublic });
   }
 

@@ -51,6 +51,20 @@
     document.dispatchEvent(new Event('live:swapped'));  // the display fits its seats (display.js)
   }
 
+  // A frame that replaces the focused control focuses its successor, so that a keyboard (or a
+  // switch) goes on from where it was, not from the page's start: the control with its id, or
+  // the one of a form that posts to the same place with its name and value and the same hidden
+  // fields (the same seat's: never another seat's button). htmx's own swap restores an id alone.
+  function focusKey(el) {
+    var f = el.form;
+    return el.id ? '#' + el.id : f ? [f.getAttribute('hx-post'), el.name, el.getAttribute('value')].concat(
+      [].map.call(f.querySelectorAll('[type=hidden]'), function (i) { return i.value; })).join() : '';
+  }
+  function refocus(was, key) {
+    if (key && !was.isConnected) {
+      [].some.call(document.querySelectorAll(was.tagName), function (el) { return focusKey(el) === key && !el.focus({ preventScroll: true }); });
+    }
+  }
 
   // Never let an older fragment replace a newer one (a late frame, or a slow POST answer).
   document.addEventListener('htmx:oobBeforeSwap', function (ev) {

@@ -140,22 +140,25 @@
   // another goes to neither, so the tap would be lost. The frames are applied, in order, once the
   // click is through (its handlers start the tap), or the press ends without one (a touch's click
   // comes a moment after the finger lifts), or after ten seconds. Holding the identity card
-  // holds nothing.
+  // holds nothing. Enter or Space on a focused control is a press too (a button's Space clicks
+  // as the key comes up, a box's too); a held key's repeats go on holding.
   function unpress(press) {
     if (!pressing || (press && press !== pressing)) return;
     clearTimeout(pressing);
     pressing = 0;
     heldFrames.splice(0).forEach(handleFrame);
   }
-  document.addEventListener('pointerdown', function (ev) {
-    var el = ev.isPrimary && ev.target.closest('button,input,select,label,summary,a');
-    if (!el || el.closest('[data-hold]')) return;
+  function onPress(ev) {
+    var el = (ev.isPrimary || /^( |Enter)$/.test(ev.key)) && ev.target.closest('button,input,select,label,summary,a');
+    if (!el || ev.repeat || el.closest('[data-hold]')) return;
     unpress();
     pressing = setTimeout(unpress, 1e4);
-  }, true);
-  ['click', 'pointerup', 'pointercancel'].forEach(function (type) {
+  }
+  document.addEventListener('pointerdown', onPress, true);
+  document.addEventListener('keydown', onPress, true);
+  ['click', 'pointerup', 'pointercancel', 'keyup'].forEach(function (type) {
     document.addEventListener(type, function () {
       var press = pressing;
-      if (press) setTimeout(function () { unpress(press); }, type === 'pointerup' ? 300 : 0);
+      if (press) setTimeout(function () { unpress(press); }, /up/.test(type) ? 300 : 0);
     }, true);
   });
