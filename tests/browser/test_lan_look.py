@@ -24,6 +24,8 @@ from tests.browser.test_lan_pages import lan_page
 
 pytestmark = [pytest.mark.browser]
 
+FOUR_HP_LORDS = ("WEI001", "SHU001", "WU001")  # 曹操, 刘备, 孙权
+
 
 # A table's width past its box's, and the table cells laid out on more than one line whose text
 # is a single word (a Chinese identity or hero name broken in two: 反/贼).
@@ -45,7 +47,8 @@ def test_a_finished_games_players_fit_the_session_page_of_a_small_phone(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
     table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
-    tables.kill(table, table.seat_by_identity("lord"), table.seat_by_identity("rebel"))
+    lord, rebel = table.seat_by_identity("lord"), table.seat_by_identity("rebel")
+    tables.kill(table, lord, rebel)
     page = lan_page(browser, app_server, lang, [])
     try:
         page.goto(table.host.url + "session/")
@@ -55,6 +58,10 @@ def test_a_finished_games_players_fit_the_session_page_of_a_small_phone(
         screenshot(page, f"lan-session-players-{lang}", full_page=True)
         assert past <= 0, f"the players' table runs {past}px past its card (its last column cut)"
         assert broken == [], f"names broken in two: {broken}"
+        # Whom the rebel killed: under the rebel's name, not in a column of its own.
+        killer = players.locator("tbody tr", has_text=rebel.name)
+        killed = "击杀：" if lang == "zh" else "Killed:"
+        expect(killer.locator("td").first.locator(".kills")).to_have_text(f"{killed} {lord.name}")
     finally:
         page.context.close()
 
@@ -232,12 +239,22 @@ def test_the_join_address_on_a_small_phones_console_keeps_the_table_code_whole(
 def test_a_lords_five_jades_take_one_line_between_the_hp_buttons_of_a_small_phone(
     browser: Browser, app_server: AppServer, lang: str
 ) -> None:
-    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    table = tables.seated(app_server.base_url, tables.NAMES_EN[:5])
+    tables.deal(table)
+    table.host.act("start")
+    lord = table.seat_by_identity("lord")
+    # A lord of 4 HP (曹操, 刘备 or 孙权: each is offered to the lord), not the first offered,
+    # which may be a hero of 3.
+    offer = tables.HERO_RE.findall(lord.device.page())
+    lord.device.act("pick", hero=next(h for h in offer if h in FOUR_HP_LORDS))
+    for seat in table.seats:
+        if seat is not lord:
+            seat.device.act("pick", hero=tables.HERO_RE.findall(seat.device.page())[0])
     page = lan_page(browser, app_server, lang, [])
     try:
-        page.goto(table.seat_by_identity("lord").device.url)
+        page.goto(lord.device.url)
         jades = page.locator("#my-seat .hp-center .jade")
-        expect(jades).to_have_count(5)  # 曹操's 4 and the lord's 1
+        expect(jades).to_have_count(5)  # the hero's 4 and the lord's 1
         tops = jades.evaluate_all(
             "els => new Set(els.map(e => e.getBoundingClientRect().top)).size"
         )

@@ -1,0 +1,192 @@
+"""A thumb's target on a table's phones (a small Android phone, 360x640, and a 390x844 one, in a
+dim room, both languages): each control the players tap answers taps over at least 44x44 CSS
+px, measured as the area round the control's middle where a tap reaches it (its own box, padding
+or a pseudo-element that extends it; not a control inside it with a tap of its own):
+
+- the lobby's seats (the seat's button fills its card),
+- the hero candidates' skill chips (part of the candidate's line, which opens the card),
+- the help page's chips that open another entry,
+- the session panel's History (历史) on the play screen,
+- the brand's link home beside the table code in the top bar,
+- the group page's filters, drawn as the app's other selects.
+
+Screenshots: test-artifacts/targets-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.browser import screen_tables, tables
+from tests.browser.boxes import measure
+from tests.browser.conftest import AppServer, screenshot
+from tests.browser.test_group_page import imported_group
+from tests.browser.test_lan_pages import lan_page
+
+pytestmark = [pytest.mark.browser]
+
+SIZES = ((360, 640), (390, 844))
+THUMB = 44
+# The area a tap reaches the element's control in: from the element's middle, each way, as far
+# as the point a tap lands on belongs to the same control (the nearest link, button, summary,
+# select or help name holding it; the element itself if none does).
+HIT_JS = """el => {
+  const sel = 'a, button, summary, select, input, label, [data-help]';
+  const target = el.closest(sel) || el;
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const on = (px, py) => {
+    const hit = document.elementFromPoint(px, py);
+    if (!hit || !target.contains(hit)) return false;
+    const own = hit.closest(sel);
+    return own === target || !target.contains(own);
+  };
+  const reach = (dx, dy) => { let d = 0; while (d < 300 && on(x + dx * (d + 1), y + dy * (d + 1))) d++; return d; };
+  const drawn = [Math.round(r.width), Math.round(r.height)];
+  if (!on(x, y)) return {w: 0, h: 0, drawn};
+  return {w: reach(-1, 0) + reach(1, 0) + 1, h: reach(0, -1) + reach(0, 1) + 1, drawn};
+}"""
+
+
+def small_targets(locator: Locator, name: str, most: int = 12) -> list[str]:
+    """Each of the locator's elements (the first `most`) whose hit area is under a thumb's size,
+    described."""
+    count = locator.count()
+    assert count, f"no {name} on the page"
+    found = []
+    for index in range(min(count, most)):
+        hit = measure(locator.nth(index), HIT_JS)
+        if hit["w"] < THUMB or hit["h"] < THUMB:
+            w, h = hit["drawn"]
+            found.append(
+                f"{name} #{index} (drawn {w}x{h}px): taps reach it over {hit['w']}x{hit['h']}px"
+            )
+    return found
+
+
+def at_each_size(page: Page, check: dict[str, Locator]) -> list[str]:
+    """The targets under a thumb's size, at each phone size."""
+    small = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        for name, locator in check.items():
+            small += [f"{width}px {s}" for s in small_targets(locator, name)]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    page.set_viewport_size({"width": 360, "height": 640})
+    return small
+
+
+def live(page: Page, path: str) -> None:
+    page.goto(path)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "open")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_lobby_seats_and_the_brand_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.seated(app_server.base_url, tables.NAMES_ZH[:4])
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, table.seats[1].device.url)
+        seats = page.locator("#table-state .seat-open")
+        expect(seats).to_have_count(4)
+        small = at_each_size(page, {"seat": seats, "brand": page.locator(".topbar .brand")})
+        page.evaluate("() => scrollTo(0, 0)")
+        screenshot(page, f"targets-lobby-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hero_candidates_skill_chips_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = screen_tables.heroes(app_server.base_url)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, table.seat_by_identity("lord").device.url)
+        chips = page.locator("#my-seat .hero-choices .choice-skills .tag")
+        small = at_each_size(page, {"skill chip": chips})
+        page.locator("#my-seat .hero-choices").scroll_into_view_if_needed()
+        screenshot(page, f"targets-candidates-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_help_pages_chips_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        # 刘备 (his skills and his lord skill) and the cards and skills that name 杀.
+        for name, query in (("liubei", "%E5%88%98%E5%A4%87"), ("sha", "%E6%9D%80")):
+            page.goto(f"/help/?q={query}")
+            chips = page.locator("#help-results .help-links a")
+            expect(chips.first).to_be_visible()
+            small = at_each_size(page, {"help chip": chips})
+            # The entry with the most chips, to look at how their rows wrap.
+            page.evaluate(
+                """() => [...document.querySelectorAll('#help-results .help-links')]
+                .sort((a, b) => b.children.length - a.children.length)[0]
+                .scrollIntoView({block: 'center'})"""
+            )
+            screenshot(page, f"targets-help-{name}-{lang}")
+            assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_session_history_button_takes_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = screen_tables.finished(app_server.base_url)
+    tables.deal(table)  # the next game, in play: the panel stays under the play screen
+    tables.pick_heroes(table)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, table.seats[0].device.url)
+        history = page.locator("#session-panel button[hx-get='session/']")
+        small = at_each_size(page, {"History": history, "brand": page.locator(".topbar .brand")})
+        history.scroll_into_view_if_needed()
+        screenshot(page, f"targets-history-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+# The app's other selects (the turn's fix, a session's): its panel colour, text and line, rounded.
+SELECT_LOOK = {
+    "backgroundColor": "rgb(44, 37, 32)",
+    "color": "rgb(243, 236, 228)",
+    "borderTopColor": "rgb(61, 52, 45)",
+    "borderTopLeftRadius": "10px",
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_group_pages_filters_take_a_thumb_and_look_like_the_apps(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    link = imported_group(app_server.base_url)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(link)
+        filters = page.locator(".group-filters :is(select, button)")
+        expect(filters).to_have_count(3)
+        assert at_each_size(page, {"filter": filters}) == []
+        for index in range(2):
+            look = filters.nth(index).evaluate(
+                "(el, keys) => Object.fromEntries(keys.map(k => [k, getComputedStyle(el)[k]]))",
+                list(SELECT_LOOK),
+            )
+            assert look == SELECT_LOOK
+        screenshot(page, f"targets-group-{lang}")
+    finally:
+        page.context.close()
