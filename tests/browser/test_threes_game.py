@@ -284,7 +284,7 @@ def test_a_threes_game_in_the_browser(
     at = ring.index(user)
     turn_order = ring[at + 1 :] + ring[:at]
     helper = vanguard.locator("details.area-helper")
-    helper.locator("summary").first.click()
+    tap_in_view(vanguard, helper.locator("summary").first)
     savage = helper.locator("details.area-trick[data-card='南蛮入侵']")
     tap_in_view(vanguard, savage.locator("summary").first)
     ways = savage.locator("details.area-way")
