@@ -55,7 +55,7 @@ def _threes_table(context: BrowserContext) -> tuple[str, str, list[str]]:
     )
     host = _path(made.url)
     code = re.search(r'class="big-code"[^>]*>([A-Z0-9]+)<', made.text())
-    join = re.search(r'class="muted small join-url">([^<]+)<', made.text())
+    join = re.search(r'class="muted small join-url">([^<]+)<', made.text().replace("<wbr>", ""))
     assert code and join
     phones = []
     for i in range(6):

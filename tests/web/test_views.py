@@ -67,7 +67,8 @@ def test_new_table_redirects_to_host_console_with_qr() -> None:
     assert page.status_code == 200
     assert table.code in body
     assert '<svg class="qr"' in body
-    assert f"http://testserver/j/{table.code}/" in body
+    # The address may wrap after each / on a narrow console (<wbr>), its text unchanged.
+    assert f"http://testserver/j/{table.code}/" in body.replace("<wbr>", "")
     assert 'id="host-panel"' in body
 
 
