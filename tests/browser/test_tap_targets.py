@@ -11,7 +11,7 @@ or a pseudo-element that extends it; not a control inside it with a tap of its o
 - the group page's filters, drawn as the app's other selects,
 - the small buttons (.btn-small, drawn 36px tall to stay compact): the host's seat dialog
   (Remove, Undo) and judge dialog (Deck reshuffled), the session page (a game's breakdown, the
-  exports), its group panel, the box page,
+  exports), its group panel (its selects too, inside the panel), the box page,
 - the table history's fold (牌桌记录) on a phone.
 
 Screenshots: test-artifacts/targets-*.png.
@@ -251,8 +251,16 @@ def test_the_session_pages_small_buttons_and_group_panel_take_a_thumb(
                 "game's breakdown": page.locator("main .btn-small[hx-get*='game/']"),
                 "export": page.locator(".exports .btn-small"),
                 "group panel's button": panel,
+                "group panel's select": page.locator("#group-panel select"),
             },
         )
+        # Its table of who is who stays inside the panel (a select as wide as the longest
+        # name ran past its edge, cut off).
+        past = page.locator("#group-panel").evaluate(
+            "el => Math.max(...[...el.querySelectorAll('select, .btn')]"
+            ".map(c => c.getBoundingClientRect().right)) - el.getBoundingClientRect().right"
+        )
+        assert past <= 0, f"the group panel's controls run {past}px past its edge"
         page.locator(".exports").scroll_into_view_if_needed()
         screenshot(page, f"targets-session-exports-{lang}")
         page.locator("#group-panel").scroll_into_view_if_needed()
