@@ -2,7 +2,8 @@
 (and 390×844 where named) the lord's five candidates, the judgement dialog's J, Q, K and its
 button, the first-game guide's Next, a rebirth gift's button, the host console's hero box link,
 and the start page's first game and rules help. A Chinese hero name never breaks inside its
-Choose button. The tables are made by HTTP (tests/browser/screen_tables.py); screenshots:
+Choose button. Before play the stage is said once, in the strip at the top (the status line
+under it said it again). The tables are made by HTTP (tests/browser/screen_tables.py); screenshots:
 test-artifacts/first-*.png.
 """
 
@@ -14,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import tables
-from tests.browser.boxes import box_of
+from tests.browser.boxes import box_of, said
 from tests.browser.conftest import AppServer, screenshot
 from tests.browser.screen_tables import heroes, lobby, playing
 from tests.browser.test_phone_fit import phone_page, settled
@@ -151,3 +152,36 @@ def test_the_hero_box_and_the_start_pages_guides_are_on_the_first_screen(
         on_first_screen(page, "form[action='/new/'] button", size)
         screenshot(page, f"first-start-{lang}-{size[0]}")
         page.context.close()
+
+
+# The stage before play: in the lobby, while heroes are chosen.
+STAGES = {
+    "zh": ("等待玩家", "选将中"),
+    "en": ("Waiting for players", "Choosing heroes"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phone_says_the_stage_once_at_the_top_before_play(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    waiting, choosing = STAGES[lang]
+    table = lobby(app_server.base_url)
+    page = opened(browser, app_server, lang, SMALL, table.seats[1].device.url)
+    console = opened(browser, app_server, lang, SMALL, table.host.url)
+    strip = page.locator("#now-strip .now-turn")
+    expect(strip).to_have_text(waiting)
+    on_first_screen(page, "#now-strip .now-turn", SMALL)
+    assert said(page, waiting) == 1
+    screenshot(page, f"first-stage-lobby-{lang}")
+    # The host's console has no strip: its status line says it.
+    assert said(console, waiting) == 1
+    tables.deal(table)
+    table.host.act("start")
+    expect(strip).to_have_text(choosing)  # the same page, live
+    assert said(page, choosing) == 1
+    expect(console.locator("#table-state .status-line .stage")).to_have_text(choosing)
+    assert said(console, choosing) == 1
+    screenshot(page, f"first-stage-heroes-{lang}")
+    page.context.close()
+    console.context.close()

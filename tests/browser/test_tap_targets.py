@@ -8,7 +8,11 @@ or a pseudo-element that extends it; not a control inside it with a tap of its o
 - the help page's chips that open another entry,
 - the session panel's History (历史) on the play screen,
 - the brand's link home beside the table code in the top bar,
-- the group page's filters, drawn as the app's other selects.
+- the group page's filters, drawn as the app's other selects,
+- the small buttons (.btn-small, drawn 36px tall to stay compact): the host's seat dialog
+  (Remove, Undo) and judge dialog (Deck reshuffled), the session page (a game's breakdown, the
+  exports), its group panel (its selects too, inside the panel), the box page,
+- the table history's fold (牌桌记录) on a phone.
 
 Screenshots: test-artifacts/targets-*.png.
 """
@@ -21,6 +25,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.browser import screen_tables, tables
 from tests.browser.boxes import measure
 from tests.browser.conftest import AppServer, screenshot
+from tests.browser.tables import HEADER_CSRF_RE
 from tests.browser.test_group_page import imported_group
 from tests.browser.test_lan_pages import lan_page
 
@@ -188,5 +193,121 @@ def test_the_group_pages_filters_take_a_thumb_and_look_like_the_apps(
             )
             assert look == SELECT_LOOK
         screenshot(page, f"targets-group-{lang}")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hosts_seat_and_judge_dialogs_small_buttons_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    seat = next(s for s in table.seats if s.identity != "lord")
+    # A horse and 闪电 to take off again, two HP changes to undo.
+    table.host.act("equip", seat=str(seat.id), name="赤兔")
+    table.host.act("trick", seat=str(seat.id), name="闪电")
+    table.host.act("hp", seat=str(seat.id), delta="-1", source="")
+    table.host.act("hp", seat=str(seat.id), delta="1")
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, table.host.url)
+        page.locator(f"#table-state .ring .seat[data-seat='{seat.id}'] .seat-open").click()
+        small = page.locator("#dialog .btn-small")
+        expect(small).to_have_count(4)  # the horse's and 闪电's Remove, two Undo
+        found = at_each_size(page, {"seat dialog's small button": small})
+        small.first.scroll_into_view_if_needed()
+        screenshot(page, f"targets-seat-dialog-{lang}")
+        small.last.scroll_into_view_if_needed()
+        screenshot(page, f"targets-seat-undo-{lang}")
+        page.locator("#dialog button[hx-get^='judge/']").click()
+        reshuffle = page.locator("#dialog .reshuffle-form .btn-small")
+        expect(reshuffle).to_be_visible()
+        found += at_each_size(page, {"Deck reshuffled": reshuffle})
+        reshuffle.scroll_into_view_if_needed()
+        screenshot(page, f"targets-judge-dialog-{lang}")
+        assert found == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_session_pages_small_buttons_and_group_panel_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = tables.playing(app_server.base_url, tables.NAMES_EN[:5])
+    tables.kill(table, table.seat_by_identity("lord"), table.seat_by_identity("rebel"))
+    csrf = HEADER_CSRF_RE.search(table.host.page())
+    assert csrf
+    # A group for the evening: the panel's links to fix (Is), a merge.
+    table.host.post(table.host.url + "group/create", {"name": "周五三国杀"}, csrf.group(1))
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.host.url + "session/")
+        panel = page.locator("#group-panel .btn-small")
+        expect(panel.first).to_be_visible()
+        small = at_each_size(
+            page,
+            {
+                "game's breakdown": page.locator("main .btn-small[hx-get*='game/']"),
+                "export": page.locator(".exports .btn-small"),
+                "group panel's button": panel,
+                "group panel's select": page.locator("#group-panel select"),
+            },
+        )
+        # Its table of who is who stays inside the panel (a select as wide as the longest
+        # name ran past its edge, cut off).
+        past = page.locator("#group-panel").evaluate(
+            "el => Math.max(...[...el.querySelectorAll('select, .btn')]"
+            ".map(c => c.getBoundingClientRect().right)) - el.getBoundingClientRect().right"
+        )
+        assert past <= 0, f"the group panel's controls run {past}px past its edge"
+        page.locator(".exports").scroll_into_view_if_needed()
+        screenshot(page, f"targets-session-exports-{lang}")
+        page.locator("#group-panel").scroll_into_view_if_needed()
+        screenshot(page, f"targets-group-panel-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_box_pages_small_buttons_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    # Two added heroes (their Remove) and every standard hero switched off (its switch).
+    table = tables.seated(app_server.base_url, tables.NAMES_EN[:4], box=tables.widest_box(2))
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        page.goto(table.host.url + "box/")
+        small = at_each_size(
+            page,
+            {
+                "Back": page.locator(".box-page .btn-small"),
+                "Remove": page.locator(".box-list .btn-danger.btn-small"),
+                "switch": page.locator(".box-switch"),
+            },
+        )
+        page.locator(".box-list .btn-danger").first.scroll_into_view_if_needed()
+        screenshot(page, f"targets-box-added-{lang}")
+        page.locator(".box-switch").first.scroll_into_view_if_needed()
+        screenshot(page, f"targets-box-switches-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_table_historys_fold_takes_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = screen_tables.playing(app_server.base_url)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, table.seats[1].device.url)
+        fold = page.locator("#table-state .history > summary")
+        small = at_each_size(page, {"history's fold": fold})
+        fold.scroll_into_view_if_needed()
+        screenshot(page, f"targets-table-history-{lang}")
+        assert small == []
     finally:
         page.context.close()
