@@ -12,7 +12,10 @@ or a pseudo-element that extends it; not a control inside it with a tap of its o
 - the small buttons (.btn-small, drawn 36px tall to stay compact): the host's seat dialog
   (Remove, Undo) and judge dialog (Deck reshuffled), the session page (a game's breakdown, the
   exports), its group panel (its selects too, inside the panel), the box page,
-- the table history's fold (牌桌记录) on a phone.
+- the table history's fold (牌桌记录) on a phone,
+- the names that open a help entry on a phone in play: the skills in its opened hero card (the
+  Chinese name and the English one), the turn bar's skill tags, the equipment on the seats
+  (inside the seat's button: a tap beside them still opens the seat).
 
 Screenshots: test-artifacts/targets-*.png.
 """
@@ -71,13 +74,44 @@ def small_targets(locator: Locator, name: str, most: int = 12) -> list[str]:
     return found
 
 
-def at_each_size(page: Page, check: dict[str, Locator]) -> list[str]:
-    """The targets under a thumb's size, at each phone size."""
+# Whether each of the elements has another of them beside it in the row above or below, nearer
+# than a thumb (names that wrapped onto a second row).
+CROWDED_JS = """els => els.map(el => {
+  const mid = e => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; };
+  return [...el.parentElement.children].some(o => {
+    const d = o === el || !els.includes(o) ? 0 : Math.abs(mid(o) - mid(el));
+    return d > 8 && d < 44;
+  });
+})"""
+
+
+def short_names(locator: Locator, name: str, most: int = 12) -> list[str]:
+    """Each of the locator's names (a line of words that opens something, beside the next name:
+    as wide as its words) whose hit area is under a thumb's height, described. Two rows of them
+    closer than a thumb share the room between them: there each needs its own box."""
+    count = locator.count()
+    assert count, f"no {name} on the page"
+    crowded = locator.evaluate_all(CROWDED_JS)
+    found = []
+    for index in range(min(count, most)):
+        hit = measure(locator.nth(index), HIT_JS)
+        w, h = hit["drawn"]
+        if hit["w"] < w - 2 or hit["h"] < (h - 2 if crowded[index] else THUMB):
+            found.append(
+                f"{name} #{index} (drawn {w}x{h}px): taps reach it over {hit['w']}x{hit['h']}px"
+            )
+    return found
+
+
+def at_each_size(page: Page, check: dict[str, Locator], *, tall: tuple[str, ...] = ()) -> list[str]:
+    """The targets under a thumb's size, at each phone size (`tall`: the names checked by
+    short_names)."""
     small = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         for name, locator in check.items():
-            small += [f"{width}px {s}" for s in small_targets(locator, name)]
+            measured = short_names if name in tall else small_targets
+            small += [f"{width}px {s}" for s in measured(locator, name)]
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     page.set_viewport_size({"width": 360, "height": 640})
     return small
@@ -308,6 +342,56 @@ def test_the_table_historys_fold_takes_a_thumb(
         small = at_each_size(page, {"history's fold": fold})
         fold.scroll_into_view_if_needed()
         screenshot(page, f"targets-table-history-{lang}")
+        assert small == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_help_names_on_a_phone_in_play_take_a_thumb(
+    browser: Browser, app_server: AppServer, lang: str
+) -> None:
+    table = screen_tables.playing(app_server.base_url)
+    lord = table.seat_by_identity("lord")
+    other = next(s for s in table.seats if s is not lord)
+    # Two items on the lord's seat (a second row in English), one on another's (two lines).
+    for seat, names in ((lord, ("赤兔", "八卦阵")), (other, ("诸葛连弩",))):
+        for name in names:
+            table.host.act("equip", seat=str(seat.id), name=name)
+    page = lan_page(browser, app_server, lang, [])
+    try:
+        live(page, lord.device.url)
+        # The lord's turn, on to a phase with a skill of his hero's (each hero has one).
+        tags = page.locator("#table-state .turn-bar .skills-now .tag")
+        for _step in range(8):
+            if tags.count():
+                break
+            page.locator("#table-state .turn-bar form[hx-post='act/next'] button").click()
+            page.wait_for_timeout(300)
+        page.locator("#my-seat details.hero-fold > summary").click()
+        skills = page.locator("#my-seat .hero-fold .skills [data-help]")
+        seats = page.locator("#table-state .ring .seat:has(.equip) .seat-open")
+        expect(seats).to_have_count(2)
+        small = at_each_size(
+            page,
+            {
+                "hero card's skill": skills,
+                "turn bar's skill tag": tags,
+                "turn bar's button": page.locator("#table-state .turn-bar .btn"),
+                "seat's equipment": page.locator("#table-state .ring .equip .chip"),
+                "seat with equipment": seats,
+            },
+            tall=("hero card's skill", "turn bar's skill tag", "seat's equipment"),
+        )
+        skills.first.scroll_into_view_if_needed()
+        screenshot(page, f"targets-hero-card-{lang}")
+        tags.first.scroll_into_view_if_needed()
+        screenshot(page, f"targets-turn-skills-{lang}")
+        # The lord's seat, in the middle of the screen (the turn's buttons are fixed below).
+        page.locator("#table-state .ring .equip").last.evaluate(
+            "el => el.scrollIntoView({block: 'center'})"
+        )
+        screenshot(page, f"targets-seat-equipment-{lang}")
         assert small == []
     finally:
         page.context.close()
