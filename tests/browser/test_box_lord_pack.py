@@ -10,14 +10,13 @@ Screenshots: test-artifacts/box-{page,error,locked,offer,help,display,imported}-
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.boxes import box_of
-from tests.browser.conftest import AppServer, ContextFactory, screenshot
+from tests.browser.conftest import AppServer, ContextFactory, screenshot, wait_until
 from tests.browser.tables import HERO_RE, HttpTable, deal, open_table, seated
 
 pytestmark = [pytest.mark.browser]
@@ -101,12 +100,9 @@ def test_added_lord_heroes_offered_by_the_lord_pack_and_the_box_file(
     expect(host.locator("input[name=lord_pack]")).to_be_checked()
     # The deal goes by another connection: wait for the server to have taken the option (its own
     # page shows it on), or the deal can come first and offer the identity game's lords.
-    for _ in range(100):
-        if LORD_PACK_ON.search(table.host.page()):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("the server never took the lord pack option")
+    wait_until(
+        host, lambda: bool(LORD_PACK_ON.search(table.host.page())), "the server takes the lord pack"
+    )
     deal(table)
     table.host.act("start")
     # While a game runs the box is locked: the page says so, and offers no change.
